@@ -1,0 +1,172 @@
+package ingest
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"strings"
+
+	"github.com/cewhq/cew/store"
+)
+
+// ChunkOptions sizes chunks in words. Chunks never cross a Block, so they
+// never span two pages, two sections or two spreadsheet rows; within a block
+// they are packed to about TargetWords, never more than MaxWords (unless a
+// single sentence is longer), and consecutive chunks of one block share up to
+// OverlapWords trailing words so a fact that straddles the cut stays whole in
+// one of them.
+type ChunkOptions struct {
+	TargetWords  int
+	MaxWords     int
+	OverlapWords int
+}
+
+// DefaultChunkOptions keeps chunks in the 150–400 word band that retrieval
+// and citation work best with: small enough that a citation points at one
+// passage, large enough to carry a table with its caption.
+var DefaultChunkOptions = ChunkOptions{TargetWords: 250, MaxWords: 400, OverlapWords: 40}
+
+// unit is an indivisible piece of a block: a line (a table row stays whole)
+// or, for long lines, a sentence.
+type unit struct {
+	text  string
+	words int
+}
+
+// Chunk cuts a document's parsed blocks into store chunks carrying every
+// citation field of the document.
+func Chunk(doc store.Document, blocks []Block, opts ChunkOptions) []store.Chunk {
+	if opts.MaxWords <= 0 {
+		opts = DefaultChunkOptions
+	}
+	var out []store.Chunk
+	for _, b := range blocks {
+		for _, text := range packUnits(splitUnits(b.Text, opts.MaxWords), opts) {
+			out = append(out, store.Chunk{
+				ID:          store.ChunkID(doc.ID, doc.Revision, len(out)),
+				Tenant:      doc.Tenant,
+				DocID:       doc.ID,
+				DocNumber:   doc.Number,
+				Title:       doc.Title,
+				Revision:    doc.Revision,
+				Page:        b.Page,
+				Section:     b.Section,
+				Sheet:       b.Sheet,
+				Row:         b.Row,
+				DriveLink:   doc.DriveLink,
+				ContentHash: hashText(text),
+				Index:       len(out),
+				Text:        text,
+			})
+		}
+	}
+	return out
+}
+
+func hashText(s string) string {
+	sum := sha256.Sum256([]byte(s))
+	return hex.EncodeToString(sum[:16])
+}
+
+// splitUnits breaks a block into lines, and lines longer than maxWords into
+// sentences, and sentences longer than maxWords into word runs.
+func splitUnits(text string, maxWords int) []unit {
+	var units []unit
+	for _, line := range strings.Split(text, "\n") {
+		line = strings.TrimSpace(line)
+		if line == "" {
+			continue
+		}
+		n := wordCount(line)
+		if n <= maxWords {
+			units = append(units, unit{line, n})
+			continue
+		}
+		for _, s := range splitSentences(line) {
+			if w := wordCount(s); w <= maxWords {
+				units = append(units, unit{s, w})
+				continue
+			}
+			words := strings.Fields(s)
+			for len(words) > 0 {
+				k := min(maxWords, len(words))
+				units = append(units, unit{strings.Join(words[:k], " "), k})
+				words = words[k:]
+			}
+		}
+	}
+	return units
+}
+
+// packUnits greedily fills chunks up to the target, then starts the next one
+// with the trailing units of the previous chunk that fit in the overlap.
+func packUnits(units []unit, opts ChunkOptions) []string {
+	var (
+		chunks []string
+		cur    []unit
+		words  int
+		fresh  int // units in cur that no earlier chunk holds
+	)
+	flush := func() {
+		if fresh == 0 {
+			return
+		}
+		chunks = append(chunks, joinUnits(cur))
+		// Carry the tail into the next chunk as overlap, never the whole
+		// chunk (that would repeat it).
+		var keep []unit
+		kept := 0
+		for i := len(cur) - 1; i > 0; i-- {
+			if kept+cur[i].words > opts.OverlapWords {
+				break
+			}
+			kept += cur[i].words
+			keep = append([]unit{cur[i]}, keep...)
+		}
+		cur, words, fresh = keep, kept, 0
+	}
+	for _, u := range units {
+		if words+u.words > opts.MaxWords || (words >= opts.TargetWords && fresh > 0) {
+			flush()
+			if words+u.words > opts.MaxWords {
+				cur, words = nil, 0
+			}
+		}
+		cur = append(cur, u)
+		words += u.words
+		fresh++
+	}
+	flush()
+	return chunks
+}
+
+func joinUnits(us []unit) string {
+	parts := make([]string, len(us))
+	for i, u := range us {
+		parts[i] = u.text
+	}
+	return strings.Join(parts, "\n")
+}
+
+func wordCount(s string) int { return len(strings.Fields(s)) }
+
+// splitSentences cuts at ". ", "? " and "! " followed by an upper-case letter
+// or digit, which keeps decimals ("0.35"), abbreviations before lower-case
+// words ("approx. 5") and identifiers intact.
+func splitSentences(s string) []string {
+	var out []string
+	start := 0
+	for i := 0; i+2 < len(s); i++ {
+		c := s[i]
+		if (c == '.' || c == '?' || c == '!') && s[i+1] == ' ' {
+			next := s[i+2]
+			if (next >= 'A' && next <= 'Z') || (next >= '0' && next <= '9') || next == '(' || next == '"' {
+				out = append(out, strings.TrimSpace(s[start:i+1]))
+				start = i + 2
+			}
+		}
+	}
+	if rest := strings.TrimSpace(s[start:]); rest != "" {
+		out = append(out, rest)
+	}
+	return out
+}

@@ -1,0 +1,530 @@
+package ingest
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"log/slog"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/cewhq/cew/store"
+)
+
+// Store is what ingestion needs from the index.
+type Store interface {
+	store.Indexer
+	store.Catalog
+}
+
+// Embedder turns chunk texts into vectors; nil means keyword search only.
+type Embedder interface {
+	Embed(ctx context.Context, texts []string) ([][]float32, error)
+}
+
+// DefaultMaxFileSize bounds what one file may weigh; bigger files are
+// skipped with ErrTooLarge rather than exhausting memory.
+const DefaultMaxFileSize = 100 << 20
+
+// registerNames are the file names a folder's document register may have.
+var registerNames = []string{"register.csv", "register.xlsx"}
+
+// Config holds an Ingester's collaborators and limits.
+type Config struct {
+	Store    Store
+	Embedder Embedder // optional
+	PDF      *PDF
+	Logger   *slog.Logger
+	// MaxFileSize in bytes; 0 means DefaultMaxFileSize.
+	MaxFileSize int64
+	Chunking    ChunkOptions
+	// Now stamps IndexedAt; nil means time.Now.
+	Now func() time.Time
+}
+
+// Ingester reads files, identifies them as document revisions and indexes
+// new or changed ones.
+type Ingester struct {
+	cfg Config
+}
+
+// New returns an Ingester. Store and PDF are required.
+func New(cfg Config) *Ingester {
+	if cfg.Logger == nil {
+		cfg.Logger = slog.New(slog.NewTextHandler(io.Discard, nil))
+	}
+	if cfg.MaxFileSize <= 0 {
+		cfg.MaxFileSize = DefaultMaxFileSize
+	}
+	if cfg.Chunking.MaxWords <= 0 {
+		cfg.Chunking = DefaultChunkOptions
+	}
+	if cfg.Now == nil {
+		cfg.Now = time.Now
+	}
+	return &Ingester{cfg: cfg}
+}
+
+// Outcome is what happened to one input.
+type Outcome string
+
+const (
+	Indexed   Outcome = "indexed"
+	Unchanged Outcome = "unchanged"
+	Failed    Outcome = "failed"
+)
+
+// FileResult reports one file (or one path that yielded no file).
+type FileResult struct {
+	Path     string
+	Outcome  Outcome
+	Number   string
+	Revision string
+	Pages    int
+	Rows     int
+	Chunks   int
+	// Err says why the file failed; nil otherwise.
+	Err error
+}
+
+// Report summarises a batch.
+type Report struct {
+	Files    []FileResult
+	Duration time.Duration
+}
+
+// Count returns how many files ended with the given outcome.
+func (r Report) Count(o Outcome) int {
+	n := 0
+	for _, f := range r.Files {
+		if f.Outcome == o {
+			n++
+		}
+	}
+	return n
+}
+
+// Totals sums pages, rows and chunks over indexed files.
+func (r Report) Totals() (pages, rows, chunks int) {
+	for _, f := range r.Files {
+		if f.Outcome == Indexed {
+			pages += f.Pages
+			rows += f.Rows
+			chunks += f.Chunks
+		}
+	}
+	return pages, rows, chunks
+}
+
+// Progress is told about each file as it finishes; done counts from 1.
+type Progress func(done, total int, res FileResult)
+
+// input is one file to ingest with its register entry, if any.
+type input struct {
+	path  string
+	entry *RegisterEntry
+}
+
+// Ingest indexes the files and folders in paths for tenant. A file that
+// cannot be read is reported and skipped; the rest of the batch goes on and
+// nothing already indexed is touched. The error is non-nil only when the
+// batch as a whole could not run (no tenant, store failure, cancellation).
+func (in *Ingester) Ingest(ctx context.Context, tenant string, paths []string, progress Progress) (Report, error) {
+	start := in.cfg.Now()
+	if tenant == "" {
+		return Report{}, store.ErrNoTenant
+	}
+	inputs, results := in.collect(paths)
+	existing, err := in.cfg.Store.Documents(ctx, tenant)
+	if err != nil {
+		return Report{}, fmt.Errorf("ingest: list documents: %w", err)
+	}
+	known := make(map[string]store.Document, len(existing))
+	for _, d := range existing {
+		known[d.ID+"\x00"+d.Revision] = d
+	}
+	claimed := map[string]string{} // doc id + revision → path, within this batch
+	for i, inp := range inputs {
+		if err := ctx.Err(); err != nil {
+			return Report{Files: results}, fmt.Errorf("ingest: %w", err)
+		}
+		res, err := in.ingestFile(ctx, tenant, inp, known, claimed)
+		if err != nil {
+			return Report{Files: append(results, res)}, err
+		}
+		if res.Err != nil {
+			in.cfg.Logger.Warn("file skipped", "file", res.Path, "reason", res.Err)
+		}
+		results = append(results, res)
+		if progress != nil {
+			progress(i+1, len(inputs), res)
+		}
+	}
+	return Report{Files: results, Duration: in.cfg.Now().Sub(start)}, nil
+}
+
+// collect expands paths into files with their register entries. Paths that
+// yield nothing become failed results.
+func (in *Ingester) collect(paths []string) ([]input, []FileResult) {
+	var (
+		inputs  []input
+		results []FileResult
+		seen    = map[string]bool{}
+	)
+	fail := func(p string, err error) {
+		results = append(results, FileResult{Path: p, Outcome: Failed, Err: err})
+	}
+	add := func(p string, reg *registerIndex) {
+		abs, err := filepath.Abs(p)
+		if err == nil && seen[abs] {
+			return
+		}
+		seen[abs] = true
+		inputs = append(inputs, input{path: p, entry: reg.lookup(p)})
+	}
+	for _, p := range paths {
+		info, err := os.Stat(p)
+		if err != nil {
+			fail(p, fmt.Errorf("cannot read path: %w", unwrapPathError(err)))
+			continue
+		}
+		if !info.IsDir() {
+			reg, err := loadRegisterIn(filepath.Dir(p))
+			if err != nil {
+				fail(p, err)
+				continue
+			}
+			add(p, reg)
+			continue
+		}
+		reg, err := loadRegisterIn(p)
+		if err != nil {
+			fail(p, err)
+			continue
+		}
+		before := len(inputs)
+		err = filepath.WalkDir(p, func(fp string, d fs.DirEntry, err error) error {
+			if err != nil {
+				fail(fp, fmt.Errorf("cannot read: %w", unwrapPathError(err)))
+				if d != nil && d.IsDir() {
+					return fs.SkipDir
+				}
+				return nil
+			}
+			name := d.Name()
+			if strings.HasPrefix(name, ".") && fp != p {
+				if d.IsDir() {
+					return fs.SkipDir
+				}
+				return nil
+			}
+			if d.IsDir() || isRegisterName(name) || strings.HasPrefix(name, "~$") {
+				return nil
+			}
+			if _, ok := parserFor(name); !ok {
+				return nil
+			}
+			add(fp, reg)
+			return nil
+		})
+		if err != nil {
+			fail(p, err)
+		}
+		if len(inputs) == before {
+			fail(p, fmt.Errorf("no supported files in folder (supported: %s)", strings.Join(SupportedExtensions(), ", ")))
+		}
+	}
+	return inputs, results
+}
+
+func unwrapPathError(err error) error {
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		return pe.Err
+	}
+	return err
+}
+
+func isRegisterName(name string) bool {
+	for _, r := range registerNames {
+		if strings.EqualFold(name, r) {
+			return true
+		}
+	}
+	return false
+}
+
+// registerIndex finds a file's register entry by its path relative to the
+// register's folder, or failing that by its base name.
+type registerIndex struct {
+	dir    string
+	byPath map[string]*RegisterEntry
+	byBase map[string]*RegisterEntry
+}
+
+func loadRegisterIn(dir string) (*registerIndex, error) {
+	for _, name := range registerNames {
+		p := filepath.Join(dir, name)
+		if _, err := os.Stat(p); err != nil {
+			continue
+		}
+		entries, err := LoadRegister(p)
+		if err != nil {
+			return nil, fmt.Errorf("register %s: %w", p, err)
+		}
+		idx := &registerIndex{dir: dir, byPath: map[string]*RegisterEntry{}, byBase: map[string]*RegisterEntry{}}
+		for i := range entries {
+			e := &entries[i]
+			if e.File == "" {
+				continue
+			}
+			rel := filepath.ToSlash(filepath.Clean(e.File))
+			idx.byPath[strings.ToLower(rel)] = e
+			idx.byBase[strings.ToLower(filepath.Base(rel))] = e
+		}
+		return idx, nil
+	}
+	return nil, nil
+}
+
+func (r *registerIndex) lookup(path string) *RegisterEntry {
+	if r == nil {
+		return nil
+	}
+	if rel, err := filepath.Rel(r.dir, path); err == nil {
+		if e, ok := r.byPath[strings.ToLower(filepath.ToSlash(rel))]; ok {
+			return e
+		}
+	}
+	return r.byBase[strings.ToLower(filepath.Base(path))]
+}
+
+// ingestFile runs one file through identify → hash-skip → parse → chunk →
+// embed → store. File problems come back in the result; only store and
+// context failures are returned as errors.
+func (in *Ingester) ingestFile(ctx context.Context, tenant string, inp input, known map[string]store.Document, claimed map[string]string) (FileResult, error) {
+	res := FileResult{Path: inp.path, Outcome: Failed}
+	doc := in.identify(tenant, inp)
+	res.Number, res.Revision = doc.Number, doc.Revision
+
+	data, err := in.readFile(inp.path)
+	if err != nil {
+		res.Err = err
+		return res, nil
+	}
+	sum := sha256.Sum256(data)
+	doc.ContentHash = hex.EncodeToString(sum[:])
+
+	key := doc.ID + "\x00" + doc.Revision
+	if other, ok := claimed[key]; ok {
+		res.Err = fmt.Errorf("%w: %s revision %q is also %s", ErrDuplicate, doc.Number, doc.Revision, other)
+		return res, nil
+	}
+	claimed[key] = inp.path
+	if prev, ok := known[key]; ok {
+		if prev.ContentHash == doc.ContentHash && sameRegisterFields(prev, doc) {
+			res.Outcome = Unchanged
+			res.Pages, res.Rows, res.Chunks = prev.Pages, prev.Rows, prev.Chunks
+			return res, nil
+		}
+		if !samePath(prev.File, inp.path) {
+			res.Err = fmt.Errorf("%w: %s revision %q is already indexed from %s with different content; issue a new revision or remove one of the files",
+				ErrDuplicate, doc.Number, doc.Revision, prev.File)
+			return res, nil
+		}
+	}
+
+	parsed, err := in.parse(ctx, inp.path)
+	if err != nil {
+		if ctx.Err() != nil {
+			return res, fmt.Errorf("ingest: %w", ctx.Err())
+		}
+		res.Err = err
+		return res, nil
+	}
+	chunks := Chunk(doc, parsed.Blocks, in.cfg.Chunking)
+	if len(chunks) == 0 {
+		res.Err = ErrNoText
+		return res, nil
+	}
+	if in.cfg.Embedder != nil {
+		if err := in.embed(ctx, chunks); err != nil {
+			res.Err = err
+			return res, nil
+		}
+	}
+	doc.Pages, doc.Rows, doc.Chunks = parsed.Pages, parsed.Rows, len(chunks)
+	doc.IndexedAt = in.cfg.Now().UTC()
+	if err := in.cfg.Store.PutDocument(ctx, doc, chunks); err != nil {
+		return res, fmt.Errorf("ingest: store %s: %w", inp.path, err)
+	}
+	known[key] = doc
+	res.Outcome = Indexed
+	res.Pages, res.Rows, res.Chunks = doc.Pages, doc.Rows, doc.Chunks
+	return res, nil
+}
+
+// sameRegisterFields reports whether the register still describes a revision
+// as it was indexed; a changed status or link re-indexes an unchanged file so
+// search and citations follow the register.
+func sameRegisterFields(a, b store.Document) bool {
+	return a.Number == b.Number && a.Title == b.Title && a.Status == b.Status &&
+		a.Date == b.Date && a.DriveLink == b.DriveLink
+}
+
+func samePath(a, b string) bool {
+	aa, errA := filepath.Abs(a)
+	bb, errB := filepath.Abs(b)
+	if errA != nil || errB != nil {
+		return a == b
+	}
+	return aa == bb
+}
+
+// identify builds the document revision from the register entry when there
+// is one, otherwise from the file name.
+func (in *Ingester) identify(tenant string, inp input) store.Document {
+	number, revision, title := IdentityFromFileName(filepath.Base(inp.path))
+	doc := store.Document{Tenant: tenant, Number: number, Revision: revision, Title: title, File: inp.path}
+	if e := inp.entry; e != nil {
+		if e.Number != "" {
+			doc.Number = e.Number
+		}
+		if e.Title != "" {
+			doc.Title = e.Title
+		}
+		if e.Revision != "" {
+			doc.Revision = e.Revision
+		}
+		doc.Status, doc.Date, doc.DriveLink = e.Status, e.Date, e.DriveLink
+	}
+	doc.ID = DocID(doc.Number)
+	return doc
+}
+
+func (in *Ingester) readFile(path string) ([]byte, error) {
+	info, err := os.Stat(path)
+	if err != nil {
+		return nil, fmt.Errorf("cannot read file: %w", unwrapPathError(err))
+	}
+	if info.Size() == 0 {
+		return nil, ErrEmptyFile
+	}
+	if info.Size() > in.cfg.MaxFileSize {
+		return nil, fmt.Errorf("%w (%d MB > %d MB)", ErrTooLarge, info.Size()>>20, in.cfg.MaxFileSize>>20)
+	}
+	if _, ok := parserFor(path); !ok {
+		return nil, fmt.Errorf("%w %q (supported: %s)", ErrUnsupported, filepath.Ext(path), strings.Join(SupportedExtensions(), ", "))
+	}
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, fmt.Errorf("cannot read file: %w", unwrapPathError(err))
+	}
+	return data, nil
+}
+
+// parse dispatches on the file extension.
+func (in *Ingester) parse(ctx context.Context, path string) (Parsed, error) {
+	kind, _ := parserFor(path)
+	switch kind {
+	case kindPDF:
+		return in.cfg.PDF.Parse(ctx, path)
+	case kindXLSX:
+		return parseXLSX(ctx, path)
+	case kindCSV:
+		return parseCSV(ctx, path)
+	case kindDOCX:
+		return parseDOCX(ctx, path)
+	case kindMarkdown:
+		return parseMarkdown(ctx, path)
+	default:
+		return parseText(ctx, path)
+	}
+}
+
+type fileKind int
+
+const (
+	kindPDF fileKind = iota
+	kindXLSX
+	kindCSV
+	kindDOCX
+	kindMarkdown
+	kindText
+)
+
+var extensions = map[string]fileKind{
+	".pdf":      kindPDF,
+	".xlsx":     kindXLSX,
+	".xlsm":     kindXLSX,
+	".csv":      kindCSV,
+	".docx":     kindDOCX,
+	".md":       kindMarkdown,
+	".markdown": kindMarkdown,
+	".txt":      kindText,
+	".text":     kindText,
+}
+
+func parserFor(path string) (fileKind, bool) {
+	k, ok := extensions[strings.ToLower(filepath.Ext(path))]
+	return k, ok
+}
+
+// SupportedExtensions lists the file extensions ingestion reads.
+func SupportedExtensions() []string {
+	out := make([]string, 0, len(extensions))
+	for e := range extensions {
+		out = append(out, e)
+	}
+	sort.Strings(out)
+	return out
+}
+
+// embedBatch bounds one embeddings request.
+const embedBatch = 64
+
+func (in *Ingester) embed(ctx context.Context, chunks []store.Chunk) error {
+	for startIdx := 0; startIdx < len(chunks); startIdx += embedBatch {
+		end := min(startIdx+embedBatch, len(chunks))
+		texts := make([]string, 0, end-startIdx)
+		for _, c := range chunks[startIdx:end] {
+			texts = append(texts, EmbeddingText(c))
+		}
+		vecs, err := in.cfg.Embedder.Embed(ctx, texts)
+		if err != nil {
+			return fmt.Errorf("embed: %w", err)
+		}
+		if len(vecs) != len(texts) {
+			return fmt.Errorf("embed: got %d vectors for %d texts", len(vecs), len(texts))
+		}
+		for i := range vecs {
+			chunks[startIdx+i].Vector = vecs[i]
+		}
+	}
+	return nil
+}
+
+// EmbeddingText is what gets embedded for a chunk: its title and section give
+// the passage the context a reader would have.
+func EmbeddingText(c store.Chunk) string {
+	var b strings.Builder
+	b.WriteString(c.Title)
+	if c.Section != "" {
+		b.WriteString(" — ")
+		b.WriteString(c.Section)
+	}
+	if c.Sheet != "" {
+		b.WriteString(" — ")
+		b.WriteString(c.Sheet)
+	}
+	b.WriteString("\n")
+	b.WriteString(c.Text)
+	return b.String()
+}
