@@ -1,0 +1,42 @@
+# cew — build, demo, test. Everything runs with the Go toolchain alone.
+GO        ?= go
+BIN       ?= bin/cew
+VERSION   ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo dev)
+LDFLAGS   := -s -w -X main.version=$(VERSION)
+DEMO_DIR  ?= .cew
+CORPUS    ?= examples/corpus
+BENCHTIME ?= 1s
+
+export CGO_ENABLED ?= 1
+
+.PHONY: build demo test bench lint eval clean
+
+build:
+	CGO_ENABLED=0 $(GO) build -trimpath -ldflags '$(LDFLAGS)' -o $(BIN) ./cmd/cew
+
+## demo: build, index the bundled sample corpus, show the register and a few searches.
+demo: build
+	@echo "== cew ingest $(CORPUS)"
+	@CEW_DATA_DIR=$(DEMO_DIR) ./$(BIN) ingest $(CORPUS)
+	@echo; echo "== cew status"
+	@CEW_DATA_DIR=$(DEMO_DIR) ./$(BIN) status
+	@echo; echo "== cew status pvwatts"
+	@CEW_DATA_DIR=$(DEMO_DIR) ./$(BIN) status pvwatts
+	@echo; echo "== cew search"
+	@CEW_DATA_DIR=$(DEMO_DIR) ./$(BIN) search -k 3 "default system losses"
+	@CEW_DATA_DIR=$(DEMO_DIR) ./$(BIN) search -k 3 "temperature coefficient premium module"
+	@CEW_DATA_DIR=$(DEMO_DIR) ./$(BIN) search -k 3 "SB7000TL-US-22-208V"
+
+## test: every test with the race detector.
+test:
+	$(GO) test -race -count=1 ./...
+
+bench:
+	$(GO) test -run '^$$' -bench . -benchmem -benchtime $(BENCHTIME) ./...
+
+lint:
+	$(GO) vet ./...
+	@out=$$(gofmt -l $$(git ls-files '*.go')); if [ -n "$$out" ]; then echo "gofmt needed:"; echo "$$out"; exit 1; fi
+
+clean:
+	rm -rf bin $(DEMO_DIR)

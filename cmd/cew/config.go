@@ -1,0 +1,313 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"log/slog"
+	"net/url"
+	"os"
+	"sort"
+	"strconv"
+	"strings"
+	"time"
+
+	yaml "go.yaml.in/yaml/v3"
+)
+
+// Config is every setting cew reads. Environment variables win over the
+// optional YAML file named by CEW_CONFIG, whose keys are the variable names in
+// lower case without the CEW_ prefix (data_dir, llm_model, slack_bot_token…).
+type Config struct {
+	DataDir  string
+	Tenant   string
+	Store    string
+	Milvus   string
+	RedisURL string
+
+	EmbedBaseURL string
+	EmbedModel   string
+	LLMBaseURL   string
+	LLMModel     string
+	OpenAIKey    string
+	LLMTimeout   time.Duration
+	LLMMaxTokens int
+	RerankURL    string
+	RerankModel  string
+
+	Addr             string
+	MaxFileMB        int
+	MaxQuestionChars int
+	LogLevel         string
+	LogFormat        string
+
+	CacheTTL        time.Duration
+	SessionTurns    int
+	SessionTTL      time.Duration
+	RateLimitUser   int
+	RateLimitTenant int
+	RateLimitWindow time.Duration
+	RedisTimeout    time.Duration
+	SlackBotToken   string
+	SlackSigningKey string
+	SlackAppToken   string
+	SlackAPIURL     string
+	SlackTenants    string
+	SlackWorkers    int
+	AnswerTimeout   time.Duration
+}
+
+// setting binds one variable to a Config field.
+type setting struct {
+	env    string
+	def    string
+	secret bool
+	help   string
+	set    func(c *Config, v string) error
+}
+
+func str(f func(*Config) *string) func(*Config, string) error {
+	return func(c *Config, v string) error { *f(c) = v; return nil }
+}
+
+func positiveInt(f func(*Config) *int) func(*Config, string) error {
+	return func(c *Config, v string) error {
+		n, err := strconv.Atoi(v)
+		if err != nil || n <= 0 {
+			return fmt.Errorf("must be a positive whole number, got %q", v)
+		}
+		*f(c) = n
+		return nil
+	}
+}
+
+func duration(f func(*Config) *time.Duration) func(*Config, string) error {
+	return func(c *Config, v string) error {
+		d, err := time.ParseDuration(v)
+		if err != nil || d <= 0 {
+			return fmt.Errorf("must be a positive duration such as 30s or 5m, got %q", v)
+		}
+		*f(c) = d
+		return nil
+	}
+}
+
+// settings is the one list of what cew can be configured with; `cew config`
+// and the README are generated from the same list.
+var settings = []setting{
+	{env: "CEW_DATA_DIR", def: ".cew", help: "where the embedded index, audit log and caches live", set: str(func(c *Config) *string { return &c.DataDir })},
+	{env: "CEW_TENANT", def: "default", help: "tenant for the CLI and for single-company deployments", set: str(func(c *Config) *string { return &c.Tenant })},
+	{env: "CEW_STORE", def: "embedded", help: "index backend: embedded", set: str(func(c *Config) *string { return &c.Store })},
+	{env: "MILVUS_ADDRESS", help: "Milvus gRPC address (host:port)", set: str(func(c *Config) *string { return &c.Milvus })},
+	{env: "CEW_REDIS_URL", secret: true, help: "Redis URL for cache, memory, dedupe and rate limits (redis://host:6379/0); unset = in-process", set: str(func(c *Config) *string { return &c.RedisURL })},
+	{env: "CEW_EMBED_BASE_URL", help: "OpenAI-compatible embeddings endpoint base URL; unset with no model = BM25 only", set: str(func(c *Config) *string { return &c.EmbedBaseURL })},
+	{env: "CEW_EMBED_MODEL", help: "embedding model name", set: str(func(c *Config) *string { return &c.EmbedModel })},
+	{env: "CEW_LLM_BASE_URL", help: "OpenAI-compatible chat endpoint base URL; unset with no model = extractive answers", set: str(func(c *Config) *string { return &c.LLMBaseURL })},
+	{env: "CEW_LLM_MODEL", help: "chat model name", set: str(func(c *Config) *string { return &c.LLMModel })},
+	{env: "OPENAI_API_KEY", secret: true, help: "API key for the embeddings and chat endpoints", set: str(func(c *Config) *string { return &c.OpenAIKey })},
+	{env: "CEW_LLM_TIMEOUT", def: "30s", help: "timeout of one LLM call", set: duration(func(c *Config) *time.Duration { return &c.LLMTimeout })},
+	{env: "CEW_LLM_MAX_TOKENS", def: "600", help: "maximum tokens of a generated answer", set: positiveInt(func(c *Config) *int { return &c.LLMMaxTokens })},
+	{env: "CEW_RERANK_URL", help: "TEI/Jina/Cohere-style /rerank endpoint; unset = lexical reranker", set: str(func(c *Config) *string { return &c.RerankURL })},
+	{env: "CEW_RERANK_MODEL", help: "reranker model name sent to the rerank endpoint", set: str(func(c *Config) *string { return &c.RerankModel })},
+	{env: "CEW_ADDR", def: "127.0.0.1:8080", help: "listen address of cew serve", set: str(func(c *Config) *string { return &c.Addr })},
+	{env: "CEW_MAX_FILE_MB", def: "100", help: "files bigger than this are skipped at ingestion", set: positiveInt(func(c *Config) *int { return &c.MaxFileMB })},
+	{env: "CEW_MAX_QUESTION_CHARS", def: "1000", help: "longest question accepted", set: positiveInt(func(c *Config) *int { return &c.MaxQuestionChars })},
+	{env: "CEW_LOG_LEVEL", def: "info", help: "debug, info, warn or error", set: str(func(c *Config) *string { return &c.LogLevel })},
+	{env: "CEW_LOG_FORMAT", def: "text", help: "text or json", set: str(func(c *Config) *string { return &c.LogFormat })},
+	{env: "CEW_CACHE_TTL", def: "1h", help: "how long answers stay cached", set: duration(func(c *Config) *time.Duration { return &c.CacheTTL })},
+	{env: "CEW_SESSION_TURNS", def: "6", help: "turns of conversation memory kept per thread", set: positiveInt(func(c *Config) *int { return &c.SessionTurns })},
+	{env: "CEW_SESSION_TTL", def: "24h", help: "how long conversation memory lives", set: duration(func(c *Config) *time.Duration { return &c.SessionTTL })},
+	{env: "CEW_RATE_LIMIT_USER", def: "10", help: "questions per user per window", set: positiveInt(func(c *Config) *int { return &c.RateLimitUser })},
+	{env: "CEW_RATE_LIMIT_TENANT", def: "300", help: "questions per tenant per window", set: positiveInt(func(c *Config) *int { return &c.RateLimitTenant })},
+	{env: "CEW_RATE_LIMIT_WINDOW", def: "1m", help: "rate-limit window", set: duration(func(c *Config) *time.Duration { return &c.RateLimitWindow })},
+	{env: "CEW_REDIS_TIMEOUT", def: "50ms", help: "per-call Redis timeout on the answer path", set: duration(func(c *Config) *time.Duration { return &c.RedisTimeout })},
+	{env: "SLACK_BOT_TOKEN", secret: true, help: "Slack bot token (xoxb-…)", set: str(func(c *Config) *string { return &c.SlackBotToken })},
+	{env: "SLACK_SIGNING_SECRET", secret: true, help: "Slack signing secret for the Events API over HTTP", set: str(func(c *Config) *string { return &c.SlackSigningKey })},
+	{env: "SLACK_APP_TOKEN", secret: true, help: "Slack app-level token (xapp-…) to use Socket Mode", set: str(func(c *Config) *string { return &c.SlackAppToken })},
+	{env: "CEW_SLACK_API_URL", help: "Slack Web API base URL override (tests, proxies)", set: str(func(c *Config) *string { return &c.SlackAPIURL })},
+	{env: "CEW_SLACK_TENANTS", help: "Slack team id → tenant, e.g. T123=acme,T456=beta; unset = every workspace uses CEW_TENANT", set: str(func(c *Config) *string { return &c.SlackTenants })},
+	{env: "CEW_SLACK_WORKERS", def: "16", help: "concurrent Slack answers", set: positiveInt(func(c *Config) *int { return &c.SlackWorkers })},
+	{env: "CEW_ANSWER_TIMEOUT", def: "60s", help: "time limit of one answer in the server", set: duration(func(c *Config) *time.Duration { return &c.AnswerTimeout })},
+}
+
+// yamlKey is the YAML name of an environment variable.
+func yamlKey(env string) string {
+	return strings.ToLower(strings.TrimPrefix(env, "CEW_"))
+}
+
+// LoadConfig reads defaults, then the YAML file named by CEW_CONFIG, then the
+// environment, and validates the result. Every problem is reported, one line
+// each, in the returned error.
+func LoadConfig(getenv func(string) string) (Config, error) {
+	var (
+		c        Config
+		problems []string
+		values   = map[string]string{}
+	)
+	for _, s := range settings {
+		if s.def != "" {
+			values[s.env] = s.def
+		}
+	}
+	if path := getenv("CEW_CONFIG"); path != "" {
+		fileValues, err := readConfigFile(path)
+		if err != nil {
+			problems = append(problems, err.Error())
+		}
+		for k, v := range fileValues {
+			values[k] = v
+		}
+	}
+	for _, s := range settings {
+		if v, ok := lookupEnv(getenv, s.env); ok {
+			values[s.env] = v
+		}
+	}
+	for _, s := range settings {
+		v, ok := values[s.env]
+		if !ok {
+			continue
+		}
+		if err := s.set(&c, strings.TrimSpace(v)); err != nil {
+			problems = append(problems, s.env+": "+err.Error())
+		}
+	}
+	problems = append(problems, c.validate()...)
+	if len(problems) > 0 {
+		return c, errors.New("invalid configuration:\n  " + strings.Join(problems, "\n  "))
+	}
+	return c, nil
+}
+
+func lookupEnv(getenv func(string) string, key string) (string, bool) {
+	v := getenv(key)
+	return v, v != ""
+}
+
+func readConfigFile(path string) (map[string]string, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, fmt.Errorf("CEW_CONFIG: cannot read %s: %v", path, errors.Unwrap(err))
+	}
+	var raw map[string]any
+	if err := yaml.Unmarshal(data, &raw); err != nil {
+		return nil, fmt.Errorf("CEW_CONFIG: %s is not valid YAML: %v", path, err)
+	}
+	byKey := map[string]string{}
+	for _, s := range settings {
+		byKey[yamlKey(s.env)] = s.env
+	}
+	out := map[string]string{}
+	var unknown []string
+	for k, v := range raw {
+		env, ok := byKey[strings.ToLower(k)]
+		if !ok {
+			unknown = append(unknown, k)
+			continue
+		}
+		out[env] = fmt.Sprint(v)
+	}
+	if len(unknown) > 0 {
+		sort.Strings(unknown)
+		return out, fmt.Errorf("CEW_CONFIG: %s has unknown keys: %s", path, strings.Join(unknown, ", "))
+	}
+	return out, nil
+}
+
+func (c Config) validate() []string {
+	var p []string
+	switch c.Store {
+	case "embedded":
+	default:
+		p = append(p, fmt.Sprintf("CEW_STORE: unknown store %q (this build supports: embedded)", c.Store))
+	}
+	if c.Tenant == "" || strings.ContainsAny(c.Tenant, " \t\n/") {
+		p = append(p, fmt.Sprintf("CEW_TENANT: %q is not a valid tenant name (no spaces or slashes)", c.Tenant))
+	}
+	if c.EmbedBaseURL != "" && c.EmbedModel == "" {
+		p = append(p, "CEW_EMBED_MODEL: required when CEW_EMBED_BASE_URL is set")
+	}
+	if c.EmbedModel != "" && c.EmbedBaseURL == "" && c.OpenAIKey == "" {
+		p = append(p, "OPENAI_API_KEY: required to use OpenAI embeddings (or set CEW_EMBED_BASE_URL to a local server)")
+	}
+	if c.LLMBaseURL != "" && c.LLMModel == "" {
+		p = append(p, "CEW_LLM_MODEL: required when CEW_LLM_BASE_URL is set")
+	}
+	if c.LLMModel != "" && c.LLMBaseURL == "" && c.OpenAIKey == "" {
+		p = append(p, "OPENAI_API_KEY: required to use the OpenAI chat API (or set CEW_LLM_BASE_URL to a local server)")
+	}
+	for _, u := range []struct{ env, v string }{
+		{"CEW_EMBED_BASE_URL", c.EmbedBaseURL}, {"CEW_LLM_BASE_URL", c.LLMBaseURL},
+		{"CEW_RERANK_URL", c.RerankURL}, {"CEW_SLACK_API_URL", c.SlackAPIURL},
+	} {
+		if u.v == "" {
+			continue
+		}
+		if parsed, err := url.Parse(u.v); err != nil || (parsed.Scheme != "http" && parsed.Scheme != "https") || parsed.Host == "" {
+			p = append(p, fmt.Sprintf("%s: %q is not an http(s) URL", u.env, u.v))
+		}
+	}
+	if c.RedisURL != "" {
+		if parsed, err := url.Parse(c.RedisURL); err != nil || (parsed.Scheme != "redis" && parsed.Scheme != "rediss" && parsed.Scheme != "unix") {
+			p = append(p, "CEW_REDIS_URL: not a redis://, rediss:// or unix:// URL")
+		}
+	}
+	switch strings.ToLower(c.LogLevel) {
+	case "debug", "info", "warn", "error":
+	default:
+		p = append(p, fmt.Sprintf("CEW_LOG_LEVEL: %q is not one of debug, info, warn, error", c.LogLevel))
+	}
+	switch c.LogFormat {
+	case "text", "json":
+	default:
+		p = append(p, fmt.Sprintf("CEW_LOG_FORMAT: %q is not text or json", c.LogFormat))
+	}
+	if _, err := parseTenantMap(c.SlackTenants); err != nil {
+		p = append(p, "CEW_SLACK_TENANTS: "+err.Error())
+	}
+	return p
+}
+
+// parseTenantMap reads "T123=acme,T456=beta".
+func parseTenantMap(s string) (map[string]string, error) {
+	if strings.TrimSpace(s) == "" {
+		return nil, nil
+	}
+	m := map[string]string{}
+	for _, pair := range strings.Split(s, ",") {
+		k, v, ok := strings.Cut(strings.TrimSpace(pair), "=")
+		k, v = strings.TrimSpace(k), strings.TrimSpace(v)
+		if !ok || k == "" || v == "" {
+			return nil, fmt.Errorf("%q is not id=tenant", pair)
+		}
+		m[k] = v
+	}
+	return m, nil
+}
+
+// LogValue keeps secrets out of logs: only whether each secret is set.
+func (c Config) LogValue() slog.Value {
+	return slog.GroupValue(
+		slog.String("data_dir", c.DataDir),
+		slog.String("tenant", c.Tenant),
+		slog.String("store", c.Store),
+		slog.Bool("redis", c.RedisURL != ""),
+		slog.String("embed_model", c.EmbedModel),
+		slog.String("llm_model", c.LLMModel),
+		slog.Bool("openai_api_key_set", c.OpenAIKey != ""),
+		slog.Bool("slack_bot_token_set", c.SlackBotToken != ""),
+		slog.Bool("slack_socket_mode", c.SlackAppToken != ""),
+	)
+}
+
+// settingsHelp formats the settings for `cew --help`.
+func settingsHelp() string {
+	var b strings.Builder
+	for _, s := range settings {
+		def := s.def
+		if def != "" {
+			def = " (default " + def + ")"
+		}
+		fmt.Fprintf(&b, "  %-30s %s%s\n", s.env, s.help, def)
+	}
+	return b.String()
+}

@@ -1,0 +1,94 @@
+package main
+
+import (
+	"fmt"
+	"path/filepath"
+	"time"
+
+	"github.com/schollz/progressbar/v3"
+	"github.com/spf13/cobra"
+
+	"github.com/cewhq/cew/ingest"
+)
+
+func newIngestCmd(a *app) *cobra.Command {
+	return &cobra.Command{
+		Use:   "ingest PATH...",
+		Short: "Index documents (PDF, XLSX, CSV, DOCX, Markdown, text) and their register",
+		Long: `Index files and folders. A register.csv or register.xlsx in a folder names each
+file's document number, title, revision, status, date and Drive link; without one the
+identity is read from file names such as "277-007-D-C-40327 Rev 03 Trenches crossing layout.pdf".
+A newer revision supersedes the older one; an unchanged file is skipped by its content hash.
+Files that cannot be read are reported and skipped; the rest of the batch goes on.
+The exit status is 1 when any file failed.`,
+		Args: cobra.MinimumNArgs(1),
+		RunE: func(cmd *cobra.Command, paths []string) error {
+			st, err := a.openStore()
+			if err != nil {
+				return err
+			}
+			in := a.newIngester(st)
+			var bar *progressbar.ProgressBar
+			progress := func(done, total int, res ingest.FileResult) {
+				if bar == nil {
+					bar = progressbar.NewOptions(total,
+						progressbar.OptionSetWriter(a.stderr),
+						progressbar.OptionSetDescription("Indexing"),
+						progressbar.OptionShowCount(),
+						progressbar.OptionSetElapsedTime(true),
+						progressbar.OptionClearOnFinish(),
+					)
+				}
+				bar.Describe(filepath.Base(res.Path))
+				_ = bar.Add(1)
+			}
+			if !a.isTTY(a.stderr) {
+				progress = nil
+			}
+			rep, err := in.Ingest(cmd.Context(), a.cfg.Tenant, paths, progress)
+			if bar != nil {
+				_ = bar.Finish()
+			}
+			printIngestReport(a, rep)
+			if err != nil {
+				return err
+			}
+			if rep.Count(ingest.Failed) > 0 {
+				return exitError{1}
+			}
+			return nil
+		},
+	}
+}
+
+func printIngestReport(a *app, rep ingest.Report) {
+	w := a.stdout
+	for _, f := range rep.Files {
+		switch f.Outcome {
+		case ingest.Indexed:
+			fmt.Fprintf(w, "  indexed    %s  (%s rev %s: %s)\n", f.Path, f.Number, orDash(f.Revision), extent(f))
+		case ingest.Unchanged:
+			fmt.Fprintf(w, "  unchanged  %s  (%s rev %s)\n", f.Path, f.Number, orDash(f.Revision))
+		case ingest.Failed:
+			fmt.Fprintf(w, "  skipped    %s: %v\n", f.Path, f.Err)
+		}
+	}
+	pages, rows, chunks := rep.Totals()
+	fmt.Fprintf(w, "%s: %d indexed, %d unchanged, %d skipped; %s, %s, %s in %s (tenant %s)\n",
+		plural(len(rep.Files), "file"), rep.Count(ingest.Indexed), rep.Count(ingest.Unchanged), rep.Count(ingest.Failed),
+		plural(pages, "page"), plural(rows, "row"), plural(chunks, "chunk"), rep.Duration.Round(time.Millisecond), a.cfg.Tenant)
+}
+
+func extent(f ingest.FileResult) string {
+	if f.Rows > 0 {
+		return fmt.Sprintf("%s, %s", plural(f.Rows, "row"), plural(f.Chunks, "chunk"))
+	}
+	return fmt.Sprintf("%s, %s", plural(f.Pages, "page"), plural(f.Chunks, "chunk"))
+}
+
+func orDash(s string) string {
+	if s == "" {
+		return "—"
+	}
+	return s
+}

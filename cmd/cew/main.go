@@ -1,0 +1,207 @@
+// Command cew answers construction engineers' questions from the project's
+// documents, with a citation for every statement. This is the composition
+// root: configuration, wiring of backends, and the CLI.
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"os"
+	"os/signal"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"syscall"
+
+	"github.com/spf13/cobra"
+	"golang.org/x/term"
+
+	"github.com/cewhq/cew/ingest"
+	"github.com/cewhq/cew/pipeline/llm"
+	"github.com/cewhq/cew/store"
+	"github.com/cewhq/cew/store/embedded"
+)
+
+// version is set at build time with -ldflags "-X main.version=…".
+var version = "dev"
+
+// exitError carries a process exit status without printing anything more.
+type exitError struct{ code int }
+
+func (e exitError) Error() string { return fmt.Sprintf("exit status %d", e.code) }
+
+func main() {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	err := newRootCmd(os.Stdin, os.Stdout, os.Stderr, os.Getenv).ExecuteContext(ctx)
+	stop()
+	if err != nil {
+		var ee exitError
+		if errors.As(err, &ee) {
+			os.Exit(ee.code)
+		}
+		fmt.Fprintln(os.Stderr, "cew:", err)
+		os.Exit(2)
+	}
+}
+
+// app is what every subcommand shares: configuration, output streams and the
+// backends, opened on first use and closed when the command ends.
+type app struct {
+	cfg    Config
+	getenv func(string) string
+	stdin  io.Reader
+	stdout io.Writer
+	stderr io.Writer
+	logger *slog.Logger
+
+	store   *embedded.Store
+	closers []func() error
+}
+
+func (a *app) close() {
+	for i := len(a.closers) - 1; i >= 0; i-- {
+		if err := a.closers[i](); err != nil {
+			a.logger.Warn("close", "err", err)
+		}
+	}
+	a.closers = nil
+}
+
+// openStore opens the configured index.
+func (a *app) openStore() (store.Store, error) {
+	if a.store != nil {
+		return a.store, nil
+	}
+	switch a.cfg.Store {
+	case "embedded":
+		st, err := embedded.Open(a.cfg.DataDir, embedded.Options{Logger: a.logger})
+		if err != nil {
+			return nil, err
+		}
+		a.store = st
+		a.closers = append(a.closers, st.Close)
+		return st, nil
+	}
+	return nil, fmt.Errorf("unknown store %q", a.cfg.Store)
+}
+
+// embedder returns the configured query/chunk embedder, or nil for BM25 only.
+func (a *app) embedder() *llm.Embedder {
+	if a.cfg.EmbedModel == "" {
+		return nil
+	}
+	return llm.NewEmbedder(llm.EndpointConfig{
+		BaseURL: a.cfg.EmbedBaseURL, Model: a.cfg.EmbedModel, APIKey: a.cfg.OpenAIKey, Timeout: a.cfg.LLMTimeout,
+	})
+}
+
+func (a *app) isTTY(w io.Writer) bool {
+	f, ok := w.(*os.File)
+	return ok && term.IsTerminal(int(f.Fd()))
+}
+
+func newLogger(cfg Config, w io.Writer) *slog.Logger {
+	var level slog.Level
+	_ = level.UnmarshalText([]byte(cfg.LogLevel))
+	opts := &slog.HandlerOptions{Level: level}
+	if cfg.LogFormat == "json" {
+		return slog.New(slog.NewJSONHandler(w, opts))
+	}
+	return slog.New(slog.NewTextHandler(w, opts))
+}
+
+func newRootCmd(stdin io.Reader, stdout, stderr io.Writer, getenv func(string) string) *cobra.Command {
+	a := &app{getenv: getenv, stdin: stdin, stdout: stdout, stderr: stderr}
+	var tenantFlag, dataDirFlag string
+	root := &cobra.Command{
+		Use:   "cew",
+		Short: "Answers questions from your project documents, citing every statement",
+		Long: `cew answers construction engineers' questions only from the project's documents —
+drawings, specifications, manuals, registers, spreadsheets — and cites every statement
+down to document, revision, page (or sheet and row) and section. When the documents do
+not ground an answer it says: "` + "This information was not found in the uploaded documents." + `"
+
+Configuration comes from environment variables, optionally from a YAML file named by
+CEW_CONFIG (keys: the variable names in lower case without CEW_):
+
+` + settingsHelp(),
+		SilenceUsage:  true,
+		SilenceErrors: true,
+		PersistentPreRunE: func(cmd *cobra.Command, _ []string) error {
+			cfg, err := LoadConfig(getenv)
+			if err != nil {
+				return err
+			}
+			if tenantFlag != "" {
+				cfg.Tenant = tenantFlag
+			}
+			if dataDirFlag != "" {
+				cfg.DataDir = dataDirFlag
+			}
+			a.cfg = cfg
+			a.logger = newLogger(cfg, stderr)
+			return nil
+		},
+		PersistentPostRun: func(*cobra.Command, []string) { a.close() },
+	}
+	root.SetIn(stdin)
+	root.SetOut(stdout)
+	root.SetErr(stderr)
+	root.PersistentFlags().StringVar(&tenantFlag, "tenant", "", "tenant to work in (default $CEW_TENANT)")
+	root.PersistentFlags().StringVar(&dataDirFlag, "data-dir", "", "data directory (default $CEW_DATA_DIR)")
+	root.AddCommand(
+		newIngestCmd(a),
+		newSearchCmd(a),
+		newStatusCmd(a),
+		newVersionCmd(a),
+	)
+	return root
+}
+
+func newVersionCmd(a *app) *cobra.Command {
+	return &cobra.Command{
+		Use:   "version",
+		Short: "Print the version",
+		Args:  cobra.NoArgs,
+		RunE: func(*cobra.Command, []string) error {
+			fmt.Fprintf(a.stdout, "cew %s (%s, %s/%s)\n", version, runtime.Version(), runtime.GOOS, runtime.GOARCH)
+			return nil
+		},
+	}
+}
+
+// pdfCacheDir keeps PDFium's compiled WebAssembly between runs so only the
+// first ingest pays for compiling it.
+func (a *app) pdfCacheDir() string {
+	return filepath.Join(a.cfg.DataDir, "cache", "pdfium")
+}
+
+func (a *app) newIngester(st store.Store) *ingest.Ingester {
+	pdf := ingest.NewPDF(a.pdfCacheDir(), a.logger)
+	a.closers = append(a.closers, pdf.Close)
+	var emb ingest.Embedder
+	if e := a.embedder(); e != nil {
+		emb = e
+	}
+	return ingest.New(ingest.Config{
+		Store:       st,
+		Embedder:    emb,
+		PDF:         pdf,
+		Logger:      a.logger,
+		MaxFileSize: int64(a.cfg.MaxFileMB) << 20,
+	})
+}
+
+// plural formats a count with its noun.
+func plural(n int, noun string) string {
+	if n == 1 {
+		return "1 " + noun
+	}
+	if strings.HasSuffix(noun, "y") {
+		return fmt.Sprintf("%d %sies", n, noun[:len(noun)-1])
+	}
+	return fmt.Sprintf("%d %ss", n, noun)
+}

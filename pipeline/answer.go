@@ -1,0 +1,124 @@
+package pipeline
+
+import (
+	"github.com/cewhq/cew/pipeline/guard"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/cewhq/cew/store"
+)
+
+// Status says what kind of answer this is.
+type Status string
+
+const (
+	StatusAnswered  Status = "answered"
+	StatusNotFound  Status = "not_found"
+	StatusBlocked   Status = "blocked"
+	StatusSmalltalk Status = "smalltalk"
+	StatusError     Status = "error"
+)
+
+// Reason is why a question was not answered; the codes live with the
+// guards that produce them.
+type Reason = guard.Reason
+
+// NotFoundText is the one sentence cew says when it cannot ground an answer.
+const NotFoundText = "This information was not found in the uploaded documents."
+
+// Source is a cited chunk, as every adapter renders it.
+type Source struct {
+	ChunkID   string  `json:"chunk_id,omitempty"`
+	DocID     string  `json:"doc_id"`
+	DocName   string  `json:"doc_name"`
+	Revision  string  `json:"revision"`
+	Page      int     `json:"page"`
+	Section   string  `json:"section"`
+	Sheet     string  `json:"sheet"`
+	Row       int     `json:"row"`
+	DriveLink string  `json:"drive_link"`
+	Snippet   string  `json:"snippet"`
+	Score     float64 `json:"score"`
+	// DocNumber is the document number, for renderers; the contract carries
+	// it inside doc_name.
+	DocNumber string `json:"-"`
+	// Title is the document title without its number.
+	Title string `json:"-"`
+	// Text is the whole chunk, for guards and for the LLM prompt.
+	Text string `json:"-"`
+}
+
+// snippetRunes bounds a source's quote in the contract.
+const snippetRunes = 300
+
+// SourceFromHit converts a search hit to a Source with a short snippet.
+func SourceFromHit(h store.Hit) Source {
+	c := h.Chunk
+	return Source{
+		ChunkID:   c.ID,
+		DocID:     c.DocID,
+		DocName:   DocName(c.DocNumber, c.Title),
+		Revision:  c.Revision,
+		Page:      c.Page,
+		Section:   c.Section,
+		Sheet:     c.Sheet,
+		Row:       c.Row,
+		DriveLink: c.DriveLink,
+		Snippet:   Snippet(c.Text, snippetRunes),
+		Score:     round3(h.Score),
+		DocNumber: c.DocNumber,
+		Title:     c.Title,
+		Text:      c.Text,
+	}
+}
+
+// DocName is how a document is named to users: "number — title", or just one
+// of them when the other is empty or repeats it.
+func DocName(number, title string) string {
+	switch {
+	case number == "":
+		return title
+	case title == "" || strings.EqualFold(number, title):
+		return number
+	}
+	return number + " — " + title
+}
+
+// Snippet shortens text to at most n runes on a word boundary, on one line.
+func Snippet(text string, n int) string {
+	text = strings.Join(strings.Fields(text), " ")
+	if utf8.RuneCountInString(text) <= n {
+		return text
+	}
+	r := []rune(text)[:n]
+	s := string(r)
+	if i := strings.LastIndexByte(s, ' '); i > n/2 {
+		s = s[:i]
+	}
+	return s + "…"
+}
+
+func round3(f float64) float64 {
+	return float64(int64(f*1000+0.5)) / 1000
+}
+
+// Confidence is how sure cew is of an answer, with a reason a person can read.
+type Confidence struct {
+	Level  string  `json:"level"`
+	Score  float64 `json:"score"`
+	Reason string  `json:"reason"`
+}
+
+// Answer is the contract every adapter renders and every evaluation reads
+// (`cew ask --json`).
+type Answer struct {
+	ID         string             `json:"id"`
+	Status     Status             `json:"status"`
+	Reason     Reason             `json:"reason"`
+	Answer     string             `json:"answer"`
+	Intent     string             `json:"intent"`
+	Sources    []Source           `json:"sources"`
+	Confidence Confidence         `json:"confidence"`
+	Cached     bool               `json:"cached"`
+	TimingsMS  map[string]float64 `json:"timings_ms"`
+}
