@@ -112,12 +112,14 @@ type Confidence struct {
 // Answer is the contract every adapter renders and every evaluation reads
 // (`cew ask --json`).
 type Answer struct {
-	ID         string             `json:"id"`
-	Status     Status             `json:"status"`
-	Reason     Reason             `json:"reason"`
-	Answer     string             `json:"answer"`
-	Intent     string             `json:"intent"`
-	Sources    []Source           `json:"sources"`
+	ID      string   `json:"id"`
+	Status  Status   `json:"status"`
+	Reason  Reason   `json:"reason"`
+	Answer  string   `json:"answer"`
+	Intent  string   `json:"intent"`
+	Sources []Source `json:"sources"`
+	// Related are other documents retrieved but not cited (where else to look).
+	Related    []Source           `json:"related,omitempty"`
 	Confidence Confidence         `json:"confidence"`
 	Cached     bool               `json:"cached"`
 	TimingsMS  map[string]float64 `json:"timings_ms"`

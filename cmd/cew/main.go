@@ -156,6 +156,7 @@ CEW_CONFIG (keys: the variable names in lower case without CEW_):
 		newIngestCmd(a),
 		newSearchCmd(a),
 		newStatusCmd(a),
+		newAskCmd(a),
 		newVersionCmd(a),
 	)
 	return root

@@ -1,0 +1,107 @@
+package main
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"github.com/cewhq/cew/pipeline"
+)
+
+func newAskCmd(a *app) *cobra.Command {
+	var asJSON bool
+	cmd := &cobra.Command{
+		Use:   `ask ["question"]`,
+		Short: "Ask a question; the answer cites its sources or says it was not found",
+		Long: `Ask a question about the indexed documents. The answer quotes or paraphrases only
+the documents, cites every statement with [S#], and lists each source's document,
+revision, page or sheet and row, section and Drive link, with a confidence.
+
+With --json, prints the answer contract (one JSON object). Without a question, reads one
+question per line from stdin (an interactive prompt on a terminal); with --json that
+prints one JSON object per line, in order.`,
+		Args: cobra.MaximumNArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			p, err := a.pipeline()
+			if err != nil {
+				return err
+			}
+			ask := func(q string) error {
+				ans, err := p.Answer(cmd.Context(), pipeline.Request{Tenant: a.cfg.Tenant, Question: q})
+				if err != nil {
+					a.logger.Error("answer failed", "answer_id", ans.ID, "err", err)
+				}
+				if asJSON {
+					return json.NewEncoder(a.stdout).Encode(ans)
+				}
+				printAnswer(a.stdout, ans)
+				return nil
+			}
+			if len(args) == 1 {
+				return ask(args[0])
+			}
+			return readQuestions(cmd.Context(), a, !asJSON && a.isTTY(a.stdin), ask)
+		},
+	}
+	cmd.Flags().BoolVar(&asJSON, "json", false, "print the answer contract as JSON")
+	return cmd
+}
+
+// readQuestions feeds stdin lines to ask, prompting when interactive.
+func readQuestions(ctx context.Context, a *app, interactive bool, ask func(string) error) error {
+	sc := bufio.NewScanner(a.stdin)
+	sc.Buffer(make([]byte, 64<<10), 1<<20)
+	prompt := func() {
+		if interactive {
+			fmt.Fprint(a.stdout, "cew> ")
+		}
+	}
+	prompt()
+	for sc.Scan() {
+		if ctx.Err() != nil {
+			return ctx.Err()
+		}
+		if q := strings.TrimSpace(sc.Text()); q != "" {
+			if err := ask(q); err != nil {
+				return err
+			}
+		}
+		prompt()
+	}
+	if interactive {
+		fmt.Fprintln(a.stdout)
+	}
+	return sc.Err()
+}
+
+// printAnswer renders an answer for a terminal.
+func printAnswer(w io.Writer, ans pipeline.Answer) {
+	fmt.Fprintln(w, ans.Answer)
+	if len(ans.Sources) > 0 {
+		fmt.Fprintln(w, "\nSources:")
+		for i, s := range ans.Sources {
+			fmt.Fprintf(w, "  [S%d] %s, rev %s, %s\n", i+1, s.DocName, orDash(s.Revision), location(s))
+			if s.DriveLink != "" {
+				fmt.Fprintf(w, "       %s\n", s.DriveLink)
+			}
+		}
+	}
+	if ans.Status == pipeline.StatusNotFound || ans.Status == pipeline.StatusBlocked {
+		fmt.Fprintf(w, "(%s: %s)\n", ans.Reason, ans.Confidence.Reason)
+		if len(ans.Related) > 0 {
+			fmt.Fprintln(w, "Closest documents:")
+			for _, s := range ans.Related {
+				fmt.Fprintf(w, "  - %s, rev %s, %s\n", s.DocName, orDash(s.Revision), location(s))
+			}
+		}
+	}
+	if ans.Status == pipeline.StatusAnswered {
+		fmt.Fprintf(w, "Confidence: %s (%.2f) — %s\n", ans.Confidence.Level, ans.Confidence.Score, ans.Confidence.Reason)
+	}
+	fmt.Fprintln(w)
+}

@@ -1,0 +1,67 @@
+package pipeline
+
+import (
+	"fmt"
+	"regexp"
+	"strconv"
+
+	"github.com/cewhq/cew/pipeline/guard"
+	"github.com/cewhq/cew/store"
+)
+
+// citationGroup matches "[S1]", "[S1, S3]" and "[S1; S2]".
+var (
+	citationGroup = regexp.MustCompile(`\[S\d+(?:\s*[,;]\s*S?\d+)*\]`)
+	citationNum   = regexp.MustCompile(`\d+`)
+)
+
+// renumberCitations rewrites [S#] markers so they number the answer's
+// sources 1..n in citation order rather than the ranked chunks.
+func renumberCitations(text string, renumber map[int]int) string {
+	return citationGroup.ReplaceAllStringFunc(text, func(group string) string {
+		return citationNum.ReplaceAllStringFunc(group, func(num string) string {
+			n, err := strconv.Atoi(num)
+			if err != nil {
+				return num
+			}
+			if m, ok := renumber[n]; ok {
+				return strconv.Itoa(m)
+			}
+			return num
+		})
+	})
+}
+
+// Confidence thresholds on the blended score.
+const (
+	highConfidence   = 0.7
+	mediumConfidence = 0.45
+)
+
+// confidence blends how well each sentence is supported by its source, how
+// relevant the best passage is, and how many sources agree.
+func confidence(ranked []store.Hit, post guard.PostVerdict) Confidence {
+	top := 0.0
+	if len(ranked) > 0 {
+		top = ranked[0].Score
+	}
+	n := len(post.Cited)
+	score := 0.5*post.Support + 0.35*top + 0.15*float64(min(n, 3))/3
+	score = round3(min(1, max(0, score)))
+	level := "low"
+	switch {
+	case score >= highConfidence:
+		level = "high"
+	case score >= mediumConfidence:
+		level = "medium"
+	}
+	sources := "1 source"
+	if n != 1 {
+		sources = fmt.Sprintf("%d sources", n)
+	}
+	return Confidence{
+		Level:  level,
+		Score:  score,
+		Reason: fmt.Sprintf("%s, every statement cited; support %.2f, best passage relevance %.2f", sources, post.Support, top),
+	}
+}

@@ -1,0 +1,355 @@
+// Package pipeline is cew's guarded question-answering pipeline: validate,
+// classify, retrieve, rank, pre-guard, generate, post-guard, and format the
+// answer contract with its sources and confidence. Every stage is timed into
+// the answer. Not answering is a normal outcome with a reason code; an error
+// is returned only when a dependency failed.
+package pipeline
+
+import (
+	"context"
+	"crypto/rand"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"strings"
+	"time"
+
+	"github.com/cewhq/cew/pipeline/classify"
+	"github.com/cewhq/cew/pipeline/generate"
+	"github.com/cewhq/cew/pipeline/guard"
+	"github.com/cewhq/cew/pipeline/rank"
+	"github.com/cewhq/cew/store"
+	"github.com/cewhq/cew/store/register"
+)
+
+// QueryEmbedder embeds the question for dense retrieval.
+type QueryEmbedder interface {
+	Embed(ctx context.Context, texts []string) ([][]float32, error)
+}
+
+// Config wires a Pipeline. Searcher, Catalog and Generator are required.
+type Config struct {
+	Searcher  store.Searcher
+	Catalog   store.Catalog
+	Generator generate.Generator
+	// Embedder enables hybrid retrieval; nil means BM25 only.
+	Embedder QueryEmbedder
+	// Reranker reorders candidates; nil means the lexical reranker. When a
+	// configured reranker fails, the lexical one is used for that question.
+	Reranker rank.Reranker
+	Validate guard.ValidateOptions
+	Pre      guard.PreOptions
+	Post     guard.PostOptions
+	// Candidates is how many hits retrieval returns (default 50); TopK how
+	// many ranked chunks reach the generator (default 5).
+	Candidates int
+	TopK       int
+	Logger     *slog.Logger
+	// NewID and Now are seams for tests.
+	NewID func() string
+	Now   func() time.Time
+}
+
+// Pipeline answers questions. It is safe for concurrent use.
+type Pipeline struct {
+	cfg     Config
+	lexical *rank.Lexical
+}
+
+// New validates cfg and returns a Pipeline.
+func New(cfg Config) (*Pipeline, error) {
+	if cfg.Searcher == nil || cfg.Catalog == nil || cfg.Generator == nil {
+		return nil, errors.New("pipeline: Searcher, Catalog and Generator are required")
+	}
+	if cfg.Candidates <= 0 {
+		cfg.Candidates = store.DefaultK
+	}
+	if cfg.TopK <= 0 {
+		cfg.TopK = 5
+	}
+	if cfg.Logger == nil {
+		cfg.Logger = slog.New(slog.NewTextHandler(io.Discard, nil))
+	}
+	if cfg.NewID == nil {
+		cfg.NewID = rand.Text
+	}
+	if cfg.Now == nil {
+		cfg.Now = time.Now
+	}
+	p := &Pipeline{cfg: cfg, lexical: rank.NewLexical(rank.LexicalOptions{})}
+	if cfg.Reranker == nil {
+		p.cfg.Reranker = p.lexical
+	}
+	return p, nil
+}
+
+// Request is one question.
+type Request struct {
+	Tenant   string
+	Question string
+	// OnToken receives generated text as it streams (LLM generator only).
+	OnToken func(string)
+}
+
+// Answer runs the pipeline. The returned Answer is always usable; the error
+// is non-nil only when a dependency failed (the Answer then has status
+// "error" and a reference the user can quote).
+func (p *Pipeline) Answer(ctx context.Context, req Request) (Answer, error) {
+	run := &run{p: p, start: p.cfg.Now(), ans: Answer{ID: p.cfg.NewID(), Sources: []Source{}, TimingsMS: map[string]float64{}}}
+	ans, err := run.answer(ctx, req)
+	ans.TimingsMS["total"] = ms(p.cfg.Now().Sub(run.start))
+	return ans, err
+}
+
+// run is the state of one question moving through the stages.
+type run struct {
+	p     *Pipeline
+	start time.Time
+	ans   Answer
+}
+
+// stage times fn into the answer under name.
+func (r *run) stage(name string, fn func()) {
+	t := r.p.cfg.Now()
+	fn()
+	r.ans.TimingsMS[name] += ms(r.p.cfg.Now().Sub(t))
+}
+
+func ms(d time.Duration) float64 {
+	return float64(d.Microseconds()) / 1000
+}
+
+func (r *run) answer(ctx context.Context, req Request) (Answer, error) {
+	if req.Tenant == "" {
+		return r.fail(store.ErrNoTenant)
+	}
+	var (
+		question string
+		reason   guard.Reason
+		message  string
+	)
+	r.stage("validate", func() { question, reason, message = guard.Validate(req.Question, r.p.cfg.Validate) })
+	if reason != guard.None {
+		return r.blocked(reason, message), nil
+	}
+
+	var intent classify.Intent
+	r.stage("classify", func() { intent = classify.Classify(question) })
+	switch intent.Kind {
+	case classify.KindSmalltalk, classify.KindHelp:
+		r.ans.Status, r.ans.Intent, r.ans.Answer = StatusSmalltalk, string(intent.Kind), intent.Reply
+		r.ans.Confidence = Confidence{Level: "high", Score: 1, Reason: "canned reply, no documents needed"}
+		return r.ans, nil
+	case classify.KindStatus:
+		return r.statusLookup(ctx, req.Tenant, intent.DocQuery)
+	}
+	r.ans.Intent = string(intent.Category)
+
+	hits, err := r.retrieve(ctx, req.Tenant, question)
+	if err != nil {
+		return r.fail(err)
+	}
+	var ranked []store.Hit
+	r.stage("rank", func() { ranked = r.rank(ctx, question, hits, intent.Hints) })
+
+	var pre guard.PreVerdict
+	r.stage("pre_guard", func() { pre = guard.Pre(question, ranked, r.p.cfg.Pre) })
+	if !pre.OK {
+		return r.notFound(pre.Reason, pre.Detail, ranked), nil
+	}
+
+	chunks := make([]store.Chunk, len(ranked))
+	for i, h := range ranked {
+		chunks[i] = h.Chunk
+	}
+	var gen generate.Result
+	r.stage("generate", func() {
+		gen, err = r.p.cfg.Generator.Generate(ctx, generate.Request{
+			Question: question, Category: string(intent.Category), Complexity: string(intent.Complexity),
+			Chunks: chunks, OnToken: req.OnToken,
+		})
+	})
+	if err != nil {
+		return r.fail(fmt.Errorf("generate: %w", err))
+	}
+	if gen.FellBack {
+		r.p.cfg.Logger.Warn("generator fell back", "answer_id", r.ans.ID, "reason", gen.FallbackReason)
+	}
+	if gen.NotFound {
+		return r.notFound(guard.NoSource, "the passages retrieved do not state the answer", ranked), nil
+	}
+
+	var post guard.PostVerdict
+	r.stage("post_guard", func() { post = guard.Post(ctx, question, gen.Text, chunks, r.p.cfg.Post) })
+	if !post.OK {
+		r.p.cfg.Logger.Info("answer rejected by post-guard", "answer_id", r.ans.ID, "reason", post.Reason, "detail", post.Detail)
+		return r.notFound(post.Reason, post.Detail, ranked), nil
+	}
+	if len(post.Cited) == 0 {
+		// The generator itself said the documents do not answer.
+		return r.notFound(guard.NoSource, "the passages retrieved do not state the answer", ranked), nil
+	}
+	r.stage("format", func() { r.format(gen.Text, ranked, post) })
+	return r.ans, nil
+}
+
+// retrieve embeds the question when it can and searches. An embedder
+// failure degrades to keyword search; a store failure is an error.
+func (r *run) retrieve(ctx context.Context, tenant, question string) ([]store.Hit, error) {
+	req := store.SearchRequest{Tenant: tenant, Query: question, Mode: store.ModeHybrid, K: r.p.cfg.Candidates}
+	if r.p.cfg.Embedder != nil {
+		var (
+			vecs [][]float32
+			err  error
+		)
+		r.stage("embed", func() { vecs, err = r.p.cfg.Embedder.Embed(ctx, []string{question}) })
+		if err != nil || len(vecs) != 1 {
+			r.p.cfg.Logger.Warn("query embedding failed; keyword search only", "answer_id", r.ans.ID, "err", err)
+		} else {
+			req.Vector = vecs[0]
+		}
+	}
+	var (
+		hits []store.Hit
+		err  error
+	)
+	r.stage("retrieve", func() { hits, err = r.p.cfg.Searcher.Search(ctx, req) })
+	if err != nil {
+		return nil, fmt.Errorf("retrieve: %w", err)
+	}
+	return hits, nil
+}
+
+// rank reranks the candidates (falling back to the lexical reranker when a
+// configured one fails) and keeps the top chunks.
+func (r *run) rank(ctx context.Context, question string, hits []store.Hit, hints classify.Hints) []store.Hit {
+	if len(hits) == 0 {
+		return nil
+	}
+	reranked, err := r.p.cfg.Reranker.Rerank(ctx, question, hits)
+	if err != nil {
+		r.p.cfg.Logger.Warn("reranker failed; lexical reranking", "answer_id", r.ans.ID, "err", err)
+		reranked, _ = r.p.lexical.Rerank(ctx, question, hits)
+	}
+	return rank.Select(reranked, rank.SelectOptions{TopK: r.p.cfg.TopK, Hints: hints})
+}
+
+// format fills sources (the chunks cited, in citation order, renumbered
+// [S1]… to match), related documents and confidence.
+func (r *run) format(text string, ranked []store.Hit, post guard.PostVerdict) {
+	renumber := make(map[int]int, len(post.Cited))
+	cited := map[string]bool{}
+	for i, n := range post.Cited {
+		h := ranked[n-1]
+		renumber[n] = i + 1
+		r.ans.Sources = append(r.ans.Sources, SourceFromHit(h))
+		cited[h.Chunk.DocID] = true
+	}
+	r.ans.Answer = renumberCitations(text, renumber)
+	r.ans.Related = related(ranked, cited)
+	r.ans.Status = StatusAnswered
+	r.ans.Confidence = confidence(ranked, post)
+}
+
+func related(ranked []store.Hit, exclude map[string]bool) []Source {
+	var out []Source
+	seen := map[string]bool{}
+	for _, h := range ranked {
+		if exclude[h.Chunk.DocID] || seen[h.Chunk.DocID] {
+			continue
+		}
+		seen[h.Chunk.DocID] = true
+		out = append(out, SourceFromHit(h))
+	}
+	return out
+}
+
+// notFound is the refusal: the fixed sentence, the reason, and the
+// documents that came closest, so the user knows where to look.
+func (r *run) notFound(reason guard.Reason, detail string, ranked []store.Hit) Answer {
+	r.ans.Status, r.ans.Reason, r.ans.Answer = StatusNotFound, reason, NotFoundText
+	r.ans.Related = related(ranked, nil)
+	r.ans.Confidence = Confidence{Level: "low", Score: 0, Reason: detail}
+	return r.ans
+}
+
+func (r *run) blocked(reason guard.Reason, message string) Answer {
+	r.ans.Status, r.ans.Reason, r.ans.Answer = StatusBlocked, reason, message
+	r.ans.Confidence = Confidence{Level: "low", Score: 0, Reason: message}
+	return r.ans
+}
+
+func (r *run) fail(err error) (Answer, error) {
+	r.ans.Status, r.ans.Reason = StatusError, guard.Internal
+	r.ans.Answer = fmt.Sprintf("Sorry, something went wrong while searching the documents. Please try again; if it keeps happening, quote reference %s.", r.ans.ID)
+	r.ans.Confidence = Confidence{Level: "low", Score: 0, Reason: "internal error"}
+	return r.ans, fmt.Errorf("pipeline: answer %s: %w", r.ans.ID, err)
+}
+
+// statusLookup answers "/cew status <document>" from the register.
+func (r *run) statusLookup(ctx context.Context, tenant, query string) (Answer, error) {
+	r.ans.Intent = "document_status"
+	var (
+		entries []register.Entry
+		err     error
+	)
+	r.stage("status_lookup", func() { entries, err = register.Lookup(ctx, r.p.cfg.Catalog, tenant, query) })
+	if err != nil {
+		return r.fail(err)
+	}
+	if len(entries) == 0 {
+		r.ans.Status, r.ans.Reason = StatusNotFound, guard.DocNotFound
+		r.ans.Answer = fmt.Sprintf("No document in the register matches %q.", query)
+		r.ans.Confidence = Confidence{Level: "high", Score: 1, Reason: "register lookup, no match"}
+		return r.ans, nil
+	}
+	const maxShown = 5
+	var lines []string
+	for i, e := range entries {
+		if i == maxShown {
+			break
+		}
+		lines = append(lines, StatusLine(e)+fmt.Sprintf(" [S%d]", i+1))
+		r.ans.Sources = append(r.ans.Sources, Source{
+			DocID: e.DocID, DocName: DocName(e.Number, e.Title), Revision: e.Revision, DriveLink: e.DriveLink,
+			Snippet: StatusLine(e), Score: round3(max(e.Score, 0)), DocNumber: e.Number, Title: e.Title,
+		})
+	}
+	r.ans.Status = StatusAnswered
+	r.ans.Answer = strings.Join(lines, "\n")
+	r.ans.Confidence = Confidence{Level: "high", Score: 1, Reason: "read from the document register"}
+	if len(entries) > 1 {
+		r.ans.Confidence = Confidence{Level: "medium", Score: 0.6, Reason: fmt.Sprintf("%d documents match; the closest are listed", len(entries))}
+	}
+	return r.ans, nil
+}
+
+// StatusLine is one document's register status in a sentence.
+func StatusLine(e register.Entry) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "%s", DocName(e.Number, e.Title))
+	if e.Revision != "" {
+		fmt.Fprintf(&b, " is at revision %s", e.Revision)
+	} else {
+		b.WriteString(" has no revision marked")
+	}
+	if e.Status != "" {
+		fmt.Fprintf(&b, ", status %s", e.Status)
+	}
+	if e.Date != "" {
+		fmt.Fprintf(&b, ", dated %s", e.Date)
+	}
+	if !e.Active {
+		b.WriteString(" (withdrawn: not searched)")
+	}
+	if len(e.Superseded) > 0 {
+		revs := make([]string, len(e.Superseded))
+		for i, s := range e.Superseded {
+			revs[i] = s.Revision
+		}
+		fmt.Fprintf(&b, "; earlier revisions: %s", strings.Join(revs, ", "))
+	}
+	b.WriteString(".")
+	return b.String()
+}
