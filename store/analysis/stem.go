@@ -1,0 +1,112 @@
+package analysis
+
+import (
+	"hash/maphash"
+	"strings"
+	"sync"
+
+	"github.com/kljensen/snowball/english"
+)
+
+// isIndexStopword is Lucene's EnglishAnalyzer stop set, the only words Terms
+// drops: a longer list costs BM25 quality on phrases such as "not
+// detected" or "vitamin a".
+func isIndexStopword(w string) bool {
+	switch w {
+	case "a", "an", "and", "are", "as", "at", "be", "but", "by", "for", "if",
+		"in", "into", "is", "it", "no", "not", "of", "on", "or", "such", "that",
+		"the", "their", "then", "there", "these", "they", "this", "to", "was",
+		"will", "with":
+		return true
+	}
+	return false
+}
+
+// broadStopwords extends the index set with the Snowball English stop list,
+// auxiliaries and contractions: words that carry no content a guard should
+// demand to find in a cited chunk.
+var broadStopwords = func() map[string]struct{} {
+	words := strings.Fields(`
+		a about above after again against all am an and any are aren't as at
+		be because been before being below between both but by
+		can can't cannot could couldn't
+		did didn't do does doesn't doing don don't down during
+		each either etc few for from further
+		had hadn't has hasn't have haven't having he he'd he'll he's her here
+		here's hers herself him himself his how how's
+		i i'd i'll i'm i've if in into is isn't it it's its itself
+		just let's may me might more most must mustn't my myself
+		neither no nor not now of off on once only or other ought our ours
+		ourselves out over own
+		per please s same shall shan't she she'd she'll she's should shouldn't
+		so some such t than that that's the their theirs them themselves then
+		there there's these they they'd they'll they're they've this those
+		through thus to too under until up upon us
+		very via was wasn't we we'd we'll we're we've were weren't what what's
+		when when's where where's whether which while who who's whom why why's
+		will with won't would wouldn't yes yet you you'd you'll you're you've
+		your yours yourself yourselves`)
+	set := make(map[string]struct{}, len(words))
+	for _, w := range words {
+		set[w] = struct{}{}
+	}
+	return set
+}()
+
+// IsStopword reports whether a lower-cased word is a function word: the
+// broad list (Lucene's English set, the Snowball English list, common
+// contractions and auxiliaries such as "may", "shall", "would"). Curly
+// apostrophes must already be folded to "'", as Token.Text has them.
+func IsStopword(lower string) bool {
+	_, ok := broadStopwords[lower]
+	return ok
+}
+
+// Stemming dominates analysis time and a corpus reuses a small vocabulary,
+// so stems are cached. The cache is sharded to keep readers on different
+// cores off one lock, and bounded so hostile input cannot grow it without
+// limit; past the bound words are stemmed every time.
+const (
+	stemShards       = 64
+	maxStemsPerShard = 1 << 13
+)
+
+type stemShard struct {
+	mu    sync.RWMutex
+	stems map[string]string
+}
+
+var (
+	stemSeed  = maphash.MakeSeed()
+	stemCache [stemShards]stemShard
+)
+
+func init() {
+	for i := range stemCache {
+		stemCache[i].stems = make(map[string]string)
+	}
+}
+
+// stem returns the Snowball English stem of a lower-case word.
+func stem(w string) string {
+	if len(w) <= 2 {
+		return w
+	}
+	sh := &stemCache[maphash.String(stemSeed, w)%stemShards]
+	sh.mu.RLock()
+	st, ok := sh.stems[w]
+	sh.mu.RUnlock()
+	if ok {
+		return st
+	}
+	st = english.Stem(w, true)
+	sh.mu.Lock()
+	if len(sh.stems) < maxStemsPerShard {
+		// Clone both: w may be a slice of a large chunk text the cache
+		// must not keep alive.
+		st = strings.Clone(st)
+		sh.stems[strings.Clone(w)] = st
+	}
+	sh.mu.Unlock()
+	return st
+}

@@ -1,0 +1,213 @@
+package analysis
+
+import (
+	"strings"
+	"unicode"
+	"unicode/utf8"
+)
+
+// appendCompoundTerms emits the terms of a number, identifier or unit token
+// t (already folded): t itself, then its parts. Parts are the atoms between
+// joiners ("277-007-d-c-40327" → 277, 007, d, c, 40327), a number split from
+// a unit glued to it ("800mm" → 800, mm), a signed number without its sign
+// ("-0.35" → 0.35), a grouped number without its separators ("1,500" →
+// 1500), and a compound unit after a number ("-0.35%/°c" → %/°c).
+func appendCompoundTerms(dst []string, t string) []string {
+	if !hasAtomBreak(t) {
+		return appendAtom(dst, t)
+	}
+	dst = append(dst, t)
+	if num, rest := leadingNumber(t); num != "" && rest != "" && !hasDigit(rest) {
+		rest = strings.TrimLeft(rest, atomBreaks)
+		if strings.ContainsAny(rest, atomBreaks) {
+			dst = append(dst, rest)
+		}
+	}
+	from := 0
+	for i := signLen(t); i < len(t); i++ {
+		if isAtomBreak(t, i) {
+			if i > from {
+				dst = appendAtom(dst, t[from:i])
+			}
+			from = i + 1
+		}
+	}
+	if from < len(t) {
+		dst = appendAtom(dst, t[from:])
+	}
+	return dst
+}
+
+const atomBreaks = "-/_.,:"
+
+// isAtomBreak reports whether t[i] separates two atoms: hyphens, slashes
+// and underscores always do; periods, commas and colons only when they are
+// not between two digits (a decimal point, a thousands separator, a ratio).
+func isAtomBreak(t string, i int) bool {
+	switch t[i] {
+	case '-', '/', '_':
+		return true
+	case '.', ',', ':':
+		return i == 0 || i+1 >= len(t) || !isASCIIDigit(t[i-1]) || !isASCIIDigit(t[i+1])
+	}
+	return false
+}
+
+func hasAtomBreak(t string) bool {
+	for i := signLen(t); i < len(t); i++ {
+		if isAtomBreak(t, i) {
+			return true
+		}
+	}
+	return false
+}
+
+func appendAtom(dst []string, a string) []string {
+	num, rest := leadingNumber(a)
+	switch {
+	case num == "" && lettersOnly(a):
+		return appendWord(dst, a)
+	case num == "":
+		return append(dst, a)
+	case rest == "":
+		return appendNumber(dst, num)
+	case hasDigit(rest):
+		// "6a20", "3x4": a code, not a number with a unit.
+		return append(dst, a)
+	}
+	dst = append(dst, a)
+	dst = appendNumber(dst, num)
+	if lettersOnly(rest) {
+		return appendWord(dst, rest)
+	}
+	return append(dst, rest)
+}
+
+func appendWord(dst []string, w string) []string {
+	w = stripPossessive(w)
+	if w == "" || isIndexStopword(w) {
+		return dst
+	}
+	return append(dst, stem(w))
+}
+
+// appendNumber emits a number with the variants a query may spell
+// differently: without its sign, and without thousands separators.
+func appendNumber(dst []string, n string) []string {
+	dst = append(dst, n)
+	sl := signLen(n)
+	unsigned := n[sl:]
+	if sl > 0 {
+		dst = append(dst, unsigned)
+	}
+	if grouped(unsigned) {
+		plain := strings.ReplaceAll(unsigned, ",", "")
+		if sl > 0 {
+			dst = append(dst, n[:sl]+plain)
+		}
+		dst = append(dst, plain)
+	}
+	return dst
+}
+
+// signLen is the byte length of a leading sign ("-", "+" or "±").
+func signLen(t string) int {
+	switch {
+	case t == "":
+		return 0
+	case t[0] == '-' || t[0] == '+':
+		return 1
+	case strings.HasPrefix(t, "±"):
+		return len("±")
+	}
+	return 0
+}
+
+// leadingNumber splits t into a leading (optionally signed) number with
+// decimal, grouping or ratio separators, and the rest. num is "" when t
+// does not start with one.
+func leadingNumber(t string) (num, rest string) {
+	i := signLen(t)
+	if i >= len(t) || !isASCIIDigit(t[i]) {
+		return "", t
+	}
+	j := i
+	for {
+		for j < len(t) && isASCIIDigit(t[j]) {
+			j++
+		}
+		if j+1 < len(t) && (t[j] == '.' || t[j] == ',' || t[j] == ':') && isASCIIDigit(t[j+1]) {
+			j++
+			continue
+		}
+		return t[:j], t[j:]
+	}
+}
+
+// isNumber reports whether a folded token is a number, allowing a trailing
+// percent or per-mille sign.
+func isNumber(t string) bool {
+	num, rest := leadingNumber(t)
+	return num != "" && (rest == "" || rest == "%" || rest == "‰")
+}
+
+// grouped reports whether an unsigned number uses commas as thousands
+// separators: 1,500 or 12,345,678.9, but not 1,5 or 2,30.
+func grouped(u string) bool {
+	first := strings.IndexByte(u, ',')
+	if first < 1 || first > 3 {
+		return false
+	}
+	i := first
+	for i < len(u) && u[i] == ',' {
+		if i+4 > len(u) || !isASCIIDigit(u[i+1]) || !isASCIIDigit(u[i+2]) || !isASCIIDigit(u[i+3]) {
+			return false
+		}
+		i += 4
+	}
+	if i == len(u) {
+		return true
+	}
+	if u[i] != '.' {
+		return false
+	}
+	for i++; i < len(u); i++ {
+		if !isASCIIDigit(u[i]) {
+			return false
+		}
+	}
+	return true
+}
+
+func isASCIIDigit(b byte) bool { return b >= '0' && b <= '9' }
+
+func hasDigit(t string) bool {
+	for _, r := range t {
+		if unicode.IsDigit(r) {
+			return true
+		}
+	}
+	return false
+}
+
+func lettersOnly(t string) bool {
+	if t == "" {
+		return false
+	}
+	for i := 0; i < len(t); {
+		b := t[i]
+		if b < utf8.RuneSelf {
+			if !(b >= 'a' && b <= 'z' || b >= 'A' && b <= 'Z' || b == '\'') {
+				return false
+			}
+			i++
+			continue
+		}
+		r, size := utf8.DecodeRuneInString(t[i:])
+		if !unicode.IsLetter(r) && !unicode.Is(unicode.Mn, r) && !unicode.Is(unicode.Mc, r) {
+			return false
+		}
+		i += size
+	}
+	return true
+}

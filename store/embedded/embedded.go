@@ -1,0 +1,291 @@
+// Package embedded is cew's default index: an on-disk, in-process store of
+// documents and chunks with BM25 keyword search and exact dense-vector
+// search, for one machine and for development.
+//
+// Documents and chunks persist in a bbolt file (dir/index.db), one bucket
+// per tenant; every write is one transaction. At Open the chunks are loaded
+// into a per-tenant in-memory inverted index (BM25, k1=0.9, b=0.4, over
+// title + section + sheet + text, terms from store/analysis) and a flat
+// array of normalised float32 vectors.
+//
+// Scores are on one scale, 0..1, higher is better:
+//   - keyword: the BM25 score divided by the query's maximum attainable
+//     score, the sum over distinct query terms of idf·(k1+1), clipped
+//     to [0,1];
+//   - dense: max(0, cosine similarity);
+//   - hybrid with a query vector: reciprocal rank fusion, the sum of
+//     1/(RRFK+rank) over the keyword and the dense list (each cut at
+//     max(K, store.DefaultK)), divided by its maximum 2/(RRFK+1);
+//   - hybrid without a query vector: the keyword score.
+//
+// Ties are broken by chunk id, so results are deterministic. BM25
+// statistics (document count, document frequencies, average length) cover
+// every stored chunk of the tenant, superseded revisions included, as a
+// Lucene index holding them would.
+package embedded
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"os"
+	"path/filepath"
+	"slices"
+	"sync"
+	"time"
+
+	bolt "go.etcd.io/bbolt"
+
+	"github.com/cewhq/cew/store"
+	"github.com/cewhq/cew/store/analysis"
+)
+
+var _ store.Store = (*Store)(nil)
+
+// Errors of this backend, beside the store sentinels; check with errors.Is.
+var (
+	// ErrLocked is returned by Open when another process holds the index.
+	ErrLocked = errors.New("store/embedded: index is in use by another cew process")
+	// ErrCorrupt is returned by Open when the index file cannot be read.
+	ErrCorrupt = errors.New("store/embedded: index file is corrupt")
+	// ErrClosed is returned by calls on a closed store.
+	ErrClosed = errors.New("store/embedded: store is closed")
+)
+
+// FileName is the name of the index file inside the directory given to Open.
+const FileName = "index.db"
+
+// DefaultLockTimeout is how long Open waits for another process to release
+// the index before giving up with ErrLocked.
+const DefaultLockTimeout = time.Second
+
+// Options configure Open.
+type Options struct {
+	// Logger receives load statistics; nil discards them.
+	Logger *slog.Logger
+	// LockTimeout bounds the wait for the file lock; 0 means
+	// DefaultLockTimeout.
+	LockTimeout time.Duration
+}
+
+// Store is the embedded backend. It is safe for concurrent use: searches
+// run in parallel with each other, and see a write either entirely or not
+// at all.
+type Store struct {
+	db  *bolt.DB // nil for an in-memory store (benchmarks)
+	log *slog.Logger
+
+	// writeMu serialises writers, which read the in-memory state without mu
+	// (only writers change it) while their bbolt transaction runs, and take
+	// mu only to publish the result.
+	writeMu sync.Mutex
+	mu      sync.RWMutex
+	tenants map[string]*tenantIndex
+	closed  bool
+}
+
+// Open opens or creates the index in dir and loads it into memory.
+func Open(dir string, opts Options) (*Store, error) {
+	if dir == "" {
+		return nil, fmt.Errorf("store/embedded: open: %w: empty directory", store.ErrInvalid)
+	}
+	if opts.LockTimeout <= 0 {
+		opts.LockTimeout = DefaultLockTimeout
+	}
+	if err := os.MkdirAll(dir, 0o750); err != nil {
+		return nil, fmt.Errorf("store/embedded: open: %w", err)
+	}
+	path := filepath.Join(dir, FileName)
+	db, err := bolt.Open(path, 0o600, &bolt.Options{Timeout: opts.LockTimeout})
+	switch {
+	case errors.Is(err, bolt.ErrTimeout):
+		return nil, fmt.Errorf("store/embedded: index %s is in use by another cew process: %w", path, ErrLocked)
+	case errors.Is(err, bolt.ErrInvalid), errors.Is(err, bolt.ErrChecksum), errors.Is(err, bolt.ErrVersionMismatch):
+		return nil, fmt.Errorf("store/embedded: open %s: %w: %v", path, ErrCorrupt, err)
+	case err != nil:
+		return nil, fmt.Errorf("store/embedded: open %s: %w", path, err)
+	}
+	s := newStore(db, opts.Logger)
+	start := time.Now()
+	if err := s.load(); err != nil {
+		_ = db.Close()
+		return nil, fmt.Errorf("store/embedded: open %s: %w", path, err)
+	}
+	chunks := 0
+	for _, ix := range s.tenants {
+		chunks += ix.live
+	}
+	s.log.Info("index loaded", "path", path, "tenants", len(s.tenants), "chunks", chunks,
+		"duration_ms", float64(time.Since(start).Microseconds())/1000)
+	return s, nil
+}
+
+func newStore(db *bolt.DB, log *slog.Logger) *Store {
+	if log == nil {
+		log = slog.New(slog.DiscardHandler)
+	}
+	return &Store{db: db, log: log, tenants: make(map[string]*tenantIndex)}
+}
+
+// Close releases the index file. Calls after Close return ErrClosed.
+func (s *Store) Close() error {
+	s.writeMu.Lock()
+	defer s.writeMu.Unlock()
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.closed {
+		return nil
+	}
+	s.closed = true
+	s.tenants = nil
+	if s.db == nil {
+		return nil
+	}
+	if err := s.db.Close(); err != nil {
+		return fmt.Errorf("store/embedded: close: %w", err)
+	}
+	return nil
+}
+
+// Search implements store.Searcher.
+func (s *Store) Search(ctx context.Context, req store.SearchRequest) ([]store.Hit, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, fmt.Errorf("store/embedded: search: %w", err)
+	}
+	if req.Tenant == "" {
+		return nil, fmt.Errorf("store/embedded: search: %w", store.ErrNoTenant)
+	}
+	k, mode, query, err := checkSearch(req)
+	if err != nil {
+		return nil, fmt.Errorf("store/embedded: search %s: %w", req.Tenant, err)
+	}
+	// Analyse before taking the lock; it is the costliest per-query step
+	// that needs no shared state.
+	terms := distinctTerms(analysis.Terms(req.Query))
+
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	if s.closed {
+		return nil, fmt.Errorf("store/embedded: search %s: %w", req.Tenant, ErrClosed)
+	}
+	ix, ok := s.tenants[req.Tenant]
+	if !ok {
+		return nil, nil
+	}
+	if query != nil && ix.dim > 0 && len(query) != ix.dim {
+		return nil, fmt.Errorf("store/embedded: search %s: %w: query vector has %d dimensions, the index has %d",
+			req.Tenant, store.ErrInvalid, len(query), ix.dim)
+	}
+	allowed := ix.allowedRevisions(req)
+	var hits []store.Hit
+	switch {
+	case mode == store.ModeKeyword || (mode == store.ModeHybrid && query == nil):
+		for i, h := range ix.keyword(terms, allowed, k) {
+			hits = append(hits, store.Hit{Chunk: ix.chunks[h.slot], Score: h.score, KeywordRank: i + 1})
+		}
+	case mode == store.ModeDense:
+		for i, h := range ix.dense(query, allowed, k) {
+			hits = append(hits, store.Hit{Chunk: ix.chunks[h.slot], Score: h.score, DenseRank: i + 1})
+		}
+	default:
+		depth := max(k, store.DefaultK)
+		hits = fuse(ix.keyword(terms, allowed, depth), ix.dense(query, allowed, depth), ix.chunks)
+		if len(hits) > k {
+			hits = hits[:k]
+		}
+	}
+	return hits, nil
+}
+
+// checkSearch validates a request and returns its K, mode and normalised
+// query vector (nil when the request has none).
+func checkSearch(req store.SearchRequest) (int, store.Mode, []float32, error) {
+	k := req.K
+	switch {
+	case k < 0:
+		return 0, "", nil, fmt.Errorf("%w: K is %d", store.ErrInvalid, k)
+	case k == 0:
+		k = store.DefaultK
+	}
+	mode := req.Mode
+	switch mode {
+	case "":
+		mode = store.ModeHybrid
+	case store.ModeHybrid, store.ModeKeyword, store.ModeDense:
+	default:
+		return 0, "", nil, fmt.Errorf("%w: unknown mode %q", store.ErrInvalid, mode)
+	}
+	if mode == store.ModeDense && len(req.Vector) == 0 {
+		return 0, "", nil, fmt.Errorf("%w: dense search needs a query vector", store.ErrInvalid)
+	}
+	if len(req.Vector) == 0 || mode == store.ModeKeyword {
+		return k, mode, nil, nil
+	}
+	q, err := normalised(req.Vector)
+	if err != nil {
+		return 0, "", nil, fmt.Errorf("%w: query vector: %v", store.ErrInvalid, err)
+	}
+	return k, mode, q, nil
+}
+
+// Documents implements store.Catalog.
+func (s *Store) Documents(ctx context.Context, tenant string) ([]store.Document, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, fmt.Errorf("store/embedded: documents: %w", err)
+	}
+	if tenant == "" {
+		return nil, fmt.Errorf("store/embedded: documents: %w", store.ErrNoTenant)
+	}
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	if s.closed {
+		return nil, fmt.Errorf("store/embedded: documents %s: %w", tenant, ErrClosed)
+	}
+	ix, ok := s.tenants[tenant]
+	if !ok {
+		return []store.Document{}, nil
+	}
+	docs := make([]store.Document, 0, len(ix.revs))
+	for _, rv := range ix.revs {
+		docs = append(docs, rv.doc)
+	}
+	slices.SortFunc(docs, compareDocuments)
+	return docs, nil
+}
+
+// compareDocuments orders by number, then revision as document
+// controllers read it; document id and the raw revision label break ties
+// so the order is total.
+func compareDocuments(a, b store.Document) int {
+	if c := compareIDs(a.Number, b.Number); c != 0 {
+		return c
+	}
+	if c := compareIDs(a.ID, b.ID); c != 0 {
+		return c
+	}
+	if c := store.CompareRevisions(a.Revision, b.Revision); c != 0 {
+		return c
+	}
+	return compareIDs(a.Revision, b.Revision)
+}
+
+// Generation implements store.Catalog. A tenant with nothing indexed is at
+// generation 0.
+func (s *Store) Generation(ctx context.Context, tenant string) (uint64, error) {
+	if err := ctx.Err(); err != nil {
+		return 0, fmt.Errorf("store/embedded: generation: %w", err)
+	}
+	if tenant == "" {
+		return 0, fmt.Errorf("store/embedded: generation: %w", store.ErrNoTenant)
+	}
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	if s.closed {
+		return 0, fmt.Errorf("store/embedded: generation %s: %w", tenant, ErrClosed)
+	}
+	if ix, ok := s.tenants[tenant]; ok {
+		return ix.generation, nil
+	}
+	return 0, nil
+}

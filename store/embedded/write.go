@@ -1,0 +1,257 @@
+package embedded
+
+import (
+	"bytes"
+	"context"
+	"encoding/binary"
+	"encoding/json"
+	"fmt"
+	"math"
+	"strings"
+
+	bolt "go.etcd.io/bbolt"
+
+	"github.com/cewhq/cew/store"
+)
+
+// PutDocument implements store.Indexer. In one transaction it replaces the
+// revision's chunks, stores the document (Chunks set to the number of
+// chunks stored), re-runs store.MarkActive over every revision of the
+// document and bumps the tenant's generation. Chunks must carry the
+// document's tenant, id and revision; vectors must share the tenant's
+// dimension and are stored normalised (the caller's slices are not
+// modified).
+func (s *Store) PutDocument(ctx context.Context, doc store.Document, chunks []store.Chunk) error {
+	if err := ctx.Err(); err != nil {
+		return fmt.Errorf("store/embedded: put document: %w", err)
+	}
+	if doc.Tenant == "" {
+		return fmt.Errorf("store/embedded: put document: %w", store.ErrNoTenant)
+	}
+	vectors, err := checkDocument(doc, chunks)
+	if err != nil {
+		return fmt.Errorf("store/embedded: put document %s %s/%s: %w", doc.Tenant, doc.ID, doc.Revision, err)
+	}
+	doc.Chunks = len(chunks)
+	var an analyser
+	analysedChunks := make([]analysed, len(chunks))
+	for i := range chunks {
+		analysedChunks[i] = an.analyse(&chunks[i])
+	}
+
+	s.writeMu.Lock()
+	defer s.writeMu.Unlock()
+	if s.closed {
+		return fmt.Errorf("store/embedded: put document %s: %w", doc.Tenant, ErrClosed)
+	}
+	if err := ctx.Err(); err != nil {
+		return fmt.Errorf("store/embedded: put document: %w", err)
+	}
+	// Only writers change the in-memory index and writeMu is held, so it can
+	// be read here without mu.
+	ix := s.tenants[doc.Tenant]
+	if ix != nil && ix.dim > 0 {
+		for _, v := range vectors {
+			if v != nil && len(v) != ix.dim {
+				return fmt.Errorf("store/embedded: put document %s %s/%s: %w: vectors have %d dimensions, the index has %d",
+					doc.Tenant, doc.ID, doc.Revision, store.ErrInvalid, len(v), ix.dim)
+			}
+		}
+	}
+	var revs []store.Document
+	if ix != nil {
+		revs = ix.revisionsOf(doc.ID)
+	}
+	i := revisionIndex(revs, doc.Revision)
+	if i < 0 {
+		revs = append(revs, doc)
+	} else {
+		revs[i] = doc
+	}
+	store.MarkActive(revs)
+	generation := uint64(1)
+	if ix != nil {
+		generation = ix.generation + 1
+	}
+	if s.db != nil {
+		if err := s.db.Update(func(tx *bolt.Tx) error {
+			return persist(tx, doc, chunks, revs, generation)
+		}); err != nil {
+			return fmt.Errorf("store/embedded: put document %s %s/%s: %w", doc.Tenant, doc.ID, doc.Revision, err)
+		}
+	}
+
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if ix == nil {
+		ix = newTenantIndex()
+		s.tenants[doc.Tenant] = ix
+	}
+	r := ix.revisionID(doc)
+	ix.removeChunks(r)
+	for _, d := range revs {
+		ix.revisionID(d)
+	}
+	for i := range chunks {
+		ix.add(r, chunks[i], analysedChunks[i], vectors[i])
+	}
+	ix.maybeCompact()
+	ix.refreshNorms()
+	ix.generation = generation
+	return nil
+}
+
+func revisionIndex(revs []store.Document, revision string) int {
+	for i := range revs {
+		if revs[i].Revision == revision {
+			return i
+		}
+	}
+	return -1
+}
+
+// checkDocument validates a write and returns the chunks' vectors,
+// normalised (nil where a chunk has none).
+func checkDocument(doc store.Document, chunks []store.Chunk) ([][]float32, error) {
+	switch {
+	case doc.ID == "":
+		return nil, fmt.Errorf("%w: document id is empty", store.ErrInvalid)
+	case doc.Revision == "":
+		return nil, fmt.Errorf("%w: revision is empty", store.ErrInvalid)
+	case strings.ContainsRune(doc.ID, 0) || strings.ContainsRune(doc.Revision, 0):
+		// NUL separates the parts of the bbolt keys.
+		return nil, fmt.Errorf("%w: document id or revision contains a NUL byte", store.ErrInvalid)
+	}
+	vectors := make([][]float32, len(chunks))
+	ids := make(map[string]bool, len(chunks))
+	dim := 0
+	for i := range chunks {
+		c := &chunks[i]
+		switch {
+		case c.ID == "":
+			return nil, fmt.Errorf("%w: chunk %d has no id", store.ErrInvalid, i)
+		case ids[c.ID]:
+			return nil, fmt.Errorf("%w: chunk id %q appears twice", store.ErrInvalid, c.ID)
+		case c.Tenant != doc.Tenant || c.DocID != doc.ID || c.Revision != doc.Revision:
+			return nil, fmt.Errorf("%w: chunk %q belongs to tenant %q, document %q, revision %q",
+				store.ErrInvalid, c.ID, c.Tenant, c.DocID, c.Revision)
+		}
+		ids[c.ID] = true
+		if len(c.Vector) == 0 {
+			continue
+		}
+		if dim == 0 {
+			dim = len(c.Vector)
+		}
+		if len(c.Vector) != dim {
+			return nil, fmt.Errorf("%w: chunk %q has a %d-dimensional vector, others have %d",
+				store.ErrInvalid, c.ID, len(c.Vector), dim)
+		}
+		v, err := normalised(c.Vector)
+		if err != nil {
+			return nil, fmt.Errorf("%w: chunk %q: %v", store.ErrInvalid, c.ID, err)
+		}
+		vectors[i] = v
+	}
+	return vectors, nil
+}
+
+// normalised returns a unit-length copy of v.
+func normalised(v []float32) ([]float32, error) {
+	var sum float64
+	for _, f := range v {
+		if math.IsNaN(float64(f)) || math.IsInf(float64(f), 0) {
+			return nil, fmt.Errorf("vector has a non-finite value")
+		}
+		sum += float64(f) * float64(f)
+	}
+	if sum == 0 {
+		return nil, fmt.Errorf("vector has zero length")
+	}
+	inv := 1 / math.Sqrt(sum)
+	out := make([]float32, len(v))
+	for i, f := range v {
+		out[i] = float32(float64(f) * inv)
+	}
+	return out, nil
+}
+
+// Layout of the bbolt file:
+//
+//	meta/format                        = indexFormat (uint64, big-endian)
+//	tenants/<tenant>/generation        = uint64, big-endian
+//	tenants/<tenant>/docs/<id>\0<rev>  = store.Document as JSON
+//	tenants/<tenant>/chunks/<id>\0<rev>\0<n> = chunk record (codec.go),
+//	                                     n the chunk's position, big-endian uint32
+const indexFormat = 1
+
+var (
+	bucketMeta    = []byte("meta")
+	bucketTenants = []byte("tenants")
+	bucketDocs    = []byte("docs")
+	bucketChunks  = []byte("chunks")
+	keyFormat     = []byte("format")
+	keyGeneration = []byte("generation")
+)
+
+func revisionPrefix(docID, revision string) []byte {
+	return []byte(docID + "\x00" + revision + "\x00")
+}
+
+func docKey(docID, revision string) []byte {
+	return []byte(docID + "\x00" + revision)
+}
+
+// persist writes one PutDocument: it is the body of a single transaction.
+func persist(tx *bolt.Tx, doc store.Document, chunks []store.Chunk, revs []store.Document, generation uint64) error {
+	meta, err := tx.CreateBucketIfNotExists(bucketMeta)
+	if err != nil {
+		return err
+	}
+	if err := meta.Put(keyFormat, binary.BigEndian.AppendUint64(nil, indexFormat)); err != nil {
+		return err
+	}
+	tenants, err := tx.CreateBucketIfNotExists(bucketTenants)
+	if err != nil {
+		return err
+	}
+	tb, err := tenants.CreateBucketIfNotExists([]byte(doc.Tenant))
+	if err != nil {
+		return err
+	}
+	docs, err := tb.CreateBucketIfNotExists(bucketDocs)
+	if err != nil {
+		return err
+	}
+	cb, err := tb.CreateBucketIfNotExists(bucketChunks)
+	if err != nil {
+		return err
+	}
+	prefix := revisionPrefix(doc.ID, doc.Revision)
+	var stale [][]byte
+	cur := cb.Cursor()
+	for k, _ := cur.Seek(prefix); k != nil && bytes.HasPrefix(k, prefix); k, _ = cur.Next() {
+		stale = append(stale, append([]byte(nil), k...))
+	}
+	for _, k := range stale {
+		if err := cb.Delete(k); err != nil {
+			return err
+		}
+	}
+	for i := range chunks {
+		key := binary.BigEndian.AppendUint32(append([]byte(nil), prefix...), uint32(i))
+		if err := cb.Put(key, encodeChunk(&chunks[i])); err != nil {
+			return err
+		}
+	}
+	for _, d := range revs {
+		b, err := json.Marshal(d)
+		if err != nil {
+			return err
+		}
+		if err := docs.Put(docKey(d.ID, d.Revision), b); err != nil {
+			return err
+		}
+	}
+	return tb.Put(keyGeneration, binary.BigEndian.AppendUint64(nil, generation))
+}
