@@ -157,6 +157,7 @@ CEW_CONFIG (keys: the variable names in lower case without CEW_):
 		newSearchCmd(a),
 		newStatusCmd(a),
 		newAskCmd(a),
+		newEvalCmd(a),
 		newVersionCmd(a),
 	)
 	return root
@@ -183,13 +184,9 @@ func (a *app) pdfCacheDir() string {
 func (a *app) newIngester(st store.Store) *ingest.Ingester {
 	pdf := ingest.NewPDF(a.pdfCacheDir(), a.logger)
 	a.closers = append(a.closers, pdf.Close)
-	var emb ingest.Embedder
-	if e := a.embedder(); e != nil {
-		emb = e
-	}
 	return ingest.New(ingest.Config{
 		Store:       st,
-		Embedder:    emb,
+		Embedder:    ingestEmbedder(a.embedder()),
 		PDF:         pdf,
 		Logger:      a.logger,
 		MaxFileSize: int64(a.cfg.MaxFileMB) << 20,

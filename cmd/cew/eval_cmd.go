@@ -1,0 +1,245 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/cewhq/cew/pipeline/eval"
+	"github.com/cewhq/cew/pipeline/guard"
+	"github.com/cewhq/cew/pipeline/rank"
+	"github.com/cewhq/cew/store"
+	"github.com/cewhq/cew/store/embedded"
+)
+
+// evalTenant is the tenant of the scratch index evaluations build.
+const evalTenant = "eval"
+
+func newEvalCmd(a *app) *cobra.Command {
+	cmd := &cobra.Command{
+		Use:   "eval",
+		Short: "Measure retrieval, answering and grounding on public data sets",
+		Long: `Evaluations build a scratch index in a temporary folder (your data directory is not
+touched), write a JSON report (metric, value, n, data set, config) and print one line per
+metric.`,
+	}
+	var reportPath string
+	cmd.PersistentFlags().StringVar(&reportPath, "report", "", "where to write the JSON report (default eval-reports/<name>.json)")
+	report := func(rep eval.Report) error {
+		rep.GeneratedAt = time.Now().UTC()
+		path := reportPath
+		if path == "" {
+			path = filepath.Join("eval-reports", rep.Name+".json")
+		}
+		for _, line := range rep.Summary() {
+			fmt.Fprintln(a.stdout, line)
+		}
+		if err := rep.Write(path); err != nil {
+			return err
+		}
+		fmt.Fprintf(a.stdout, "report written to %s\n", path)
+		return nil
+	}
+	cmd.AddCommand(newEvalRetrievalCmd(a, report), newEvalQACmd(a, report), newEvalGroundingCmd(a, report))
+	return cmd
+}
+
+// scratchStore opens an empty embedded index in a temporary folder that is
+// removed when the command ends.
+func (a *app) scratchStore() (*embedded.Store, error) {
+	dir, err := os.MkdirTemp("", "cew-eval-*")
+	if err != nil {
+		return nil, err
+	}
+	st, err := embedded.Open(dir, embedded.Options{Logger: a.logger})
+	if err != nil {
+		_ = os.RemoveAll(dir)
+		return nil, err
+	}
+	a.closers = append(a.closers, func() error { return os.RemoveAll(dir) }, st.Close)
+	return st, nil
+}
+
+func newEvalRetrievalCmd(a *app, report func(eval.Report) error) *cobra.Command {
+	var beirDir, qrels, runPath string
+	cmd := &cobra.Command{
+		Use:   "retrieval --beir DIR",
+		Short: "nDCG@10 and Recall@100 on a BEIR data set for BM25, dense, hybrid and reranked retrieval",
+		Args:  cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			ctx := cmd.Context()
+			b, err := eval.LoadBEIR(beirDir, qrels)
+			if err != nil {
+				return err
+			}
+			st, err := a.scratchStore()
+			if err != nil {
+				return err
+			}
+			emb := a.embedder()
+			start := time.Now()
+			if err := eval.IngestBEIR(ctx, st, evalTenant, b.Docs, ingestEmbedder(emb)); err != nil {
+				return err
+			}
+			a.logger.Info("indexed corpus", "docs", len(b.Docs), "took", time.Since(start).Round(time.Millisecond))
+			search := func(mode store.Mode) func(context.Context, string) ([]store.Hit, error) {
+				return func(ctx context.Context, q string) ([]store.Hit, error) {
+					req := store.SearchRequest{Tenant: evalTenant, Query: q, Mode: mode, K: eval.RecallDepth}
+					if emb != nil && mode != store.ModeKeyword {
+						vecs, err := emb.Embed(ctx, []string{q})
+						if err != nil {
+							return nil, err
+						}
+						req.Vector = vecs[0]
+					}
+					return st.Search(ctx, req)
+				}
+			}
+			systems := []eval.System{{Name: "bm25", Search: search(store.ModeKeyword)}}
+			base := search(store.ModeKeyword)
+			if emb != nil {
+				systems = append(systems, eval.System{Name: "dense", Search: search(store.ModeDense)}, eval.System{Name: "hybrid", Search: search(store.ModeHybrid)})
+				base = search(store.ModeHybrid)
+			}
+			lexical := rank.NewLexical(rank.LexicalOptions{})
+			systems = append(systems, eval.System{Name: "reranked", Search: func(ctx context.Context, q string) ([]store.Hit, error) {
+				hits, err := base(ctx, q)
+				if err != nil {
+					return nil, err
+				}
+				return lexical.Rerank(ctx, q, hits)
+			}})
+			rep, runs, err := eval.Retrieval(ctx, b, systems, filepath.Base(filepath.Clean(beirDir)))
+			if err != nil {
+				return err
+			}
+			rep.Config["embed_model"] = a.cfg.EmbedModel
+			rep.Config["qrels"] = qrels
+			rep.Config["bm25"] = "k1=0.9 b=0.4, title+text, Snowball English stemming"
+			if runPath != "" {
+				for name, run := range runs {
+					if err := writeRun(runPath, name, run); err != nil {
+						return err
+					}
+				}
+			}
+			return report(rep)
+		},
+	}
+	cmd.Flags().StringVar(&beirDir, "beir", "", "BEIR data set folder (corpus.jsonl or corpus/*.jsonl, queries.jsonl, qrels/)")
+	cmd.Flags().StringVar(&qrels, "qrels", "", "qrels file (default DIR/qrels/test.tsv, else train.tsv)")
+	cmd.Flags().StringVar(&runPath, "run", "", "also write TREC run files (PATH gets a .<system> suffix per system)")
+	_ = cmd.MarkFlagRequired("beir")
+	return cmd
+}
+
+func writeRun(path, system string, run map[string]eval.Ranking) error {
+	f, err := os.Create(path + "." + system)
+	if err != nil {
+		return err
+	}
+	if err := eval.WriteTREC(f, "cew-"+system, run); err != nil {
+		f.Close()
+		return err
+	}
+	return f.Close()
+}
+
+func newEvalQACmd(a *app, report func(eval.Report) error) *cobra.Command {
+	var squadPath, outcomesPath string
+	var limit int
+	cmd := &cobra.Command{
+		Use:   "qa --squad FILE",
+		Short: "End-to-end answering on SQuAD 2.0: answered-and-correct, refusals, wrong answers, latency",
+		Args:  cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			ctx := cmd.Context()
+			s, err := eval.LoadSQuAD(squadPath)
+			if err != nil {
+				return err
+			}
+			st, err := a.scratchStore()
+			if err != nil {
+				return err
+			}
+			if err := eval.IngestSQuAD(ctx, st, evalTenant, s, ingestEmbedder(a.embedder())); err != nil {
+				return err
+			}
+			p, err := a.newPipeline(st)
+			if err != nil {
+				return err
+			}
+			rep, outcomes, err := eval.QA(ctx, s, p, evalTenant, limit, time.Now)
+			if err != nil {
+				return err
+			}
+			rep.Config = a.pipelineConfigSummary()
+			if outcomesPath != "" {
+				if err := writeJSONLines(outcomesPath, outcomes); err != nil {
+					return err
+				}
+			}
+			return report(rep)
+		},
+	}
+	cmd.Flags().StringVar(&squadPath, "squad", "", "SQuAD 2.0 JSON file")
+	cmd.Flags().IntVar(&limit, "limit", 0, "stop after N questions (0 = all)")
+	cmd.Flags().StringVar(&outcomesPath, "outcomes", "", "write every question's outcome as JSON lines")
+	_ = cmd.MarkFlagRequired("squad")
+	return cmd
+}
+
+func newEvalGroundingCmd(a *app, report func(eval.Report) error) *cobra.Command {
+	var path string
+	var limit int
+	cmd := &cobra.Command{
+		Use:   "grounding --halueval FILE",
+		Short: "The post-guard alone on HaluEval QA: accuracy, precision, recall, F1 for hallucinated answers",
+		Args:  cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			opts := guard.DefaultPostOptions
+			g, err := eval.Grounding(cmd.Context(), path, opts, limit)
+			if err != nil {
+				return err
+			}
+			rep := eval.Report{Name: "grounding", Dataset: "halueval-qa", Config: g.Config}
+			if rep.Config == nil {
+				rep.Config = map[string]any{}
+			}
+			rep.Config["min_support"] = opts.MinSupport
+			rep.Config["by_reason"] = g.ByReason
+			n := g.Right + g.Hallucinated
+			rep.Metrics = []eval.Metric{
+				{Name: "accuracy", Value: g.Accuracy, N: n},
+				{Name: "hallucinated/precision", Value: g.Precision, N: n},
+				{Name: "hallucinated/recall", Value: g.Recall, N: g.Hallucinated},
+				{Name: "hallucinated/f1", Value: g.F1, N: n},
+			}
+			return report(rep)
+		},
+	}
+	cmd.Flags().StringVar(&path, "halueval", "", "HaluEval QA JSON-lines file")
+	cmd.Flags().IntVar(&limit, "limit", 0, "stop after N samples (0 = all)")
+	_ = cmd.MarkFlagRequired("halueval")
+	return cmd
+}
+
+func writeJSONLines[T any](path string, items []T) error {
+	f, err := os.Create(path)
+	if err != nil {
+		return err
+	}
+	enc := json.NewEncoder(f)
+	for _, it := range items {
+		if err := enc.Encode(it); err != nil {
+			f.Close()
+			return err
+		}
+	}
+	return f.Close()
+}

@@ -1,0 +1,205 @@
+package eval
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"sort"
+	"strings"
+	"time"
+	"unicode"
+
+	"github.com/cewhq/cew/ingest"
+	"github.com/cewhq/cew/pipeline"
+	"github.com/cewhq/cew/store"
+)
+
+// SQuAD is the part of a SQuAD 2.0 file the evaluation reads.
+type SQuAD struct {
+	Data []struct {
+		Title      string `json:"title"`
+		Paragraphs []struct {
+			Context string `json:"context"`
+			QAs     []struct {
+				ID           string `json:"id"`
+				Question     string `json:"question"`
+				IsImpossible bool   `json:"is_impossible"`
+				Answers      []struct {
+					Text string `json:"text"`
+				} `json:"answers"`
+			} `json:"qas"`
+		} `json:"paragraphs"`
+	} `json:"data"`
+}
+
+// LoadSQuAD reads a SQuAD 2.0 JSON file.
+func LoadSQuAD(path string) (SQuAD, error) {
+	var s SQuAD
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return s, fmt.Errorf("eval: %w", err)
+	}
+	if err := json.Unmarshal(data, &s); err != nil {
+		return s, fmt.Errorf("eval: %s: %w", path, err)
+	}
+	return s, nil
+}
+
+// IngestSQuAD indexes every paragraph as its own document titled with its
+// article and numbered as page = paragraph position within the article.
+func IngestSQuAD(ctx context.Context, st ingest.Store, tenant string, s SQuAD, embed ingest.Embedder) error {
+	for ai, a := range s.Data {
+		title := strings.ReplaceAll(a.Title, "_", " ")
+		for pi, p := range a.Paragraphs {
+			id := fmt.Sprintf("squad-%02d-%03d", ai+1, pi+1)
+			doc := store.Document{Tenant: tenant, ID: id, Number: id, Title: title, Revision: "1", Status: "eval", Pages: 1}
+			chunks := ingest.Chunk(doc, []ingest.Block{{Page: pi + 1, Text: p.Context}}, ingest.DefaultChunkOptions)
+			if embed != nil {
+				texts := make([]string, len(chunks))
+				for i, c := range chunks {
+					texts[i] = ingest.EmbeddingText(c)
+				}
+				vecs, err := embed.Embed(ctx, texts)
+				if err != nil {
+					return fmt.Errorf("eval: embed %s: %w", id, err)
+				}
+				for i := range chunks {
+					chunks[i].Vector = vecs[i]
+				}
+			}
+			doc.Chunks = len(chunks)
+			if err := st.PutDocument(ctx, doc, chunks); err != nil {
+				return fmt.Errorf("eval: index %s: %w", id, err)
+			}
+		}
+	}
+	return nil
+}
+
+// Answerer is the pipeline under evaluation.
+type Answerer interface {
+	Answer(ctx context.Context, req pipeline.Request) (pipeline.Answer, error)
+}
+
+// QAOutcome is one question's result, for error analysis.
+type QAOutcome struct {
+	ID         string          `json:"id"`
+	Question   string          `json:"question"`
+	Answerable bool            `json:"answerable"`
+	Status     pipeline.Status `json:"status"`
+	Reason     pipeline.Reason `json:"reason"`
+	Answer     string          `json:"answer"`
+	Correct    bool            `json:"correct"`
+	Gold       []string        `json:"gold,omitempty"`
+}
+
+// QA asks every question through the pipeline and reports answered-and-
+// correct on answerable questions (the answer contains a gold answer, case-
+// and punctuation-insensitive), refusals on unanswerable ones, wrong answers
+// on both, and latency percentiles. limit > 0 stops after that many questions.
+func QA(ctx context.Context, s SQuAD, p Answerer, tenant string, limit int, now func() time.Time) (Report, []QAOutcome, error) {
+	rep := Report{Name: "qa", Dataset: "squad2", Config: map[string]any{}}
+	var (
+		outcomes                                []QAOutcome
+		latencies                               []float64
+		answerable, correct, answeredWrong      int
+		refusedAnswerable                       int
+		unanswerable, refused, answeredNoAnswer int
+	)
+	for _, a := range s.Data {
+		for _, p2 := range a.Paragraphs {
+			for _, q := range p2.QAs {
+				if limit > 0 && len(outcomes) == limit {
+					break
+				}
+				if err := ctx.Err(); err != nil {
+					return rep, outcomes, err
+				}
+				start := now()
+				ans, err := p.Answer(ctx, pipeline.Request{Tenant: tenant, Question: q.Question})
+				latencies = append(latencies, float64(now().Sub(start).Microseconds())/1000)
+				if err != nil {
+					return rep, outcomes, fmt.Errorf("eval: question %s: %w", q.ID, err)
+				}
+				o := QAOutcome{ID: q.ID, Question: q.Question, Answerable: !q.IsImpossible, Status: ans.Status, Reason: ans.Reason, Answer: ans.Answer}
+				answered := ans.Status == pipeline.StatusAnswered
+				if q.IsImpossible {
+					unanswerable++
+					if answered {
+						answeredNoAnswer++
+					} else {
+						refused++
+					}
+				} else {
+					answerable++
+					for _, g := range q.Answers {
+						o.Gold = append(o.Gold, g.Text)
+					}
+					switch {
+					case answered && ContainsAnswer(ans.Answer, o.Gold):
+						correct++
+						o.Correct = true
+					case answered:
+						answeredWrong++
+					default:
+						refusedAnswerable++
+					}
+				}
+				outcomes = append(outcomes, o)
+			}
+		}
+	}
+	total := answerable + unanswerable
+	rep.add("answerable/answered_correct", ratio(correct, answerable), answerable)
+	rep.add("answerable/answered_wrong", ratio(answeredWrong, answerable), answerable)
+	rep.add("answerable/refused", ratio(refusedAnswerable, answerable), answerable)
+	rep.add("unanswerable/refused", ratio(refused, unanswerable), unanswerable)
+	rep.add("unanswerable/answered", ratio(answeredNoAnswer, unanswerable), unanswerable)
+	rep.add("all/wrong_answer_rate", ratio(answeredWrong+answeredNoAnswer, total), total)
+	rep.add("all/accuracy", ratio(correct+refused, total), total)
+	sort.Float64s(latencies)
+	rep.add("latency_ms/p50", percentile(latencies, 0.50), len(latencies))
+	rep.add("latency_ms/p90", percentile(latencies, 0.90), len(latencies))
+	rep.add("latency_ms/p99", percentile(latencies, 0.99), len(latencies))
+	return rep, outcomes, nil
+}
+
+// percentile of sorted values (nearest rank).
+func percentile(sorted []float64, p float64) float64 {
+	if len(sorted) == 0 {
+		return 0
+	}
+	i := int(p*float64(len(sorted))+0.999999) - 1
+	return sorted[min(max(i, 0), len(sorted)-1)]
+}
+
+// ContainsAnswer reports whether answer contains one of the gold answers,
+// ignoring case, punctuation and articles (SQuAD's normalisation).
+func ContainsAnswer(answer string, gold []string) bool {
+	a := " " + normaliseAnswer(answer) + " "
+	for _, g := range gold {
+		if g := normaliseAnswer(g); g != "" && strings.Contains(a, " "+g+" ") {
+			return true
+		}
+	}
+	return false
+}
+
+func normaliseAnswer(s string) string {
+	s = strings.ToLower(s)
+	s = strings.Map(func(r rune) rune {
+		if unicode.IsPunct(r) || unicode.IsSymbol(r) {
+			return ' '
+		}
+		return r
+	}, s)
+	var words []string
+	for _, w := range strings.Fields(s) {
+		if w == "a" || w == "an" || w == "the" {
+			continue
+		}
+		words = append(words, w)
+	}
+	return strings.Join(words, " ")
+}
