@@ -123,4 +123,27 @@ type Answer struct {
 	Confidence Confidence         `json:"confidence"`
 	Cached     bool               `json:"cached"`
 	TimingsMS  map[string]float64 `json:"timings_ms"`
+	// Question is the question as asked; StandaloneQuestion is what was
+	// answered after a follow-up was rewritten (equal when nothing was).
+	Question           string `json:"question"`
+	StandaloneQuestion string `json:"standalone_question"`
+	// Trace records how the answer was produced, for audit and metrics.
+	Trace Trace `json:"-"`
+}
+
+// Trace is the part of an answer's history that is not in the contract.
+type Trace struct {
+	Category   string
+	Complexity string
+	Generator  string
+	// Degraded names dependencies that failed while answering (embedder,
+	// reranker, llm); such answers are never cached.
+	Degraded         []string
+	FallbackReason   string
+	PromptTokens     int
+	CompletionTokens int
+	PreGuard         string
+	PostGuard        string
+	// CitedChunks are the chunk ids behind Sources, in order.
+	CitedChunks []string
 }

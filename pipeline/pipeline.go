@@ -88,7 +88,11 @@ func New(cfg Config) (*Pipeline, error) {
 type Request struct {
 	Tenant   string
 	Question string
+	// Vector is the question's embedding when the caller already has it
+	// (the semantic cache computed it); nil means embed here if configured.
+	Vector []float32
 	// OnToken receives generated text as it streams (LLM generator only).
+	// Streamed text is a draft: the post-guard may still reject it.
 	OnToken func(string)
 }
 
@@ -96,10 +100,29 @@ type Request struct {
 // is non-nil only when a dependency failed (the Answer then has status
 // "error" and a reference the user can quote).
 func (p *Pipeline) Answer(ctx context.Context, req Request) (Answer, error) {
-	run := &run{p: p, start: p.cfg.Now(), ans: Answer{ID: p.cfg.NewID(), Sources: []Source{}, TimingsMS: map[string]float64{}}}
+	run := p.newRun(req.Question)
 	ans, err := run.answer(ctx, req)
 	ans.TimingsMS["total"] = ms(p.cfg.Now().Sub(run.start))
 	return ans, err
+}
+
+// Status answers a document status lookup from the register directly, as
+// "/cew status <document>" asks, without classifying the text.
+func (p *Pipeline) Status(ctx context.Context, tenant, query string) (Answer, error) {
+	run := p.newRun("status " + query)
+	if tenant == "" {
+		return run.fail(store.ErrNoTenant)
+	}
+	ans, err := run.statusLookup(ctx, tenant, strings.TrimSpace(query))
+	ans.TimingsMS["total"] = ms(p.cfg.Now().Sub(run.start))
+	return ans, err
+}
+
+func (p *Pipeline) newRun(question string) *run {
+	return &run{p: p, start: p.cfg.Now(), ans: Answer{
+		ID: p.cfg.NewID(), Sources: []Source{}, TimingsMS: map[string]float64{},
+		Question: question, StandaloneQuestion: question,
+	}}
 }
 
 // run is the state of one question moving through the stages.
@@ -145,8 +168,9 @@ func (r *run) answer(ctx context.Context, req Request) (Answer, error) {
 		return r.statusLookup(ctx, req.Tenant, intent.DocQuery)
 	}
 	r.ans.Intent = string(intent.Category)
+	r.ans.Trace.Category, r.ans.Trace.Complexity = string(intent.Category), string(intent.Complexity)
 
-	hits, err := r.retrieve(ctx, req.Tenant, question)
+	hits, err := r.retrieve(ctx, req.Tenant, question, req.Vector)
 	if err != nil {
 		return r.fail(err)
 	}
@@ -155,6 +179,7 @@ func (r *run) answer(ctx context.Context, req Request) (Answer, error) {
 
 	var pre guard.PreVerdict
 	r.stage("pre_guard", func() { pre = guard.Pre(question, ranked, r.p.cfg.Pre) })
+	r.ans.Trace.PreGuard = string(pre.Reason)
 	if !pre.OK {
 		return r.notFound(pre.Reason, pre.Detail, ranked), nil
 	}
@@ -173,7 +198,10 @@ func (r *run) answer(ctx context.Context, req Request) (Answer, error) {
 	if err != nil {
 		return r.fail(fmt.Errorf("generate: %w", err))
 	}
+	r.ans.Trace.Generator, r.ans.Trace.FallbackReason = gen.Generator, gen.FallbackReason
+	r.ans.Trace.PromptTokens, r.ans.Trace.CompletionTokens = gen.PromptTokens, gen.CompletionTokens
 	if gen.FellBack {
+		r.ans.Trace.Degraded = append(r.ans.Trace.Degraded, "llm")
 		r.p.cfg.Logger.Warn("generator fell back", "answer_id", r.ans.ID, "reason", gen.FallbackReason)
 	}
 	if gen.NotFound {
@@ -182,6 +210,7 @@ func (r *run) answer(ctx context.Context, req Request) (Answer, error) {
 
 	var post guard.PostVerdict
 	r.stage("post_guard", func() { post = guard.Post(ctx, question, gen.Text, chunks, r.p.cfg.Post) })
+	r.ans.Trace.PostGuard = string(post.Reason)
 	if !post.OK {
 		r.p.cfg.Logger.Info("answer rejected by post-guard", "answer_id", r.ans.ID, "reason", post.Reason, "detail", post.Detail)
 		return r.notFound(post.Reason, post.Detail, ranked), nil
@@ -196,15 +225,16 @@ func (r *run) answer(ctx context.Context, req Request) (Answer, error) {
 
 // retrieve embeds the question when it can and searches. An embedder
 // failure degrades to keyword search; a store failure is an error.
-func (r *run) retrieve(ctx context.Context, tenant, question string) ([]store.Hit, error) {
-	req := store.SearchRequest{Tenant: tenant, Query: question, Mode: store.ModeHybrid, K: r.p.cfg.Candidates}
-	if r.p.cfg.Embedder != nil {
+func (r *run) retrieve(ctx context.Context, tenant, question string, vector []float32) ([]store.Hit, error) {
+	req := store.SearchRequest{Tenant: tenant, Query: question, Mode: store.ModeHybrid, K: r.p.cfg.Candidates, Vector: vector}
+	if req.Vector == nil && r.p.cfg.Embedder != nil {
 		var (
 			vecs [][]float32
 			err  error
 		)
 		r.stage("embed", func() { vecs, err = r.p.cfg.Embedder.Embed(ctx, []string{question}) })
 		if err != nil || len(vecs) != 1 {
+			r.ans.Trace.Degraded = append(r.ans.Trace.Degraded, "embedder")
 			r.p.cfg.Logger.Warn("query embedding failed; keyword search only", "answer_id", r.ans.ID, "err", err)
 		} else {
 			req.Vector = vecs[0]
@@ -229,6 +259,7 @@ func (r *run) rank(ctx context.Context, question string, hits []store.Hit, hints
 	}
 	reranked, err := r.p.cfg.Reranker.Rerank(ctx, question, hits)
 	if err != nil {
+		r.ans.Trace.Degraded = append(r.ans.Trace.Degraded, "reranker")
 		r.p.cfg.Logger.Warn("reranker failed; lexical reranking", "answer_id", r.ans.ID, "err", err)
 		reranked, _ = r.p.lexical.Rerank(ctx, question, hits)
 	}
@@ -244,6 +275,7 @@ func (r *run) format(text string, ranked []store.Hit, post guard.PostVerdict) {
 		h := ranked[n-1]
 		renumber[n] = i + 1
 		r.ans.Sources = append(r.ans.Sources, SourceFromHit(h))
+		r.ans.Trace.CitedChunks = append(r.ans.Trace.CitedChunks, h.Chunk.ID)
 		cited[h.Chunk.DocID] = true
 	}
 	r.ans.Answer = renumberCitations(text, renumber)
