@@ -403,3 +403,10 @@ func (b *Bot) standalone(ctx context.Context, question string, turns []cache.Tur
 	}
 	return RewriteFollowUp(question, turns[len(turns)-1])
 }
+
+// InConversation reports whether the bot has answered in this conversation
+// (channel + thread) recently, so a thread reply without a mention can be
+// taken as a follow-up addressed to it.
+func (b *Bot) InConversation(ctx context.Context, q Query) bool {
+	return len(b.turns(ctx, q)) > 0
+}
