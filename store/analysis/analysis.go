@@ -283,7 +283,7 @@ func decode(s string, i int) (rune, int) {
 func emitRun(s string, rn run, emit func(Token)) {
 	if !rn.hasDigit && !rn.hasSymbol {
 		if !rn.hasBreak {
-			emit(wordToken(s, rn.start, rn.end, rn.plain))
+			emitWord(s, rn.start, rn.end, rn.plain, emit)
 			return
 		}
 		// Letters joined by hyphens, slashes or periods are separate words
@@ -294,15 +294,18 @@ func emitRun(s string, rn run, emit func(Token)) {
 			r, size := decode(s, i)
 			c := classOf(r)
 			if c == clsHyphen || c == clsJoiner || c == clsPeriod {
-				emit(wordToken(s, from, i, rn.plain))
+				emitWord(s, from, i, rn.plain, emit)
 				from = i + size
 			}
 			i += size
 		}
-		emit(wordToken(s, from, rn.end, rn.plain))
+		emitWord(s, from, rn.end, rn.plain, emit)
 		return
 	}
 	text := fold(s[rn.start:rn.end], rn.plain)
+	if text == "" {
+		return
+	}
 	kind := Symbol
 	switch {
 	case isNumber(text):
@@ -313,9 +316,12 @@ func emitRun(s string, rn run, emit func(Token)) {
 	emit(Token{Text: text, Term: text, Kind: kind, Start: rn.start, End: rn.end})
 }
 
-func wordToken(s string, start, end int, plain bool) Token {
-	text := fold(s[start:end], plain)
-	return Token{Text: text, Term: wordTerm(text), Kind: Word, Start: start, End: end}
+func emitWord(s string, start, end int, plain bool, emit func(Token)) {
+	// Folding can only empty a word of letters that NFKC spells as spaces;
+	// such a word is no token.
+	if text := fold(s[start:end], plain); text != "" {
+		emit(Token{Text: text, Term: wordTerm(text), Kind: Word, Start: start, End: end})
+	}
 }
 
 // wordTerm is the index term of a lower-cased word.
@@ -353,6 +359,11 @@ func fold(surface string, plain bool) string {
 	}
 	folded := strings.ToLower(norm.NFKC.String(surface))
 	return strings.Map(func(r rune) rune {
+		if unicode.IsSpace(r) {
+			// NFKC spells a few letters with a space ("ͺ" → " ͅ"); a token
+			// never holds one.
+			return -1
+		}
 		switch classOf(r) {
 		case clsHyphen:
 			return '-'

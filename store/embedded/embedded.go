@@ -44,13 +44,15 @@ import (
 var _ store.Store = (*Store)(nil)
 
 // Errors of this backend, beside the store sentinels; check with errors.Is.
+// Their text reads as the end of the wrapping message ("store/embedded:
+// index /data/index.db is in use by another cew process").
 var (
 	// ErrLocked is returned by Open when another process holds the index.
-	ErrLocked = errors.New("store/embedded: index is in use by another cew process")
+	ErrLocked = errors.New("in use by another cew process")
 	// ErrCorrupt is returned by Open when the index file cannot be read.
-	ErrCorrupt = errors.New("store/embedded: index file is corrupt")
+	ErrCorrupt = errors.New("index file is corrupt")
 	// ErrClosed is returned by calls on a closed store.
-	ErrClosed = errors.New("store/embedded: store is closed")
+	ErrClosed = errors.New("store is closed")
 )
 
 // FileName is the name of the index file inside the directory given to Open.
@@ -100,7 +102,7 @@ func Open(dir string, opts Options) (*Store, error) {
 	db, err := bolt.Open(path, 0o600, &bolt.Options{Timeout: opts.LockTimeout})
 	switch {
 	case errors.Is(err, bolt.ErrTimeout):
-		return nil, fmt.Errorf("store/embedded: index %s is in use by another cew process: %w", path, ErrLocked)
+		return nil, fmt.Errorf("store/embedded: index %s is %w", path, ErrLocked)
 	case errors.Is(err, bolt.ErrInvalid), errors.Is(err, bolt.ErrChecksum), errors.Is(err, bolt.ErrVersionMismatch):
 		return nil, fmt.Errorf("store/embedded: open %s: %w: %v", path, ErrCorrupt, err)
 	case err != nil:
