@@ -1,0 +1,759 @@
+package ingest
+
+import (
+	"context"
+	"encoding/csv"
+	"errors"
+	"fmt"
+	"io"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+
+	"github.com/xuri/excelize/v2"
+)
+
+// Spreadsheets become one Block per data row: "Header: value; Header: value"
+// with the sheet and the row number a spreadsheet program shows, so a
+// citation can say "Parameters, row 619" and the reader finds it.
+//
+// Real sheets are not clean tables. Title and note rows sit above the header,
+// units rows sit below it, and one sheet may hold several small tables, each
+// under its own title (see the "Defaults" sheet of the Sandia module
+// database). The reader therefore walks the rows with a short look-ahead:
+//
+//   - the header is the first row that looks like one: at least two short,
+//     non-numeric cells filling at least half the table's width, followed by
+//     a row of several cells rather than a line of prose;
+//   - rows directly under the header that hold text where the data below is
+//     numeric (units, variable names, sub-headings) are folded into the
+//     column names instead of being indexed as data;
+//   - after a blank row a new table starts when a header-like row repeats the
+//     current header's names or holds text over numeric columns; a one-cell
+//     row right above it is the table's title and becomes the Section;
+//   - rows before the first header are kept as plain text, since they often
+//     carry the sheet's notes and definitions.
+
+const (
+	// lookAheadRows is how many rows below a candidate header are examined
+	// to judge it.
+	lookAheadRows = 20
+	// maxExtraHeaderRows bounds the rows folded into the column names.
+	maxExtraHeaderRows = 3
+	// maxHeaderCell is the longest text a header cell holds; longer cells
+	// are prose.
+	maxHeaderCell = 80
+	// ctxCheckRows is how often (in rows) a long sheet checks for
+	// cancellation.
+	ctxCheckRows = 256
+)
+
+// parseXLSX reads every sheet of a workbook, streaming rows. Merged cells
+// carry their value across the merge. Cell values are the text the
+// spreadsheet program displays (number formats applied).
+func parseXLSX(ctx context.Context, path string) (Parsed, error) {
+	name := filepath.Base(path)
+	f, err := openWorkbook(path)
+	if err != nil {
+		return Parsed{}, fmt.Errorf("ingest: parse %s: %w", name, err)
+	}
+	defer f.Close()
+	var blocks []Block
+	sheets := f.GetSheetList()
+	if len(sheets) == 0 {
+		return Parsed{}, fmt.Errorf("ingest: parse %s: %w: workbook lists no sheets", name, ErrCorrupt)
+	}
+	for _, sheet := range sheets {
+		b, err := readXLSXSheet(ctx, f, sheet)
+		if err != nil {
+			return Parsed{}, fmt.Errorf("ingest: parse %s: sheet %q: %w", name, sheet, err)
+		}
+		blocks = append(blocks, b...)
+	}
+	if len(blocks) == 0 {
+		return Parsed{}, fmt.Errorf("ingest: parse %s: %w: no data rows in %d sheet(s)", name, ErrNoText, len(sheets))
+	}
+	return Parsed{Blocks: blocks, Rows: len(blocks)}, nil
+}
+
+func readXLSXSheet(ctx context.Context, f *excelize.File, sheet string) ([]Block, error) {
+	// Chart sheets have no merges (GetMergeCells refuses them) and no rows;
+	// a damaged worksheet fails below, where its rows are read.
+	merges, _ := f.GetMergeCells(sheet)
+	rows, err := f.Rows(sheet)
+	if err != nil {
+		return nil, fmt.Errorf("%w: %v", ErrCorrupt, err)
+	}
+	defer rows.Close()
+	src := &xlsxRows{rows: rows, merges: map[int][]mergeSpan{}}
+	for _, m := range merges {
+		c1, r1, err1 := excelize.CellNameToCoordinates(m.GetStartAxis())
+		c2, r2, err2 := excelize.CellNameToCoordinates(m.GetEndAxis())
+		if err1 != nil || err2 != nil {
+			continue // a malformed merge range only loses the carried value
+		}
+		for r := r1; r <= r2; r++ {
+			src.merges[r] = append(src.merges[r], mergeSpan{first: c1 - 1, last: c2 - 1, value: m.GetCellValue()})
+		}
+	}
+	return readTable(ctx, sheet, src)
+}
+
+// mergeSpan is the part of a merged range that lies on one row.
+type mergeSpan struct {
+	first, last int // 0-based columns
+	value       string
+}
+
+type xlsxRows struct {
+	rows   *excelize.Rows
+	n      int
+	merges map[int][]mergeSpan
+}
+
+func (x *xlsxRows) next() (sheetRow, bool, error) {
+	if !x.rows.Next() {
+		if err := x.rows.Error(); err != nil {
+			return sheetRow{}, false, fmt.Errorf("%w: %v", ErrCorrupt, err)
+		}
+		return sheetRow{}, false, nil
+	}
+	// Rows.Next yields every physical row, blank ones included, so the
+	// count is the row number Excel shows.
+	x.n++
+	cells, err := x.rows.Columns()
+	if err != nil {
+		return sheetRow{}, false, fmt.Errorf("%w: row %d: %v", ErrCorrupt, x.n, err)
+	}
+	var spill []bool
+	for _, sp := range x.merges[x.n] {
+		for len(cells) <= sp.last {
+			cells = append(cells, "")
+		}
+		if spill == nil {
+			spill = make([]bool, len(cells))
+		}
+		for len(spill) < len(cells) {
+			spill = append(spill, false)
+		}
+		for c := sp.first; c <= sp.last; c++ {
+			if strings.TrimSpace(cells[c]) == "" {
+				cells[c] = sp.value
+				spill[c] = true
+			}
+		}
+	}
+	return sheetRow{num: x.n, cells: cells, spill: spill}, true, nil
+}
+
+// parseCSV reads a CSV file as one sheet named after the file. The encoding
+// is detected as for text files (BOM, UTF-16, else Windows-1252 for invalid
+// UTF-8); the delimiter (",", ";" or tab) is sniffed from the first line.
+func parseCSV(ctx context.Context, path string) (Parsed, error) {
+	name := filepath.Base(path)
+	text, err := readTextFile(path)
+	if err != nil {
+		return Parsed{}, fmt.Errorf("ingest: parse %s: %w", name, err)
+	}
+	sheet := strings.TrimSuffix(name, filepath.Ext(name))
+	blocks, err := readTable(ctx, sheet, &csvRows{r: newCSVReader(text)})
+	if err != nil {
+		return Parsed{}, fmt.Errorf("ingest: parse %s: %w", name, err)
+	}
+	if len(blocks) == 0 {
+		return Parsed{}, fmt.Errorf("ingest: parse %s: %w: no data rows", name, ErrNoText)
+	}
+	return Parsed{Blocks: blocks, Rows: len(blocks)}, nil
+}
+
+// csvRows numbers CSV records the way a spreadsheet program shows them: one
+// row per record (a quoted field may span lines) and one per empty line,
+// which encoding/csv skips.
+type csvRows struct {
+	r       *csv.Reader
+	n       int // row number of the last row returned
+	lastEnd int // input line on which the last record ended
+	pending *sheetRow
+}
+
+func (c *csvRows) next() (sheetRow, bool, error) {
+	if c.pending != nil {
+		r := *c.pending
+		c.pending = nil
+		return r, true, nil
+	}
+	rec, err := c.r.Read()
+	if errors.Is(err, io.EOF) {
+		return sheetRow{}, false, nil
+	}
+	if err != nil {
+		return sheetRow{}, false, fmt.Errorf("%w: %v", ErrCorrupt, err)
+	}
+	start, _ := c.r.FieldPos(0)
+	last := len(rec) - 1
+	end, _ := c.r.FieldPos(last)
+	end += strings.Count(rec[last], "\n")
+	gap := start - c.lastEnd - 1
+	c.lastEnd = end
+	if gap > 0 {
+		// Hand back one blank row for the skipped lines, since a blank row
+		// separates tables, then the record at its true row number.
+		blank := sheetRow{num: c.n + 1}
+		c.n += gap + 1
+		c.pending = &sheetRow{num: c.n, cells: rec}
+		return blank, true, nil
+	}
+	c.n++
+	return sheetRow{num: c.n, cells: rec}, true, nil
+}
+
+// sheetRow is one physical row: its 1-based number and its cell texts.
+// spill marks cells whose value was carried from the first cell of a merged
+// range; they count as filled for the row's text but not when judging
+// whether a row is a title or a header (a title merged across six columns is
+// still one cell).
+type sheetRow struct {
+	num   int
+	cells []string
+	spill []bool
+}
+
+func (r sheetRow) spilled(i int) bool { return i < len(r.spill) && r.spill[i] }
+
+type rowSource interface {
+	next() (sheetRow, bool, error)
+}
+
+// rowBuffer gives a streaming row source a short look-ahead.
+type rowBuffer struct {
+	src  rowSource
+	buf  []sheetRow
+	done bool
+	err  error
+}
+
+func (b *rowBuffer) peek(i int) (sheetRow, bool) {
+	for len(b.buf) <= i && !b.done {
+		r, ok, err := b.src.next()
+		if err != nil {
+			b.err, b.done = err, true
+			break
+		}
+		if !ok {
+			b.done = true
+			break
+		}
+		b.buf = append(b.buf, r)
+	}
+	if i < len(b.buf) {
+		return b.buf[i], true
+	}
+	return sheetRow{}, false
+}
+
+func (b *rowBuffer) take() (sheetRow, bool) {
+	r, ok := b.peek(0)
+	if ok {
+		b.buf = b.buf[1:]
+	}
+	return r, ok
+}
+
+// region returns the rows from look-ahead index from up to the next blank
+// row, at most lookAheadRows of them: the rows a header is judged against.
+func (b *rowBuffer) region(from int) []sheetRow {
+	var out []sheetRow
+	for i := from; i < from+lookAheadRows; i++ {
+		r, ok := b.peek(i)
+		if !ok || blankRow(r) {
+			break
+		}
+		out = append(out, r)
+	}
+	return out
+}
+
+type tableReader struct {
+	sheet     string
+	rows      *rowBuffer
+	names     []string // column names; nil before the first header
+	rawHeader []string // the header row as written, to skip repeats of it
+	section   string
+	blocks    []Block
+}
+
+// readTable turns a sheet's rows into Blocks.
+func readTable(ctx context.Context, sheet string, src rowSource) ([]Block, error) {
+	t := &tableReader{sheet: sheet, rows: &rowBuffer{src: src}}
+	atStart := true // at the top of the sheet or after a blank row
+	for n := 1; ; n++ {
+		if n%ctxCheckRows == 0 {
+			if err := ctx.Err(); err != nil {
+				return nil, err
+			}
+		}
+		r, ok := t.rows.take()
+		if !ok {
+			break
+		}
+		if blankRow(r) {
+			atStart = true
+			continue
+		}
+		if t.names == nil || atStart {
+			if titleRow(r) {
+				if k, ok := t.headerAfterTitle(); ok {
+					var header sheetRow
+					for ; k >= 0; k-- {
+						header, _ = t.rows.take()
+					}
+					t.setHeader(header, headerName(firstCell(r)))
+					atStart = false
+					continue
+				}
+			}
+			if t.startsTable(r, 0) {
+				t.setHeader(r, "")
+				atStart = false
+				continue
+			}
+		}
+		atStart = false
+		t.emit(r)
+	}
+	if t.rows.err != nil {
+		return nil, t.rows.err
+	}
+	return t.blocks, nil
+}
+
+// titleGap is how many blank rows may separate a table's title from its
+// header.
+const titleGap = 2
+
+// headerAfterTitle looks below a title row for the header of a table, past
+// at most titleGap blank rows, and returns its look-ahead index.
+func (t *tableReader) headerAfterTitle() (int, bool) {
+	for k := 0; k <= titleGap; k++ {
+		r, ok := t.rows.peek(k)
+		if !ok {
+			return 0, false
+		}
+		if blankRow(r) {
+			continue
+		}
+		return k, t.startsTable(r, k+1)
+	}
+	return 0, false
+}
+
+// startsTable reports whether r is the header of a (new) table; the rows
+// below r start at look-ahead index below.
+func (t *tableReader) startsTable(r sheetRow, below int) bool {
+	data := t.rows.region(below)
+	if !headerLike(r, data) {
+		return false
+	}
+	if t.names == nil {
+		return true
+	}
+	// Inside a sheet, an all-text data row after a blank line must not be
+	// taken for a header: a new table either repeats header names or puts
+	// text over numeric columns.
+	return repeatsHeader(r, t.rawHeader) || textOverNumbers(r, data)
+}
+
+func (t *tableReader) setHeader(r sheetRow, section string) {
+	names := make([]string, len(r.cells))
+	for i, c := range r.cells {
+		names[i] = headerName(c)
+	}
+	t.rawHeader = r.cells
+	for k := 0; k < maxExtraHeaderRows; k++ {
+		cand, ok := t.rows.peek(0)
+		if !ok || blankRow(cand) || !extraHeaderRow(cand, t.rows.region(1)) {
+			break
+		}
+		t.rows.take()
+		names = foldHeaderRow(names, cand)
+	}
+	seen := map[string]bool{}
+	for i := range names {
+		if names[i] == "" {
+			names[i] = "Column " + columnLetter(i)
+		}
+		key := strings.ToLower(names[i])
+		if seen[key] {
+			names[i] += " (column " + columnLetter(i) + ")"
+		}
+		seen[key] = true
+	}
+	t.names = names
+	t.section = section
+}
+
+func (t *tableReader) name(col int) string {
+	if col < len(t.names) {
+		return t.names[col]
+	}
+	return "Column " + columnLetter(col)
+}
+
+func (t *tableReader) emit(r sheetRow) {
+	if t.names != nil && sameCells(r.cells, t.rawHeader) {
+		return // a header repeated down the sheet, as printed exports do
+	}
+	var parts []string
+	for col, v := range r.cells {
+		v = singleLine(v)
+		if v == "" {
+			continue
+		}
+		if t.names == nil {
+			if !r.spilled(col) {
+				parts = append(parts, v)
+			}
+		} else {
+			parts = append(parts, t.name(col)+": "+v)
+		}
+	}
+	sep := "; "
+	if t.names == nil {
+		sep = " | "
+	}
+	text := normaliseText(strings.Join(parts, sep))
+	if text == "" {
+		return
+	}
+	t.blocks = append(t.blocks, Block{Sheet: t.sheet, Row: r.num, Section: t.section, Text: text})
+}
+
+// headerLike judges a candidate header row against the rows below it.
+func headerLike(r sheetRow, below []sheetRow) bool {
+	n := nonEmptyCount(r)
+	width := lastColumn(r)
+	for _, b := range below {
+		width = max(width, lastColumn(b))
+	}
+	if n == 0 || (n < 2 && width > 1) || 2*n < width {
+		return false
+	}
+	values := 0
+	for _, c := range r.cells {
+		c = strings.TrimSpace(c)
+		if c == "" {
+			continue
+		}
+		if utf8.RuneCountInString(c) > maxHeaderCell {
+			return false
+		}
+		if valueLike(c) {
+			values++
+		}
+	}
+	if values*5 > n {
+		return false
+	}
+	// A header sits on a table; a lone cell below it means the row is a
+	// line of notes with a stray second cell.
+	return len(below) == 0 || width == 1 || nonEmptyCount(below[0]) >= 2
+}
+
+// titleRow is a row with a single short text cell.
+func titleRow(r sheetRow) bool {
+	if nonEmptyCount(r) != 1 {
+		return false
+	}
+	c := firstCell(r)
+	return utf8.RuneCountInString(c) <= maxHeaderCell && !valueLike(c)
+}
+
+func repeatsHeader(r sheetRow, header []string) bool {
+	for i, c := range r.cells {
+		c = strings.TrimSpace(c)
+		if c != "" && i < len(header) && strings.EqualFold(c, strings.TrimSpace(header[i])) {
+			return true
+		}
+	}
+	return false
+}
+
+// numericColumns returns the columns in which most filled cells of rows are
+// numbers or dates.
+func numericColumns(rows []sheetRow) map[int]bool {
+	filled, values := map[int]int{}, map[int]int{}
+	for _, r := range rows {
+		for i, c := range r.cells {
+			if strings.TrimSpace(c) == "" {
+				continue
+			}
+			filled[i]++
+			if valueLike(c) {
+				values[i]++
+			}
+		}
+	}
+	out := map[int]bool{}
+	for i, f := range filled {
+		if values[i]*10 >= f*6 {
+			out[i] = true
+		}
+	}
+	return out
+}
+
+// textOverNumbers reports whether r holds text in a column whose rows below
+// are numeric, which data rows do not.
+func textOverNumbers(r sheetRow, below []sheetRow) bool {
+	for col := range numericColumns(below) {
+		if col < len(r.cells) {
+			if c := strings.TrimSpace(r.cells[col]); c != "" && !valueLike(c) && !placeholder(c) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// extraHeaderRow reports whether cand, directly under a header, is a units,
+// variable-name or sub-heading row: text (and no numbers or placeholders
+// such as "n/a") over at least half of the columns that are numeric below it.
+func extraHeaderRow(cand sheetRow, below []sheetRow) bool {
+	numeric := numericColumns(below)
+	if len(numeric) == 0 {
+		return false
+	}
+	for _, c := range cand.cells {
+		if c = strings.TrimSpace(c); c != "" && (valueLike(c) || utf8.RuneCountInString(c) > maxHeaderCell) {
+			return false
+		}
+	}
+	covered := 0
+	for col := range numeric {
+		if col >= len(cand.cells) {
+			continue
+		}
+		c := strings.TrimSpace(cand.cells[col])
+		if c == "" {
+			continue
+		}
+		if placeholder(c) {
+			return false
+		}
+		covered++
+	}
+	return covered*2 >= len(numeric)
+}
+
+// foldHeaderRow adds an extra header row to the column names: a units row
+// as "Paco (W)", other rows as words after the name ("Trench" over "Depth"
+// gives "Trench Depth"). A row of machine variable names (inv_snl_paco) is
+// consumed without changing the names: it would add the same noise to every
+// row's text and no meaning for a reader.
+func foldHeaderRow(names []string, r sheetRow) []string {
+	units := unitsRow(r)
+	if !units && identifierRow(r) {
+		return names
+	}
+	for col, v := range r.cells {
+		v = headerName(v)
+		if v == "" {
+			continue
+		}
+		for len(names) <= col {
+			names = append(names, "")
+		}
+		switch {
+		case units:
+			if unitsLabel(v) {
+				continue
+			}
+			if names[col] == "" {
+				names[col] = "Column " + columnLetter(col)
+			}
+			names[col] += " (" + v + ")"
+		case !containsLetter(v) || strings.EqualFold(v, names[col]):
+			// "[0]" row labels and repeats of a merged group name.
+		default:
+			names[col] = strings.TrimSpace(names[col] + " " + v)
+		}
+	}
+	return names
+}
+
+func unitsRow(r sheetRow) bool {
+	total, units := 0, 0
+	for i, c := range r.cells {
+		c = strings.TrimSpace(c)
+		if c == "" {
+			continue
+		}
+		if unitsLabel(c) {
+			if i == firstColumn(r) {
+				return true
+			}
+			continue
+		}
+		total++
+		if unitLike(c) {
+			units++
+		}
+	}
+	return total > 0 && units*5 >= total*4
+}
+
+func unitsLabel(s string) bool {
+	switch strings.ToLower(strings.Trim(s, "[]() :")) {
+	case "unit", "units", "uom", "unit of measure", "units of measure":
+		return true
+	}
+	return false
+}
+
+// unitLike matches unit symbols: "V", "kW", "1/W", "%", "°C", "m/s²", "mm2".
+// Plain words longer than three letters ("Depth") are sub-headings.
+func unitLike(s string) bool {
+	if utf8.RuneCountInString(s) > 8 || strings.Count(s, " ") > 1 || strings.Contains(s, "_") {
+		return false
+	}
+	letters := 0
+	for _, r := range s {
+		if unicode.IsLetter(r) {
+			letters++
+		} else if r != ' ' {
+			return true
+		}
+	}
+	return letters <= 3
+}
+
+var identifierRE = regexp.MustCompile(`^[A-Za-z][A-Za-z0-9]*(?:_[A-Za-z0-9]+)+$`)
+
+func identifierRow(r sheetRow) bool {
+	total, ids := 0, 0
+	for _, c := range r.cells {
+		c = strings.TrimSpace(c)
+		if c == "" || !containsLetter(c) {
+			continue
+		}
+		total++
+		if identifierRE.MatchString(c) {
+			ids++
+		}
+	}
+	return total > 0 && ids*5 >= total*4
+}
+
+var (
+	dateLike      = regexp.MustCompile(`^\d{1,4}[-/.]\d{1,2}[-/.]\d{1,4}(?:[ T]\d{1,2}:\d{2}(?::\d{2})?)?$`)
+	timeLike      = regexp.MustCompile(`^\d{1,2}:\d{2}(?::\d{2})?$`)
+	thousands     = regexp.MustCompile(`^\d{1,3}(?:,\d{3})+(?:\.\d+)?$`)
+	decimalComma  = regexp.MustCompile(`^\d+,\d+$`)
+	placeholderRE = regexp.MustCompile(`^(?i:n/?a|-+|–|—|tb[acd]|none|nil|null|nan|\?+|x)$`)
+)
+
+// valueLike reports whether a cell holds a number, a percentage, an amount
+// or a date rather than text.
+func valueLike(s string) bool {
+	s = strings.TrimSpace(s)
+	if dateLike.MatchString(s) || timeLike.MatchString(s) {
+		return true
+	}
+	s = strings.TrimLeft(s, "$€£+-")
+	s = strings.TrimSpace(strings.TrimSuffix(s, "%"))
+	if thousands.MatchString(s) {
+		s = strings.ReplaceAll(s, ",", "")
+	} else if decimalComma.MatchString(s) {
+		s = strings.Replace(s, ",", ".", 1)
+	}
+	if s == "" || !(s[0] >= '0' && s[0] <= '9' || s[0] == '.') {
+		return false
+	}
+	_, err := strconv.ParseFloat(s, 64)
+	return err == nil
+}
+
+func placeholder(s string) bool { return placeholderRE.MatchString(strings.TrimSpace(s)) }
+
+func containsLetter(s string) bool {
+	return strings.IndexFunc(s, unicode.IsLetter) >= 0
+}
+
+func blankRow(r sheetRow) bool { return nonEmptyCount(r) == 0 }
+
+// nonEmptyCount counts filled cells, a merged range once.
+func nonEmptyCount(r sheetRow) int {
+	n := 0
+	for i, c := range r.cells {
+		if strings.TrimSpace(c) != "" && !r.spilled(i) {
+			n++
+		}
+	}
+	return n
+}
+
+// lastColumn is one past the last filled column.
+func lastColumn(r sheetRow) int {
+	for i := len(r.cells) - 1; i >= 0; i-- {
+		if strings.TrimSpace(r.cells[i]) != "" {
+			return i + 1
+		}
+	}
+	return 0
+}
+
+func firstColumn(r sheetRow) int {
+	for i, c := range r.cells {
+		if strings.TrimSpace(c) != "" {
+			return i
+		}
+	}
+	return -1
+}
+
+func firstCell(r sheetRow) string {
+	if i := firstColumn(r); i >= 0 {
+		return strings.TrimSpace(r.cells[i])
+	}
+	return ""
+}
+
+func sameCells(a, b []string) bool {
+	n := max(len(a), len(b))
+	for i := 0; i < n; i++ {
+		var x, y string
+		if i < len(a) {
+			x = strings.TrimSpace(a[i])
+		}
+		if i < len(b) {
+			y = strings.TrimSpace(b[i])
+		}
+		if x != y {
+			return false
+		}
+	}
+	return true
+}
+
+// cellText is a cell's value on one line: a multi-line cell would otherwise
+// break the "Header: value; …" row into pieces.
+func singleLine(s string) string {
+	return strings.Join(strings.Fields(s), " ")
+}
+
+func headerName(s string) string {
+	return singleLine(normaliseText(s))
+}
+
+// columnLetter turns a 0-based column index into its spreadsheet letters:
+// 0 → A, 25 → Z, 26 → AA.
+func columnLetter(i int) string {
+	var b []byte
+	for i++; i > 0; i = (i - 1) / 26 {
+		b = append([]byte{byte('A' + (i-1)%26)}, b...)
+	}
+	return string(b)
+}
