@@ -1,0 +1,189 @@
+package guard
+
+import (
+	"strings"
+	"unicode"
+	"unicode/utf8"
+
+	"github.com/cewhq/cew/store"
+	"github.com/cewhq/cew/store/analysis"
+)
+
+// evidence is one chunk analysed once for every check that reads it. Title,
+// document number, section and sheet are part of it: an answer may name the
+// document it quotes.
+type evidence struct {
+	// text is the lower-cased chunk with whitespace collapsed, for phrase
+	// checks (hedges and compliance words quoted from the document).
+	text string
+	// terms holds every index term (stems, numbers, identifiers and their
+	// parts) and every folded surface word, so both "trenches" and "trench"
+	// match.
+	terms map[string]struct{}
+	// trigrams holds consecutive term triples, stopwords included.
+	trigrams map[[3]string]struct{}
+	// quantities are the numbers and codes of the chunk.
+	quantities []quantity
+	// codes holds the compact form of every token, and of every pair of
+	// adjacent tokens, so "Inverter 42" matches "INV-42"'s neighbour forms
+	// and "SB 7000TL" matches "SB7000TL".
+	codes map[string]struct{}
+	// looseUnits are units written apart from any number, such as a
+	// spreadsheet header's "(W)": a bare number in the same chunk may
+	// carry them.
+	looseUnits map[string]struct{}
+	// negated is set when the chunk has a negating word anywhere.
+	negated bool
+}
+
+func newEvidence(c store.Chunk) *evidence {
+	full := strings.Join([]string{c.Text, c.Title, c.DocNumber, c.Section, c.Sheet}, "\n")
+	ev := &evidence{
+		text:       strings.Join(strings.Fields(strings.ToLower(full)), " "),
+		terms:      make(map[string]struct{}),
+		trigrams:   make(map[[3]string]struct{}),
+		codes:      make(map[string]struct{}),
+		looseUnits: make(map[string]struct{}),
+	}
+	for _, t := range analysis.Terms(full) {
+		ev.terms[t] = struct{}{}
+	}
+	toks := analysis.Tokens(full)
+	var prevQuantityEnd = -1
+	for i, t := range toks {
+		ev.terms[t.Text] = struct{}{}
+		ev.terms[t.Term] = struct{}{}
+		ev.codes[compact(t.Text)] = struct{}{}
+		ev.negated = ev.negated || isNegation(t.Text)
+		if i > 0 {
+			ev.codes[compact(toks[i-1].Text+t.Text)] = struct{}{}
+		}
+		if i >= 2 {
+			ev.trigrams[[3]string{toks[i-2].Term, toks[i-1].Term, t.Term}] = struct{}{}
+		}
+		if t.Kind == analysis.Number || t.Kind == analysis.Identifier {
+			prevQuantityEnd = t.End
+			continue
+		}
+		if u, ok := unitOf(full, t); ok && (prevQuantityEnd < 0 || !adjacent(full, prevQuantityEnd, t.Start)) {
+			ev.looseUnits[u] = struct{}{}
+		}
+	}
+	ev.quantities = quantities(full)
+	return ev
+}
+
+// hasTerm reports whether the chunk has a token with term or surface w.
+func (ev *evidence) hasTerm(w string) bool {
+	_, ok := ev.terms[w]
+	return ok
+}
+
+// hasQuantity reports whether the chunk states q: the same code, or the
+// same number with the same unit. A number written with a unit matches the
+// chunk's bare number only when that unit also appears in the chunk on its
+// own (a table header "Paco (W)" over "7000"); "800 mm" never matches
+// "800 m".
+func (ev *evidence) hasQuantity(q quantity) bool {
+	if q.Code != "" {
+		if _, ok := ev.codes[q.Code]; ok {
+			return true
+		}
+		_, ok := ev.terms[strings.ToLower(q.Text)]
+		return ok
+	}
+	for _, e := range ev.quantities {
+		if e.Num == "" || !sameNumber(q.Num, e.Num) {
+			continue
+		}
+		switch {
+		case q.Unit == "" || q.Unit == e.Unit:
+			return true
+		case e.Unit == "":
+			if _, ok := ev.looseUnits[q.Unit]; ok {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// sameNumber compares canonical numbers. An unsigned number in the answer
+// matches a signed one in the chunk ("decreases by 0.35 %/°C" quotes
+// "-0.35 %/°C"); a signed one must match its sign.
+func sameNumber(answer, chunk string) bool {
+	if answer == chunk {
+		return true
+	}
+	if answer[0] != '-' && answer[0] != '±' {
+		return strings.TrimLeft(chunk, "-±") == answer
+	}
+	return false
+}
+
+// contentToken is a word, number or code of a claim that evidence must
+// support.
+type contentToken struct {
+	analysis.Token
+	// Proper is set for a word that is probably a name: capitalised and not
+	// the sentence's first word, or first and followed by another
+	// capitalised word ("Westchester County"). A name the cited chunks
+	// never mention is the surest sign of an invented fact.
+	Proper bool
+}
+
+// contentTokens returns the tokens of claim that carry content: words that
+// are not stopwords (and longer than one letter), numbers and codes.
+func contentTokens(claim string) []contentToken {
+	var out []contentToken
+	toks := analysis.Tokens(claim)
+	for i, t := range toks {
+		if t.Kind == analysis.Symbol {
+			continue
+		}
+		if t.Kind == analysis.Word && (analysis.IsStopword(t.Text) || utf8.RuneCountInString(t.Text) < 2 || isFramingWord(t.Term)) {
+			continue
+		}
+		proper := t.Kind == analysis.Word && capitalised(claim[t.Start:])
+		if i == 0 {
+			// A sentence starts with a capital anyway; its first word is a
+			// name only when the next word is capitalised too ("Westchester
+			// County").
+			proper = proper && len(toks) > 1 && toks[1].Kind == analysis.Word && capitalised(claim[toks[1].Start:])
+		}
+		out = append(out, contentToken{Token: t, Proper: proper})
+	}
+	return out
+}
+
+// claimTrigrams returns the term triples of claim, stopwords included.
+func claimTrigrams(claim string) [][3]string {
+	toks := analysis.Tokens(claim)
+	if len(toks) < 3 {
+		return nil
+	}
+	out := make([][3]string, 0, len(toks)-2)
+	for i := 2; i < len(toks); i++ {
+		out = append(out, [3]string{toks[i-2].Term, toks[i-1].Term, toks[i].Term})
+	}
+	return out
+}
+
+// isFramingWord reports words (by stem) with which an answer attributes a
+// statement to its source rather than stating a fact: "The manual states
+// that…", "According to Table 3, …". A paraphrase needs them; the chunk
+// need not contain them.
+func isFramingWord(term string) bool {
+	switch term {
+	case "accord", "state", "specifi", "say", "said", "indic", "show", "list", "mention", "describ",
+		"note", "document", "manual", "sourc", "passag", "section", "page", "tabl", "sheet", "row",
+		"refer", "provid", "given", "give", "report":
+		return true
+	}
+	return false
+}
+
+func capitalised(s string) bool {
+	r, _ := utf8.DecodeRuneInString(s)
+	return unicode.IsUpper(r)
+}

@@ -1,0 +1,301 @@
+package guard
+
+import (
+	"fmt"
+	"math"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/cewhq/cew/store"
+	"github.com/cewhq/cew/store/analysis"
+)
+
+// KeyTerm is a term of a question that retrieved passages must contain.
+type KeyTerm struct {
+	// Text is the term as the question writes it: "Inverter 42", "800 mm",
+	// "277-007-D-C-40327", "trench".
+	Text string
+	// Term is what is matched: the compact code of an identifier
+	// ("inverter42"), the canonical number ("800"), or a word's stem.
+	Term string
+	// Kind is Identifier, Number or Word.
+	Kind analysis.Kind
+	// Required is set for identifiers and numbers: one missing from every
+	// passage fails the pre-guard on its own. Content words only count
+	// towards coverage.
+	Required bool
+}
+
+// KeyTerms returns the key terms of a question, each once, in order:
+// identifiers (drawing and model numbers, and a name followed by a number
+// such as "Inverter 42" or "IEC 62548"), numbers with their units, and
+// content words (not stopwords, not words that only frame the question such
+// as "explain" or "document").
+func KeyTerms(question string) []KeyTerm {
+	toks := analysis.Tokens(question)
+	var out []KeyTerm
+	seen := map[string]bool{}
+	add := func(k KeyTerm) {
+		key := fmt.Sprint(k.Kind, k.Term)
+		if k.Term == "" || seen[key] {
+			return
+		}
+		seen[key] = true
+		out = append(out, k)
+	}
+	for i := 0; i < len(toks); i++ {
+		t := toks[i]
+		switch t.Kind {
+		case analysis.Word:
+			if isDesignator(question, toks, i) {
+				n := toks[i+1]
+				add(KeyTerm{Text: question[t.Start:n.End], Term: compact(t.Text + n.Text), Kind: analysis.Identifier, Required: true})
+				i++
+				continue
+			}
+			if analysis.IsStopword(t.Text) || utf8.RuneCountInString(t.Text) < 2 || isQuestionWord(t.Term) {
+				continue
+			}
+			add(KeyTerm{Text: question[t.Start:t.End], Term: t.Term, Kind: analysis.Word})
+		case analysis.Number, analysis.Identifier:
+			q, next := quantityAt(question, toks, i)
+			switch {
+			case q.Code != "":
+				add(KeyTerm{Text: q.Text, Term: q.Code, Kind: analysis.Identifier, Required: true})
+			case q.Num != "":
+				// A bare small count ("the 3 main losses") frames the
+				// question more often than it names a value.
+				required := q.Unit != "" || len(strings.TrimLeft(q.Num, "-")) > 1
+				add(KeyTerm{Text: q.Text, Term: q.Num, Kind: analysis.Number, Required: required})
+			default:
+				// A unit with a digit ("mm2"): a content word.
+				add(KeyTerm{Text: question[t.Start:t.End], Term: t.Term, Kind: analysis.Word})
+			}
+			i = next - 1
+		}
+	}
+	return out
+}
+
+// isDesignator reports whether the word toks[i] and the token after it
+// name one thing: a capitalised or equipment word directly followed by a
+// whole number without a unit ("Inverter 42", "IEC 62548", "string 7",
+// "Table 3").
+func isDesignator(question string, toks []analysis.Token, i int) bool {
+	if i+1 >= len(toks) {
+		return false
+	}
+	w, n := toks[i], toks[i+1]
+	if n.Kind != analysis.Number || strings.ContainsAny(n.Text, ".,:%") || !adjacent(question, w.End, n.Start) {
+		return false
+	}
+	if analysis.IsStopword(w.Text) || isQuestionWord(w.Term) && !designatorWords[w.Text] {
+		return false
+	}
+	// "cables 800 mm" is a number with a unit, not cable number 800.
+	if i+2 < len(toks) && adjacent(question, n.End, toks[i+2].Start) {
+		if _, ok := unitOf(question, toks[i+2]); ok {
+			return false
+		}
+	}
+	return capitalised(question[w.Start:]) || designatorWords[w.Text]
+}
+
+// designatorWords are lower-case nouns that, followed by a number, name an
+// item on a project: "inverter 42", "string 7", "table 3".
+var designatorWords = func() map[string]bool {
+	m := map[string]bool{}
+	for _, w := range strings.Fields(`inverter inverters string strings combiner box panel table figure fig
+		section sheet page drawing detail trench tracker block zone area level pile phase feeder
+		circuit transformer array row column bay building unit item note clause appendix annex
+		revision rev lot tag cable conduit pit manhole node station substation mvps pcs skid`) {
+		m[w] = true
+	}
+	return m
+}()
+
+// isQuestionWord reports words (by stem) that frame a question rather than
+// say what it is about: "please explain what the documents say about…".
+func isQuestionWord(term string) bool {
+	if isFramingWord(term) {
+		return true
+	}
+	switch term {
+	case "tell", "explain", "give", "find", "know", "need", "want", "pleas", "inform", "info",
+		"question", "answer", "doc", "upload", "cew", "hi", "hello", "thank", "thanks", "mean", "defin",
+		"definit", "look", "help", "wonder", "ask":
+		return true
+	}
+	return false
+}
+
+// PreOptions configures Pre. A zero field takes its default from
+// DefaultPreOptions, so a forgotten setting never switches a check off; a
+// negative one does switch it off.
+type PreOptions struct {
+	// MinScore is the lowest acceptable relevance of the best hit, on the
+	// rankers' 0..1 scale.
+	MinScore float64
+	// MinCoverage is the lowest acceptable share of the question's content
+	// words found in the retrieved passages.
+	MinCoverage float64
+}
+
+// DefaultPreOptions returns placeholder thresholds, loose enough not to
+// refuse answerable questions before calibration on the evaluation data.
+func DefaultPreOptions() PreOptions {
+	return PreOptions{MinScore: 0.05, MinCoverage: 0.5}
+}
+
+func (o PreOptions) withDefaults() PreOptions {
+	d := DefaultPreOptions()
+	if o.MinScore == 0 || math.IsNaN(o.MinScore) {
+		o.MinScore = d.MinScore
+	}
+	if o.MinCoverage == 0 || math.IsNaN(o.MinCoverage) {
+		o.MinCoverage = d.MinCoverage
+	}
+	return o
+}
+
+// PreVerdict is the pre-guard's judgement of the retrieved passages.
+type PreVerdict struct {
+	OK     bool
+	Reason Reason
+	// Detail says what was missing, for logs and the answer's trace.
+	Detail string
+	// Coverage is the share of the question's content words found in the
+	// passages, in [0,1].
+	Coverage float64
+	// Missing lists the key terms (as the question writes them) that no
+	// passage contains.
+	Missing []string
+}
+
+// Pre decides whether the ranked hits can ground an answer before any text
+// is generated. It fails when there are no hits (NoChunks), when the best
+// is not relevant enough (LowRelevance), when an identifier or number of
+// the question appears in no passage or too few of its content words do
+// (NoKeywordMatch; stems count, and a passage's title, document number,
+// section, sheet and revision are searched too), or when a passage cannot
+// be cited because it lacks a document id and a page, a sheet and row, or a
+// section (MissingMetadata).
+func Pre(question string, hits []store.Hit, opts PreOptions) PreVerdict {
+	opts = opts.withDefaults()
+	if len(hits) == 0 {
+		return PreVerdict{Reason: NoChunks, Detail: "no passage matched the question"}
+	}
+	top := 0.0
+	for _, h := range hits {
+		if !math.IsNaN(h.Score) {
+			top = max(top, h.Score)
+		}
+	}
+	if top < opts.MinScore {
+		return PreVerdict{Reason: LowRelevance, Detail: fmt.Sprintf("the best passage scores %.3f, below the %.3f needed", top, opts.MinScore)}
+	}
+
+	evs := make([]*evidence, len(hits))
+	for i, h := range hits {
+		c := h.Chunk
+		if c.Revision != "" {
+			// A question may name the revision ("Rev 03") the chunk only
+			// carries as metadata.
+			c.Section += "\nRev " + c.Revision + "\nRevision " + c.Revision
+		}
+		evs[i] = newEvidence(c)
+	}
+	v := PreVerdict{OK: true, Coverage: 1}
+	var words, covered int
+	var missingRequired []string
+	for _, k := range KeyTerms(question) {
+		found := false
+		for _, ev := range evs {
+			if ev.hasKeyTerm(k) {
+				found = true
+				break
+			}
+		}
+		if k.Kind == analysis.Word {
+			words++
+			if found {
+				covered++
+			}
+		}
+		if !found {
+			v.Missing = append(v.Missing, k.Text)
+			if k.Required {
+				missingRequired = append(missingRequired, k.Text)
+			}
+		}
+	}
+	if words > 0 {
+		v.Coverage = float64(covered) / float64(words)
+	}
+	switch {
+	case len(missingRequired) > 0:
+		v.OK, v.Reason = false, NoKeywordMatch
+		v.Detail = fmt.Sprintf("%s %s not appear in any retrieved passage", quoteList(missingRequired), pluralDo(len(missingRequired)))
+		return v
+	case v.Coverage < opts.MinCoverage:
+		v.OK, v.Reason = false, NoKeywordMatch
+		v.Detail = fmt.Sprintf("only %.0f%% of the question's key words appear in the retrieved passages (missing %s); %.0f%% needed",
+			100*v.Coverage, quoteList(v.Missing), 100*opts.MinCoverage)
+		return v
+	}
+	for i, h := range hits {
+		if what := untraceable(h.Chunk); what != "" {
+			v.OK, v.Reason = false, MissingMetadata
+			v.Detail = fmt.Sprintf("passage %d (%q) cannot be cited: %s", i+1, h.Chunk.ID, what)
+			return v
+		}
+	}
+	return v
+}
+
+// hasKeyTerm reports whether the passage contains a key term.
+func (ev *evidence) hasKeyTerm(k KeyTerm) bool {
+	switch k.Kind {
+	case analysis.Identifier:
+		if _, ok := ev.codes[k.Term]; ok {
+			return true
+		}
+		return ev.hasTerm(strings.ToLower(k.Text))
+	case analysis.Number:
+		qs := quantities(k.Text)
+		if len(qs) > 0 && ev.hasQuantity(qs[0]) {
+			return true
+		}
+		// A number may be part of a code: "40327" in "277-007-D-C-40327".
+		return !strings.Contains(k.Text, " ") && ev.hasTerm(k.Term)
+	}
+	return ev.hasTerm(k.Term)
+}
+
+// untraceable says why a chunk cannot be cited, or "" when it can: it needs
+// a document id and a page, a sheet and row, or (for unpaged text) a
+// section.
+func untraceable(c store.Chunk) string {
+	switch {
+	case strings.TrimSpace(c.DocID) == "":
+		return "it has no document id"
+	case c.Page > 0, strings.TrimSpace(c.Sheet) != "" && c.Row > 0, strings.TrimSpace(c.Section) != "":
+		return ""
+	}
+	return "it has no page, sheet and row, or section"
+}
+
+func quoteList(items []string) string {
+	q := make([]string, len(items))
+	for i, s := range items {
+		q[i] = "'" + s + "'"
+	}
+	return strings.Join(q, ", ")
+}
+
+func pluralDo(n int) string {
+	if n == 1 {
+		return "does"
+	}
+	return "do"
+}
