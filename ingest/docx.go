@@ -26,9 +26,10 @@ const (
 	wordNS       = "http://schemas.openxmlformats.org/wordprocessingml/2006/main"
 	wordStrictNS = "http://purl.oclc.org/ooxml/wordprocessingml/main"
 	markupCompat = "http://schemas.openxmlformats.org/markup-compatibility/2006"
-	// maxDocxPart bounds the decompressed size of document.xml; a real
-	// specification is a few MB of XML.
-	maxDocxPart = 256 << 20
+	// maxPartSize bounds the decompressed size of one package part read
+	// whole (document.xml, a worksheet); a real specification is a few MB of
+	// XML.
+	maxPartSize = 256 << 20
 	// ctxCheckTokens is how often (in XML tokens) the walk checks for
 	// cancellation.
 	ctxCheckTokens = 4096
@@ -60,17 +61,13 @@ func readDOCX(ctx context.Context, file string) (Parsed, error) {
 		return Parsed{}, fmt.Errorf("%w: not a DOCX (zip) package: %v", ErrCorrupt, err)
 	}
 	defer zr.Close()
-	parts := map[string]*zip.File{}
-	for _, f := range zr.File {
-		parts[strings.ToLower(strings.TrimPrefix(f.Name, "/"))] = f
-	}
+	parts := packageParts(&zr.Reader)
 	docPath := targetOf(parts, "_rels/.rels", "", "/officeDocument", "word/document.xml")
 	doc, err := readPart(parts, docPath)
 	if err != nil {
 		return Parsed{}, err
 	}
-	stylesPath := targetOf(parts, path.Join(path.Dir(docPath), "_rels", path.Base(docPath)+".rels"),
-		path.Dir(docPath), "/styles", path.Join(path.Dir(docPath), "styles.xml"))
+	stylesPath := targetOf(parts, relsOf(docPath), path.Dir(docPath), "/styles", path.Join(path.Dir(docPath), "styles.xml"))
 	styles := styleSet{}
 	if data, err := readPart(parts, stylesPath); err == nil {
 		styles = parseStyles(data)
@@ -87,13 +84,23 @@ func readDOCX(ctx context.Context, file string) (Parsed, error) {
 	return w.out.finish()
 }
 
+// packageParts indexes a package's parts by lower-cased name: OPC part
+// names are case-insensitive.
+func packageParts(zr *zip.Reader) map[string]*zip.File {
+	parts := map[string]*zip.File{}
+	for _, f := range zr.File {
+		parts[strings.ToLower(strings.TrimPrefix(f.Name, "/"))] = f
+	}
+	return parts
+}
+
 // readPart returns a package part's bytes.
 func readPart(parts map[string]*zip.File, name string) ([]byte, error) {
 	f, ok := parts[strings.ToLower(name)]
 	if !ok {
 		return nil, fmt.Errorf("%w: no %s in the package", ErrCorrupt, name)
 	}
-	if f.UncompressedSize64 > maxDocxPart {
+	if f.UncompressedSize64 > maxPartSize {
 		return nil, fmt.Errorf("%w: %s expands to %d MB", ErrTooLarge, name, f.UncompressedSize64>>20)
 	}
 	rc, err := f.Open()
@@ -101,45 +108,67 @@ func readPart(parts map[string]*zip.File, name string) ([]byte, error) {
 		return nil, fmt.Errorf("%w: %s: %v", ErrCorrupt, name, err)
 	}
 	defer rc.Close()
-	data, err := io.ReadAll(io.LimitReader(rc, maxDocxPart+1))
+	data, err := io.ReadAll(io.LimitReader(rc, maxPartSize+1))
 	if err != nil {
 		return nil, fmt.Errorf("%w: %s: %v", ErrCorrupt, name, err)
 	}
-	if len(data) > maxDocxPart {
-		return nil, fmt.Errorf("%w: %s expands beyond %d MB", ErrTooLarge, name, maxDocxPart>>20)
+	if len(data) > maxPartSize {
+		return nil, fmt.Errorf("%w: %s expands beyond %d MB", ErrTooLarge, name, maxPartSize>>20)
 	}
 	return data, nil
 }
 
 type xmlRelationships struct {
-	Rels []struct {
-		Type       string `xml:"Type,attr"`
-		Target     string `xml:"Target,attr"`
-		TargetMode string `xml:"TargetMode,attr"`
-	} `xml:"Relationship"`
+	Rels []packageRel `xml:"Relationship"`
 }
 
-// targetOf resolves the relationship of the given type suffix in a .rels
-// part (targets are relative to base), or returns fallback.
-func targetOf(parts map[string]*zip.File, rels, base, typeSuffix, fallback string) string {
+type packageRel struct {
+	ID         string `xml:"Id,attr"`
+	Type       string `xml:"Type,attr"`
+	Target     string `xml:"Target,attr"`
+	TargetMode string `xml:"TargetMode,attr"`
+}
+
+// readRels reads a .rels part and resolves each internal target to a part
+// name (targets are relative to base unless they start with "/").
+func readRels(parts map[string]*zip.File, rels, base string) []packageRel {
 	data, err := readPart(parts, rels)
 	if err != nil {
-		return fallback
+		return nil
 	}
 	var r xmlRelationships
 	if xml.Unmarshal(data, &r) != nil {
-		return fallback
+		return nil
 	}
+	out := r.Rels[:0]
 	for _, rel := range r.Rels {
-		if !strings.HasSuffix(rel.Type, typeSuffix) || strings.EqualFold(rel.TargetMode, "External") {
+		if strings.EqualFold(rel.TargetMode, "External") {
 			continue
 		}
 		if strings.HasPrefix(rel.Target, "/") {
-			return strings.TrimPrefix(rel.Target, "/")
+			rel.Target = strings.TrimPrefix(rel.Target, "/")
+		} else {
+			rel.Target = path.Join(base, rel.Target)
 		}
-		return path.Join(base, rel.Target)
+		out = append(out, rel)
+	}
+	return out
+}
+
+// targetOf returns the part of the first relationship whose type ends in
+// typeSuffix, or fallback.
+func targetOf(parts map[string]*zip.File, rels, base, typeSuffix, fallback string) string {
+	for _, rel := range readRels(parts, rels, base) {
+		if strings.HasSuffix(rel.Type, typeSuffix) {
+			return rel.Target
+		}
 	}
 	return fallback
+}
+
+// relsOf is the .rels part that holds the relationships of part.
+func relsOf(part string) string {
+	return path.Join(path.Dir(part), "_rels", path.Base(part)+".rels")
 }
 
 // styleSet maps style ids to what matters for reading: whether the style is

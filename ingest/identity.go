@@ -310,6 +310,9 @@ var (
 // marker (so every revision of it shares one document id), as the number and
 // the readable stem as the title.
 func IdentityFromFileName(name string) (number, revision, title string) {
+	if strings.TrimSpace(name) == "" {
+		return "", "", ""
+	}
 	stem := strings.TrimSpace(strings.TrimSuffix(filepath.Base(name), filepath.Ext(name)))
 	if stem == "" {
 		stem = strings.TrimSpace(filepath.Base(name))

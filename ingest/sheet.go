@@ -1,11 +1,15 @@
 package ingest
 
 import (
+	"archive/zip"
+	"bytes"
 	"context"
 	"encoding/csv"
+	"encoding/xml"
 	"errors"
 	"fmt"
 	"io"
+	"path"
 	"path/filepath"
 	"regexp"
 	"strconv"
@@ -27,7 +31,8 @@ import (
 //
 //   - the header is the first row that looks like one: at least two short,
 //     non-numeric cells filling at least half the table's width, followed by
-//     a row of several cells rather than a line of prose;
+//     a row of several cells rather than a line of prose (a one-column list
+//     is read without a header);
 //   - rows directly under the header that hold text where the data below is
 //     numeric (units, variable names, sub-headings) are folded into the
 //     column names instead of being indexed as data;
@@ -54,20 +59,21 @@ const (
 // parseXLSX reads every sheet of a workbook, streaming rows. Merged cells
 // carry their value across the merge. Cell values are the text the
 // spreadsheet program displays (number formats applied).
-func parseXLSX(ctx context.Context, path string) (Parsed, error) {
-	name := filepath.Base(path)
-	f, err := openWorkbook(path)
+func parseXLSX(ctx context.Context, file string) (Parsed, error) {
+	name := filepath.Base(file)
+	f, err := openWorkbook(file)
 	if err != nil {
 		return Parsed{}, fmt.Errorf("ingest: parse %s: %w", name, err)
 	}
 	defer f.Close()
+	merges := workbookMerges(file)
 	var blocks []Block
 	sheets := f.GetSheetList()
 	if len(sheets) == 0 {
 		return Parsed{}, fmt.Errorf("ingest: parse %s: %w: workbook lists no sheets", name, ErrCorrupt)
 	}
 	for _, sheet := range sheets {
-		b, err := readXLSXSheet(ctx, f, sheet)
+		b, err := readXLSXSheet(ctx, f, sheet, merges[sheet])
 		if err != nil {
 			return Parsed{}, fmt.Errorf("ingest: parse %s: sheet %q: %w", name, sheet, err)
 		}
@@ -79,39 +85,87 @@ func parseXLSX(ctx context.Context, path string) (Parsed, error) {
 	return Parsed{Blocks: blocks, Rows: len(blocks)}, nil
 }
 
-func readXLSXSheet(ctx context.Context, f *excelize.File, sheet string) ([]Block, error) {
-	// Chart sheets have no merges (GetMergeCells refuses them) and no rows;
-	// a damaged worksheet fails below, where its rows are read.
-	merges, _ := f.GetMergeCells(sheet)
+func readXLSXSheet(ctx context.Context, f *excelize.File, sheet string, merges []*mergeRange) ([]Block, error) {
 	rows, err := f.Rows(sheet)
 	if err != nil {
 		return nil, fmt.Errorf("%w: %v", ErrCorrupt, err)
 	}
 	defer rows.Close()
-	src := &xlsxRows{rows: rows, merges: map[int][]mergeSpan{}}
+	src := &xlsxRows{rows: rows, merges: map[int][]*mergeRange{}}
 	for _, m := range merges {
-		c1, r1, err1 := excelize.CellNameToCoordinates(m.GetStartAxis())
-		c2, r2, err2 := excelize.CellNameToCoordinates(m.GetEndAxis())
-		if err1 != nil || err2 != nil {
-			continue // a malformed merge range only loses the carried value
-		}
-		for r := r1; r <= r2; r++ {
-			src.merges[r] = append(src.merges[r], mergeSpan{first: c1 - 1, last: c2 - 1, value: m.GetCellValue()})
+		for r := m.firstRow; r <= m.lastRow; r++ {
+			src.merges[r] = append(src.merges[r], m)
 		}
 	}
 	return readTable(ctx, sheet, src)
 }
 
-// mergeSpan is the part of a merged range that lies on one row.
-type mergeSpan struct {
-	first, last int // 0-based columns
-	value       string
+// mergeRange is a merged cell range (1-based rows, 0-based columns); value
+// is the text of its first cell, known once that row has been read.
+type mergeRange struct {
+	firstRow, lastRow int
+	firstCol, lastCol int
+	value             string
+}
+
+var mergeRef = regexp.MustCompile(`<(?:[A-Za-z_][\w.-]*:)?mergeCell\s[^>]*?\bref=["']([A-Za-z]{1,3}\d+):([A-Za-z]{1,3}\d+)["']`)
+
+// workbookMerges returns the merged ranges of each worksheet, by sheet name.
+// excelize's GetMergeCells unmarshals the whole worksheet into memory (and
+// makes the row reader marshal it back), which defeats streaming; the
+// ranges sit after the cell data in the sheet XML, so they are read from
+// there directly. Merges only carry values across cells, so a package this
+// cannot read yields none and the row reader reports the damage.
+func workbookMerges(file string) map[string][]*mergeRange {
+	zr, err := zip.OpenReader(file)
+	if err != nil {
+		return nil
+	}
+	defer zr.Close()
+	parts := packageParts(&zr.Reader)
+	book := targetOf(parts, "_rels/.rels", "", "/officeDocument", "xl/workbook.xml")
+	data, err := readPart(parts, book)
+	if err != nil {
+		return nil
+	}
+	var wb struct {
+		Sheets []struct {
+			Name string `xml:"name,attr"`
+			RID  string `xml:"id,attr"`
+		} `xml:"sheets>sheet"`
+	}
+	if xml.Unmarshal(data, &wb) != nil {
+		return nil
+	}
+	targets := map[string]string{}
+	for _, rel := range readRels(parts, relsOf(book), path.Dir(book)) {
+		targets[rel.ID] = rel.Target
+	}
+	out := map[string][]*mergeRange{}
+	for _, s := range wb.Sheets {
+		sheetXML, err := readPart(parts, targets[s.RID])
+		if err != nil {
+			continue
+		}
+		if i := bytes.LastIndex(sheetXML, []byte("sheetData>")); i >= 0 {
+			sheetXML = sheetXML[i:]
+		}
+		for _, m := range mergeRef.FindAllSubmatch(sheetXML, -1) {
+			c1, r1, err1 := excelize.CellNameToCoordinates(string(m[1]))
+			c2, r2, err2 := excelize.CellNameToCoordinates(string(m[2]))
+			if err1 != nil || err2 != nil || r2 < r1 || c2 < c1 {
+				continue
+			}
+			out[s.Name] = append(out[s.Name], &mergeRange{firstRow: r1, lastRow: r2, firstCol: c1 - 1, lastCol: c2 - 1})
+		}
+	}
+	return out
 }
 
 type xlsxRows struct {
 	rows   *excelize.Rows
 	n      int
-	merges map[int][]mergeSpan
+	merges map[int][]*mergeRange // by row number
 }
 
 func (x *xlsxRows) next() (sheetRow, bool, error) {
@@ -129,19 +183,21 @@ func (x *xlsxRows) next() (sheetRow, bool, error) {
 		return sheetRow{}, false, fmt.Errorf("%w: row %d: %v", ErrCorrupt, x.n, err)
 	}
 	var spill []bool
-	for _, sp := range x.merges[x.n] {
-		for len(cells) <= sp.last {
+	for _, m := range x.merges[x.n] {
+		for len(cells) <= m.lastCol {
 			cells = append(cells, "")
-		}
-		if spill == nil {
-			spill = make([]bool, len(cells))
 		}
 		for len(spill) < len(cells) {
 			spill = append(spill, false)
 		}
-		for c := sp.first; c <= sp.last; c++ {
-			if strings.TrimSpace(cells[c]) == "" {
-				cells[c] = sp.value
+		if x.n == m.firstRow {
+			// Rows are read top to bottom and cells left to right, so the
+			// first cell of a range is read before the cells it fills.
+			m.value = cells[m.firstCol]
+		}
+		for c := m.firstCol; c <= m.lastCol; c++ {
+			if (x.n != m.firstRow || c != m.firstCol) && strings.TrimSpace(cells[c]) == "" {
+				cells[c] = m.value
 				spill[c] = true
 			}
 		}
@@ -354,7 +410,8 @@ func (t *tableReader) headerAfterTitle() (int, bool) {
 // below r start at look-ahead index below.
 func (t *tableReader) startsTable(r sheetRow, below int) bool {
 	data := t.rows.region(below)
-	if !headerLike(r, data) {
+	_, more := t.rows.peek(below)
+	if !headerLike(r, data, !more) {
 		return false
 	}
 	if t.names == nil {
@@ -431,14 +488,22 @@ func (t *tableReader) emit(r sheetRow) {
 	t.blocks = append(t.blocks, Block{Sheet: t.sheet, Row: r.num, Section: t.section, Text: text})
 }
 
-// headerLike judges a candidate header row against the rows below it.
-func headerLike(r sheetRow, below []sheetRow) bool {
+// headerLike judges a candidate header row against the rows below it (up
+// to the next blank row); last says the sheet ends after r.
+func headerLike(r sheetRow, below []sheetRow, last bool) bool {
 	n := nonEmptyCount(r)
 	width := lastColumn(r)
 	for _, b := range below {
 		width = max(width, lastColumn(b))
 	}
-	if n == 0 || (n < 2 && width > 1) || 2*n < width {
+	// One filled cell is a title or a note: a one-column list reads as
+	// well without a header as with one, and stacked notes would otherwise
+	// be taken for a header and its data.
+	if n < 2 || 2*n < width {
+		return false
+	}
+	if len(below) == 0 && !last {
+		// Nothing under it before a blank row: a note, not a header.
 		return false
 	}
 	values := 0
@@ -459,7 +524,7 @@ func headerLike(r sheetRow, below []sheetRow) bool {
 	}
 	// A header sits on a table; a lone cell below it means the row is a
 	// line of notes with a stray second cell.
-	return len(below) == 0 || width == 1 || nonEmptyCount(below[0]) >= 2
+	return len(below) == 0 || nonEmptyCount(below[0]) >= 2
 }
 
 // titleRow is a row with a single short text cell.

@@ -108,13 +108,14 @@ func (w *blockWriter) flush() {
 }
 
 // finish flushes and returns the result, or ErrNoText when nothing was
-// written.
+// written. Pages is the last page that holds text: a trailing form feed or
+// page break adds no page.
 func (w *blockWriter) finish() (Parsed, error) {
 	w.flush()
 	if len(w.blocks) == 0 {
 		return Parsed{}, ErrNoText
 	}
-	return Parsed{Blocks: w.blocks, Pages: w.page}, nil
+	return Parsed{Blocks: w.blocks, Pages: w.blocks[len(w.blocks)-1].Page}, nil
 }
 
 // headingLine normalises heading text to the one line a Section holds.
