@@ -24,9 +24,9 @@ type evidence struct {
 	trigrams map[[3]string]struct{}
 	// quantities are the numbers and codes of the chunk.
 	quantities []quantity
-	// codes holds the compact form of every token, and of every pair of
-	// adjacent tokens, so "Inverter 42" matches "INV-42"'s neighbour forms
-	// and "SB 7000TL" matches "SB7000TL".
+	// codes holds the compact form of every token, and of every token
+	// followed by a number, so "SB7000TL-US-22" matches "SB7000TLUS22"
+	// and "Inverter-42" matches "Inverter 42".
 	codes map[string]struct{}
 	// looseUnits are units written apart from any number, such as a
 	// spreadsheet header's "(W)": a bare number in the same chunk may
@@ -55,8 +55,9 @@ func newEvidence(c store.Chunk) *evidence {
 		ev.terms[t.Term] = struct{}{}
 		ev.codes[compact(t.Text)] = struct{}{}
 		ev.negated = ev.negated || isNegation(t.Text)
-		if i > 0 {
-			ev.codes[compact(toks[i-1].Text+t.Text)] = struct{}{}
+		if i > 0 && t.Kind == analysis.Number {
+			// "Inverter 42" is also the code "inverter42".
+			ev.codes[compact(toks[i-1].Text)+compact(t.Text)] = struct{}{}
 		}
 		if i >= 2 {
 			ev.trigrams[[3]string{toks[i-2].Term, toks[i-1].Term, t.Term}] = struct{}{}
@@ -69,7 +70,13 @@ func newEvidence(c store.Chunk) *evidence {
 			ev.looseUnits[u] = struct{}{}
 		}
 	}
-	ev.quantities = quantities(full)
+	for i := 0; i < len(toks); {
+		q, next := quantityAt(full, toks, i)
+		if q.isQuantity() {
+			ev.quantities = append(ev.quantities, q)
+		}
+		i = next
+	}
 	return ev
 }
 

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"regexp"
+	"slices"
 	"strings"
 
 	"github.com/cewhq/cew/store"
@@ -143,9 +144,8 @@ func Post(ctx context.Context, question, answer string, chunks []store.Chunk, op
 			v.Detail = fmt.Sprintf("sentence %d: %s", i+1, sv.Detail)
 		}
 	}
-	if len(sentences) == 0 {
-		// Only punctuation or markup: nothing was said.
-		return fail(NoSource, "the answer has no sentences")
+	if !slices.ContainsFunc(sentences, func(s Sentence) bool { return s.Claim != "" }) {
+		return fail(NoSource, "the answer has nothing but citations")
 	}
 	if v.Cited == nil {
 		v.Cited = []int{}
@@ -189,13 +189,13 @@ func checkSentence(s Sentence, nChunks int, cited func([]int) []*evidence) (Reas
 		}
 	}
 	evs := cited(s.Citations)
-	for _, h := range hedges {
-		if h.MatchString(s.Claim) && !anyMatch(h, evs) {
+	for _, h := range matching(hedges, hedgeTriggers, s.Claim) {
+		if !anyMatch(h, evs) {
 			return Forbidden, fmt.Sprintf("%q hedges with %q, which the cited source does not say", clip(s.Text), h.FindString(s.Claim))
 		}
 	}
-	for _, c := range complianceClaims {
-		if c.MatchString(s.Claim) && !anyMatch(c, evs) {
+	for _, c := range matching(complianceClaims, complianceTriggers, s.Claim) {
+		if !anyMatch(c, evs) {
 			return Compliance, fmt.Sprintf("%q claims %q, which the cited source does not state", clip(s.Text), c.FindString(s.Claim))
 		}
 	}
@@ -279,6 +279,24 @@ func phrases(ps ...string) []*regexp.Regexp {
 	return out
 }
 
+// matching returns the patterns of res that match s. The patterns are
+// only run when s contains one of the lower-case trigger words every match
+// must contain, so the usual sentence, which hedges with nothing, costs a
+// few substring searches.
+func matching(res []*regexp.Regexp, triggers []string, s string) []*regexp.Regexp {
+	lower := strings.ToLower(s)
+	if !slices.ContainsFunc(triggers, func(t string) bool { return strings.Contains(lower, t) }) {
+		return nil
+	}
+	var out []*regexp.Regexp
+	for _, re := range res {
+		if re.MatchString(s) {
+			out = append(out, re)
+		}
+	}
+	return out
+}
+
 // hedges are words that turn a statement into a guess. An answer built
 // from the documents states what they say; when a document itself hedges
 // ("cables are typically laid…"), quoting it is allowed.
@@ -338,3 +356,15 @@ func isNegation(w string) bool {
 	}
 	return strings.HasSuffix(w, "n't")
 }
+
+// hedgeTriggers and complianceTriggers hold a word part that every match
+// of at least one pattern contains; a sentence without any of them cannot
+// match.
+var (
+	hedgeTriggers = []string{"think", "believe", "guess", "assume", "suppose", "would say", "sure", "probabl",
+		"might", "may", "perhaps", "possibl", "presumabl", "conceivabl", "typical", "usual", "general",
+		"normal", "common", "often", "likely", "seem", "appears", "know", "most cases", "could",
+		"rough", "approximat", "about", "around", "more or less", "thumb", "practice", "industry"}
+	complianceTriggers = []string{"compl", "conform", "requirement", "code", "standard", "regulation",
+		"approv", "certif", "accordance", "inspection", "safe", "legal", "permissible"}
+)

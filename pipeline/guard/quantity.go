@@ -187,6 +187,9 @@ func isOrdinalSuffix(s string) bool {
 // compact folds an identifier to lower-case letters and digits only, so
 // "277-007-D-C-40327", "277 007 D C 40327" and "277007dc40327" are one code.
 func compact(s string) string {
+	if isLowerAlnum(s) {
+		return s
+	}
 	var b strings.Builder
 	for _, r := range strings.ToLower(s) {
 		if unicode.IsLetter(r) || unicode.IsDigit(r) {
@@ -312,3 +315,12 @@ var units = func() map[string]string {
 	add("£")
 	return m
 }()
+
+func isLowerAlnum(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; !(c >= 'a' && c <= 'z' || c >= '0' && c <= '9') {
+			return false
+		}
+	}
+	return true
+}

@@ -28,6 +28,12 @@ type Sentence struct {
 var (
 	citationGroup = regexp.MustCompile(`\[S\d+(?:\s*[,;]\s*S?\d+)*\]`)
 	citationNum   = regexp.MustCompile(`\d+`)
+	// citationAtStart finds a citation at the start of a string without
+	// scanning the rest of it.
+	citationAtStart = regexp.MustCompile(`^` + citationGroup.String())
+	// citationWithSpace also takes the space before a citation, so the
+	// claim of "… 800 mm [S1]." reads "… 800 mm.".
+	citationWithSpace = regexp.MustCompile(`\s*` + citationGroup.String())
 	// bulletMarker is a list item's marker at the start of a line.
 	bulletMarker = regexp.MustCompile(`^(?:[-*•–—▪◦]|\d{1,3}[.)]|[a-zA-Z][.)])\s+`)
 )
@@ -61,7 +67,7 @@ func SplitSentences(answer string) []Sentence {
 		for _, s := range splitLine(line) {
 			out = append(out, Sentence{
 				Text:      s,
-				Claim:     strings.Join(strings.Fields(citationGroup.ReplaceAllString(s, " ")), " "),
+				Claim:     strings.Join(strings.Fields(citationWithSpace.ReplaceAllString(s, "")), " "),
 				Citations: appendCitations(nil, s),
 				Bullet:    bullet,
 			})
@@ -123,8 +129,8 @@ func splitLine(line string) []string {
 		// Pull in citations written after the punctuation.
 		next := skipSpace(line, end)
 		for {
-			loc := citationGroup.FindStringIndex(line[next:])
-			if loc == nil || loc[0] != 0 {
+			loc := citationAtStart.FindStringIndex(line[next:])
+			if loc == nil {
 				break
 			}
 			end = next + loc[1]
@@ -172,7 +178,7 @@ func endsSentence(before string) bool {
 	if r, size := utf8.DecodeRuneInString(word); size == len(word) && unicode.IsUpper(r) {
 		return false
 	}
-	if strings.Contains(word, ".") && len(word) <= 5 {
+	if strings.Contains(word, ".") && len(word) <= 5 && !strings.ContainsFunc(word, func(r rune) bool { return r != '.' && !unicode.IsLetter(r) }) {
 		// "e.g", "i.e", "U.S": dotted abbreviations.
 		return false
 	}
