@@ -1,0 +1,130 @@
+#!/usr/bin/env bash
+# Starts and stops a throwaway redis-server for the cache tests.
+#
+#   export CEW_TEST_REDIS_URL=$(scripts/redis-test-server.sh start [port])
+#   go test -race ./cache/...
+#   scripts/redis-test-server.sh stop
+#
+# start installs Debian's redis-server when it is missing (apt-get), runs it
+# on 127.0.0.1 (the given port, $CEW_REDIS_TEST_PORT, or a free one) with no
+# persistence, and prints the URL to use on stdout; everything else goes to
+# stderr. Running start twice prints the URL of the server already running.
+# stop stops only the server start started, found by its pidfile.
+set -euo pipefail
+
+state_dir="${CEW_REDIS_TEST_DIR:-${TMPDIR:-/tmp}/cew-redis-test}"
+pidfile="$state_dir/redis.pid"
+portfile="$state_dir/port"
+
+log() { echo "redis-test-server: $*" >&2; }
+
+# ours prints the pid of the server this script started, if it is running.
+ours() {
+  [ -f "$pidfile" ] || return 1
+  local pid
+  pid=$(cat "$pidfile" 2>/dev/null) || return 1
+  [ -n "$pid" ] && kill -0 "$pid" 2>/dev/null || return 1
+  # A recycled pid belongs to someone else: only a redis-server is ours.
+  tr '\0' ' ' <"/proc/$pid/cmdline" 2>/dev/null | grep -q redis-server || return 1
+  echo "$pid"
+}
+
+install_redis() {
+  command -v redis-server >/dev/null && return
+  if ! command -v apt-get >/dev/null; then
+    log "redis-server is not in PATH and apt-get is not available; install Redis and retry"
+    exit 1
+  fi
+  local sudo=()
+  [ "$(id -u)" -eq 0 ] || sudo=(sudo)
+  log "installing redis-server with apt-get"
+  export DEBIAN_FRONTEND=noninteractive
+  if ! "${sudo[@]}" apt-get install -y --no-install-recommends redis-server >&2; then
+    "${sudo[@]}" apt-get update >&2
+    "${sudo[@]}" apt-get install -y --no-install-recommends redis-server >&2
+  fi
+}
+
+port_in_use() {
+  (exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null
+}
+
+free_port() {
+  local port
+  for _ in $(seq 1 100); do
+    port=$((20000 + RANDOM % 40000))
+    port_in_use "$port" || { echo "$port"; return; }
+  done
+  log "no free port found"
+  exit 1
+}
+
+# ping speaks RESP directly, so no redis-cli is needed.
+ping() {
+  local reply
+  exec 3<>"/dev/tcp/127.0.0.1/$1" || return 1
+  printf 'PING\r\n' >&3
+  IFS= read -r -t 1 reply <&3 || true
+  exec 3<&- 3>&-
+  [[ "$reply" == +PONG* ]]
+}
+
+start() {
+  if ours >/dev/null; then
+    echo "redis://127.0.0.1:$(cat "$portfile")/0"
+    return
+  fi
+  install_redis
+  local port="${1:-${CEW_REDIS_TEST_PORT:-}}"
+  [ -n "$port" ] || port=$(free_port)
+  if port_in_use "$port"; then
+    log "port $port is already in use"
+    exit 1
+  fi
+  mkdir -p "$state_dir"
+  rm -f "$pidfile"
+  redis-server --bind 127.0.0.1 --port "$port" \
+    --save "" --appendonly no \
+    --daemonize yes --pidfile "$pidfile" \
+    --dir "$state_dir" --logfile "$state_dir/redis.log" >&2
+  for _ in $(seq 1 100); do
+    if ping "$port"; then
+      echo "$port" >"$portfile"
+      log "redis-server $(cat "$pidfile") listening on 127.0.0.1:$port"
+      echo "redis://127.0.0.1:$port/0"
+      return
+    fi
+    sleep 0.1
+  done
+  log "redis-server did not answer on port $port; see $state_dir/redis.log"
+  tail -n 20 "$state_dir/redis.log" >&2 || true
+  exit 1
+}
+
+stop() {
+  local pid
+  if ! pid=$(ours); then
+    log "no redis-server started by this script is running"
+    rm -f "$pidfile" "$portfile"
+    return
+  fi
+  kill "$pid"
+  for _ in $(seq 1 50); do
+    kill -0 "$pid" 2>/dev/null || break
+    sleep 0.1
+  done
+  if kill -0 "$pid" 2>/dev/null; then
+    kill -9 "$pid"
+  fi
+  rm -f "$pidfile" "$portfile"
+  log "stopped redis-server $pid"
+}
+
+case "${1:-}" in
+start) shift; start "$@" ;;
+stop) stop ;;
+*)
+  echo "usage: $0 start [port] | stop" >&2
+  exit 2
+  ;;
+esac
