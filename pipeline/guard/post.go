@@ -25,7 +25,8 @@ type Verifier interface {
 }
 
 // PostOptions configures Post. A zero field takes its default from
-// DefaultPostOptions, so a forgotten setting never switches a check off.
+// DefaultPostOptions, so a forgotten setting never switches a check off; a
+// negative MinSupport does switch the support threshold off.
 type PostOptions struct {
 	// MinSupport is the support score below which a sentence is ungrounded.
 	MinSupport float64

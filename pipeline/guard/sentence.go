@@ -122,7 +122,7 @@ func splitLine(line string) []string {
 			}
 			end += n
 		}
-		if end < len(line) && line[end] != ' ' {
+		if end < len(line) && line[end] != ' ' && line[end] != '\t' && !citationAtStart.MatchString(line[end:]) {
 			i = end
 			continue
 		}
@@ -158,9 +158,9 @@ func skipSpace(s string, i int) int {
 	return i
 }
 
-// startsSentence reports whether text could begin a sentence: a capital
-// letter, a digit, a quote or bracket, or a citation-free symbol such as a
-// bullet. Lower-case text after a period ("approx. four") does not.
+// startsSentence reports whether text could begin a sentence: anything but
+// a lower-case letter, which after a period ("approx. four") continues the
+// sentence.
 func startsSentence(text string) bool {
 	r, _ := utf8.DecodeRuneInString(text)
 	return !unicode.IsLower(r)

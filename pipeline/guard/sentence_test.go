@@ -36,6 +36,12 @@ func TestSplitSentences(t *testing.T) {
 				{"The albedo is fixed at 0.2.", []int{1}},
 				{"The GCR default is 0.4.", []int{2}},
 			}},
+		{name: "citation glued to the period",
+			answer: "The albedo is fixed at 0.2.[S1] The GCR default is 0.4.[S2]",
+			want: []sent{
+				{"The albedo is fixed at 0.2.", []int{1}},
+				{"The GCR default is 0.4.", []int{2}},
+			}},
 		{name: "decimal numbers do not split",
 			answer: "The ratio is 1.1 and the rating 3.63 kW [S1].",
 			want:   []sent{{"The ratio is 1.1 and the rating 3.63 kW.", []int{1}}}},
