@@ -301,7 +301,7 @@ func attr(e xml.StartElement, local string) (string, bool) {
 func sectionStarts(doc []byte) []bool {
 	var out []bool
 	d := xml.NewDecoder(bytes.NewReader(doc))
-	depth, kind := 0, ""
+	depth, changed, kind := 0, 0, ""
 	for {
 		tok, err := d.Token()
 		if err != nil {
@@ -309,17 +309,24 @@ func sectionStarts(doc []byte) []bool {
 		}
 		switch t := tok.(type) {
 		case xml.StartElement:
-			if !isWord(t.Name) {
-				continue
-			}
-			if t.Name.Local == "sectPr" {
+			switch {
+			case !isWord(t.Name):
+			case t.Name.Local == "sectPrChange":
+				// The section properties a tracked change replaced.
+				changed++
+			case changed > 0:
+			case t.Name.Local == "sectPr":
 				depth++
 				kind = ""
-			} else if depth > 0 && t.Name.Local == "type" {
+			case depth > 0 && t.Name.Local == "type":
 				kind, _ = attr(t, "val")
 			}
 		case xml.EndElement:
-			if isWord(t.Name) && t.Name.Local == "sectPr" && depth > 0 {
+			switch {
+			case !isWord(t.Name):
+			case t.Name.Local == "sectPrChange":
+				changed--
+			case changed == 0 && t.Name.Local == "sectPr" && depth > 0:
 				depth--
 				out = append(out, kind != "continuous" && kind != "nextColumn")
 			}

@@ -177,6 +177,13 @@ func TestParseDOCXCases(t *testing.T) {
 			},
 		},
 		{
+			name: "section properties replaced by a tracked change do not count",
+			body: para("", "before") +
+				`<w:p><w:pPr><w:sectPr><w:type w:val="continuous"/><w:sectPrChange><w:sectPr><w:type w:val="nextPage"/></w:sectPr></w:sectPrChange></w:sectPr></w:pPr></w:p>` +
+				para("", "after") + `<w:sectPr><w:type w:val="continuous"/></w:sectPr>`,
+			want: []Block{{Page: 1, Text: "before\nafter"}},
+		},
+		{
 			name: "text box paragraphs inside a paragraph",
 			body: `<w:p><w:r><w:t xml:space="preserve">Outer </w:t></w:r><w:r><w:pict><w:txbxContent><w:p><w:r><w:t>boxed</w:t></w:r></w:p></w:txbxContent></w:pict></w:r><w:r><w:t>text</w:t></w:r></w:p>`,
 			want: []Block{{Page: 1, Text: "boxed\nOuter text"}},

@@ -197,6 +197,10 @@ func registerFromRows(rows [][]string, hyperlink func(row, col int) string) ([]R
 					v = target
 				}
 			}
+			if f == fieldFile {
+				// Registers kept on Windows write folders with "\".
+				v = strings.ReplaceAll(v, `\`, "/")
+			}
 			if v != "" {
 				empty = false
 				registerFields[f].set(&e, v)
@@ -280,16 +284,19 @@ func firstNonEmptyRow(rows [][]string) []string {
 
 var (
 	// revisionMarker finds "Rev 03", "Rev03", "Rev.B", "rev-2", "Revision 3",
-	// "(Rev C)", "[Rev P01]" and "_R03" between separators. The value after a
-	// bare "Rev" (no separator) must start with a digit or be one or two
-	// capitals, so "Review" and "Revised" are not revisions.
+	// "(Rev C)", "[Rev P01]", "_R1" and " R03" between separators. The value
+	// after a bare "Rev" (no separator) must start with a digit or be one or
+	// two capitals, so "Review" and "Revised" are not revisions; a bare "R"
+	// takes one digit only after "_", so "Zone R1" keeps its R1.
 	revisionMarker = regexp.MustCompile(
-		`(?:^|[\s_\-.])` +
-			`(?:` +
+		`(?:` +
+			`(?:^|[\s_\-.])(?:` +
 			`[(\[]\s*(?i:rev(?:ision)?)[\s._:\-]*([A-Za-z0-9]{1,4}(?:\.\d{1,2})?)\s*[)\]]` +
 			`|(?i:rev(?:ision)?)[\s._:\-]+(\d{1,3}[A-Za-z]?(?:\.\d{1,2})?|[A-Za-z]{1,2}\d{0,3}(?:\.\d{1,2})?)` +
 			`|(?i:rev)(\d{1,3}[A-Za-z]?|[A-Z]{1,2}\d{0,3})` +
-			`|[Rr](\d{1,3})` +
+			`|[Rr](\d{2,3})` +
+			`)` +
+			`|_[Rr](\d)` +
 			`)` +
 			`(?:$|[\s_\-.])`)
 	numberSegment  = regexp.MustCompile(`^[A-Za-z0-9]+$`)
@@ -344,7 +351,7 @@ func leadingNumber(stem string) (number, rest string) {
 			j++
 		}
 		seg := stem[i:j]
-		if seg == "" || !codeSegment(seg) || isRevisionStart(stem[i:]) {
+		if seg == "" || !codeSegment(seg) || isRevisionStart(stem[max(i-1, 0):]) {
 			break
 		}
 		if strings.ContainsAny(seg, "0123456789") {
@@ -364,8 +371,9 @@ func leadingNumber(stem string) (number, rest string) {
 	return stem[:end], stem[end:]
 }
 
-// isRevisionStart reports whether s begins with a revision marker, so the
-// number stops before "R03" or "REV03".
+// isRevisionStart reports whether s (a segment with the separator before
+// it) begins with a revision marker, so the number stops before "R03" or
+// "REV03".
 func isRevisionStart(s string) bool {
 	loc := revisionMarker.FindStringIndex(s)
 	return loc != nil && loc[0] == 0
@@ -435,26 +443,29 @@ func newCSVReader(text string) *csv.Reader {
 	return r
 }
 
-// sniffDelimiter picks ",", ";" or tab from the first non-blank line:
-// spreadsheet programs in locales with a decimal comma write ";".
+// sniffDelimiter picks ",", ";" or tab by counting them, outside quotes, in
+// the first five non-blank lines: spreadsheet programs in locales with a
+// decimal comma write ";", and a title line may hold no delimiter at all.
 func sniffDelimiter(text string) rune {
-	line := text
-	for line != "" {
+	var lines []string
+	for rest := text; rest != "" && len(lines) < 5; {
 		var l string
-		l, line, _ = strings.Cut(line, "\n")
+		l, rest, _ = strings.Cut(rest, "\n")
 		if strings.TrimSpace(l) != "" {
-			line = l
-			break
+			lines = append(lines, l)
 		}
 	}
 	count := func(sep byte) int {
-		n, quoted := 0, false
-		for i := 0; i < len(line); i++ {
-			switch {
-			case line[i] == '"':
-				quoted = !quoted
-			case !quoted && line[i] == sep:
-				n++
+		n := 0
+		for _, line := range lines {
+			quoted := false
+			for i := 0; i < len(line); i++ {
+				switch {
+				case line[i] == '"':
+					quoted = !quoted
+				case !quoted && line[i] == sep:
+					n++
+				}
 			}
 		}
 		return n

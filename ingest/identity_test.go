@@ -20,6 +20,9 @@ func TestIdentityFromFileName(t *testing.T) {
 		{"rev in brackets", "ABC-123 [Rev P01] Layout.pdf", "ABC-123", "P01", "Layout"},
 		{"report number, no rev", "NREL-TP-6A20-62641_PVWatts_Version5_Manual.pdf", "NREL-TP-6A20-62641", "", "PVWatts Version5 Manual"},
 		{"underscore R", "277-007-D-C-40327_R03_Trench.pdf", "277-007-D-C-40327", "03", "Trench"},
+		{"underscore R, one digit", "ABC-123_R1_Trench.pdf", "ABC-123", "1", "Trench"},
+		{"R with one digit in a title is not a revision", "ABC-123 Zone R1 cabling.pdf", "ABC-123", "", "Zone R1 cabling"},
+		{"spaced R", "ABC-123 R12 Zone cabling.pdf", "ABC-123", "12", "Zone cabling"},
 		{"rev dot", "277-007-D-C-40327 Rev.B Trench.pdf", "277-007-D-C-40327", "B", "Trench"},
 		{"rev dash", "277-007-D-C-40327-rev-2-Trench.pdf", "277-007-D-C-40327", "2", "Trench"},
 		{"revision word", "ABC-123 Revision 4 Foundations.pdf", "ABC-123", "4", "Foundations"},
@@ -148,9 +151,9 @@ func TestLoadRegister(t *testing.T) {
 			},
 		},
 		{
-			name: "semicolon csv",
-			path: write("semi.csv", "DOCUMENT_NO;Rev;File Name\nA-1;2;a.pdf\n"),
-			want: []RegisterEntry{{Number: "A-1", Revision: "2", File: "a.pdf"}},
+			name: "semicolon csv, windows path",
+			path: write("semi.csv", "DOCUMENT_NO;Rev;File Name\nA-1;2;specs\\a.pdf\n"),
+			want: []RegisterEntry{{Number: "A-1", Revision: "2", File: "specs/a.pdf"}},
 		},
 		{
 			name: "title beats description",
@@ -198,6 +201,7 @@ func TestSniffDelimiter(t *testing.T) {
 		{"tab", "a\tb\tc\n", '\t'},
 		{"quoted commas do not count", "\"a,b,c\";d;e\n", ';'},
 		{"leading blank lines", "\n\n a;b\n", ';'},
+		{"title line without delimiters", "Cable list\nName;Size;Note\nC1;2,5;x\n", ';'},
 		{"empty", "", ','},
 	}
 	for _, tt := range tests {
