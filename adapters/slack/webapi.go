@@ -1,0 +1,201 @@
+package slack
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net"
+	"net/http"
+	"net/url"
+	"time"
+
+	"github.com/cenkalti/backoff/v5"
+	slackapi "github.com/slack-go/slack"
+
+	"github.com/cewhq/cew/bot"
+)
+
+const (
+	// apiAttempts is how many times one Slack call is tried.
+	apiAttempts = 4
+	// apiCallTimeout bounds a single HTTP call to Slack.
+	apiCallTimeout = 10 * time.Second
+	// minRateLimitWait is waited on a 429 that names no Retry-After.
+	minRateLimitWait = time.Second
+	// deliverTimeout bounds posting an answer once it exists, so an answer
+	// that used its whole AnswerTimeout can still be delivered.
+	deliverTimeout = 30 * time.Second
+)
+
+// retry runs call until it succeeds, fails permanently, the attempts run out
+// or ctx ends. A 429 waits exactly as long as Slack's Retry-After says;
+// server and network failures back off exponentially. Every failure is
+// logged with the method and counted.
+func (a *Adapter) retry(ctx context.Context, method string, call func(ctx context.Context) error) error {
+	b := backoff.NewExponentialBackOff()
+	b.InitialInterval = 250 * time.Millisecond
+	b.MaxInterval = 4 * time.Second
+	for attempt := 1; ; attempt++ {
+		callCtx, cancel := context.WithTimeout(ctx, apiCallTimeout)
+		err := call(callCtx)
+		cancel()
+		if err == nil {
+			return nil
+		}
+		kind, wait, retryable := classifyAPIError(err, b)
+		a.metrics.apiError(method, kind)
+		if !retryable || attempt == apiAttempts || ctx.Err() != nil {
+			a.log.Warn("slack call failed", "platform", "slack", "stage", "api", "method", method,
+				"attempt", attempt, "kind", kind, "err", err)
+			return fmt.Errorf("adapters/slack: %s: %w", method, err)
+		}
+		a.log.Info("slack call failed; retrying", "platform", "slack", "stage", "api", "method", method,
+			"attempt", attempt, "kind", kind, "wait_ms", wait.Milliseconds(), "err", err)
+		if err := a.sleep(ctx, wait); err != nil {
+			return fmt.Errorf("adapters/slack: %s: %w", method, err)
+		}
+	}
+}
+
+// classifyAPIError says what kind of failure err is, how long to wait
+// before trying again and whether to.
+func classifyAPIError(err error, b *backoff.ExponentialBackOff) (kind string, wait time.Duration, retryable bool) {
+	var (
+		limited *slackapi.RateLimitedError
+		status  slackapi.StatusCodeError
+		apiErr  slackapi.SlackErrorResponse
+		urlErr  *url.Error
+		netErr  net.Error
+	)
+	switch {
+	case errors.As(err, &limited):
+		return "rate_limited", max(limited.RetryAfter, minRateLimitWait), true
+	case errors.As(err, &status) && status.Code == http.StatusTooManyRequests:
+		return "rate_limited", max(b.NextBackOff(), minRateLimitWait), true
+	case errors.As(err, &status) && status.Code >= 500:
+		return "server", b.NextBackOff(), true
+	case errors.As(err, &status):
+		return "api", 0, false
+	case errors.As(err, &apiErr):
+		switch apiErr.Err {
+		case "ratelimited", "rate_limited":
+			return "rate_limited", max(b.NextBackOff(), minRateLimitWait), true
+		case "internal_error", "fatal_error", "service_unavailable", "request_timeout":
+			return "server", b.NextBackOff(), true
+		}
+		return "api", 0, false
+	case errors.Is(err, context.DeadlineExceeded), errors.As(err, &urlErr), errors.As(err, &netErr):
+		return "network", b.NextBackOff(), true
+	}
+	return "api", 0, false
+}
+
+// sleepCtx waits d or until ctx ends.
+func sleepCtx(ctx context.Context, d time.Duration) error {
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-t.C:
+		return nil
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+}
+
+// message is what cew posts: blocks and the fallback text.
+type message struct {
+	text   string
+	blocks []slackapi.Block
+}
+
+// answerMessage renders an answer as a message.
+func answerMessage(ans bot.Answer, opt renderOptions) message {
+	return message{text: FallbackText(ans), blocks: render(ans, opt)}
+}
+
+// noticeMessage is a one-line message of the adapter itself.
+func noticeMessage(text string) message {
+	return message{text: escape(text), blocks: []slackapi.Block{section(escape(text))}}
+}
+
+func (m message) options() []slackapi.MsgOption {
+	opts := []slackapi.MsgOption{slackapi.MsgOptionText(m.text, false), slackapi.MsgOptionDisableLinkUnfurl()}
+	if len(m.blocks) > 0 {
+		opts = append(opts, slackapi.MsgOptionBlocks(m.blocks...))
+	}
+	return opts
+}
+
+// postMessage posts m in channel, in the thread threadTS when set, and
+// returns the new message's ts.
+func (a *Adapter) postMessage(ctx context.Context, channel, threadTS string, m message) (string, error) {
+	opts := m.options()
+	if threadTS != "" {
+		opts = append(opts, slackapi.MsgOptionTS(threadTS))
+	}
+	var ts string
+	err := a.retry(ctx, "chat.postMessage", func(ctx context.Context) error {
+		var err error
+		_, ts, err = a.api.PostMessageContext(ctx, channel, opts...)
+		return err
+	})
+	return ts, err
+}
+
+// updateMessage replaces the message ts with m.
+func (a *Adapter) updateMessage(ctx context.Context, channel, ts string, m message) error {
+	return a.retry(ctx, "chat.update", func(ctx context.Context) error {
+		_, _, _, err := a.api.UpdateMessageContext(ctx, channel, ts, m.options()...)
+		return err
+	})
+}
+
+// updateOnce replaces the message ts with m without retrying (drafts: the
+// next draft or the final answer follows anyway).
+func (a *Adapter) updateOnce(ctx context.Context, channel, ts string, m message) error {
+	callCtx, cancel := context.WithTimeout(ctx, apiCallTimeout)
+	defer cancel()
+	_, _, _, err := a.api.UpdateMessageContext(callCtx, channel, ts, m.options()...)
+	if err != nil {
+		kind, _, _ := classifyAPIError(err, backoff.NewExponentialBackOff())
+		a.metrics.apiError("chat.update", kind)
+		return fmt.Errorf("adapters/slack: chat.update: %w", err)
+	}
+	return nil
+}
+
+func (a *Adapter) deleteMessage(ctx context.Context, channel, ts string) error {
+	return a.retry(ctx, "chat.delete", func(ctx context.Context) error {
+		_, _, err := a.api.DeleteMessageContext(ctx, channel, ts)
+		return err
+	})
+}
+
+// postEphemeral shows m to user only.
+func (a *Adapter) postEphemeral(ctx context.Context, channel, user, threadTS string, m message) error {
+	opts := m.options()
+	if threadTS != "" {
+		opts = append(opts, slackapi.MsgOptionTS(threadTS))
+	}
+	return a.retry(ctx, "chat.postEphemeral", func(ctx context.Context) error {
+		_, err := a.api.PostEphemeralContext(ctx, channel, user, opts...)
+		return err
+	})
+}
+
+// respond posts to an interaction's or slash command's response_url (valid
+// for 30 minutes, five times).
+func (a *Adapter) respond(ctx context.Context, responseURL string, msg *slackapi.WebhookMessage) error {
+	return a.retry(ctx, "response_url", func(ctx context.Context) error {
+		return slackapi.PostWebhookCustomHTTPContext(ctx, responseURL, a.http, msg)
+	})
+}
+
+// webhookMessage builds a response_url body.
+func webhookMessage(responseType string, m message) *slackapi.WebhookMessage {
+	w := &slackapi.WebhookMessage{ResponseType: responseType, Text: m.text}
+	if len(m.blocks) > 0 {
+		w.Blocks = &slackapi.Blocks{BlockSet: m.blocks}
+	}
+	return w
+}
