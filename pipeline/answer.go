@@ -24,7 +24,7 @@ const (
 type Reason = guard.Reason
 
 // NotFoundText is the one sentence cew says when it cannot ground an answer.
-const NotFoundText = "This information was not found in the uploaded documents."
+const NotFoundText = guard.NotFoundText
 
 // Source is a cited chunk, as every adapter renders it.
 type Source struct {

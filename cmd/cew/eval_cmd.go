@@ -202,7 +202,7 @@ func newEvalGroundingCmd(a *app, report func(eval.Report) error) *cobra.Command 
 		Short: "The post-guard alone on HaluEval QA: accuracy, precision, recall, F1 for hallucinated answers",
 		Args:  cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			opts := guard.DefaultPostOptions
+			opts := guard.DefaultPostOptions()
 			g, err := eval.Grounding(cmd.Context(), path, opts, limit)
 			if err != nil {
 				return err

@@ -27,8 +27,8 @@ func (a *app) newPipeline(st store.Store) (*pipeline.Pipeline, error) {
 		Searcher: st,
 		Catalog:  st,
 		Validate: guard.ValidateOptions{MaxChars: a.cfg.MaxQuestionChars},
-		Pre:      guard.DefaultPreOptions,
-		Post:     guard.DefaultPostOptions,
+		Pre:      guard.DefaultPreOptions(),
+		Post:     guard.DefaultPostOptions(),
 		Logger:   a.logger,
 	}
 	if e := a.embedder(); e != nil {
@@ -66,7 +66,7 @@ func (a *app) pipelineConfigSummary() map[string]any {
 	}
 	return map[string]any{
 		"generator": gen, "retrieval": retrieval, "reranker": reranker,
-		"pre_guard": guard.DefaultPreOptions, "post_guard_min_support": guard.DefaultPostOptions.MinSupport,
+		"pre_guard": guard.DefaultPreOptions(), "post_guard_min_support": guard.DefaultPostOptions().MinSupport,
 	}
 }
 
