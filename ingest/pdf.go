@@ -12,6 +12,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"runtime"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -166,6 +167,13 @@ func (p *PDF) Parse(ctx context.Context, path string) (Parsed, error) {
 	if !bytes.Contains(data[:min(len(data), 1024)], []byte("%PDF-")) {
 		return Parsed{}, fmt.Errorf("ingest: parse %s: %w: no PDF header", name, ErrCorrupt)
 	}
+	// PDFium rebuilds a damaged cross-reference table and then reads
+	// whatever pages survived, so a cut-off download would be indexed
+	// without its end, and with a wrong page count. The end-of-file marker
+	// (PDF 32000-1, 7.5.5) tells a truncated file apart.
+	if !bytes.Contains(data[max(0, len(data)-eofWindow):], []byte("%%EOF")) {
+		return Parsed{}, fmt.Errorf("ingest: parse %s: %w: truncated (no %%%%EOF marker at the end)", name, ErrCorrupt)
+	}
 	if err := ctx.Err(); err != nil {
 		return Parsed{}, fmt.Errorf("ingest: parse %s: %w", name, err)
 	}
@@ -197,6 +205,10 @@ func (p *PDF) Parse(ctx context.Context, path string) (Parsed, error) {
 	return parsed, nil
 }
 
+// eofWindow is how far from the end of a file its %%EOF marker is looked
+// for: some writers append a little padding after it.
+const eofWindow = 2048
+
 // errPDFiumPanic marks a panic inside the PDFium binding, turned into an
 // error so bad input never takes the process down.
 var errPDFiumPanic = errors.New("pdfium panicked")
@@ -213,11 +225,11 @@ func extractPages(ctx context.Context, inst pdfium.Pdfium, data []byte) (pages [
 	if err != nil {
 		switch {
 		case errors.Is(err, pdfiumerrors.ErrPassword):
-			return nil, fmt.Errorf("%w: a password is required to open it", ErrEncrypted)
+			return nil, fmt.Errorf("%w: it needs a password to open", ErrEncrypted)
 		case errors.Is(err, pdfiumerrors.ErrSecurity):
 			return nil, fmt.Errorf("%w: unsupported security handler", ErrEncrypted)
 		default:
-			return nil, fmt.Errorf("%w: %v", ErrCorrupt, err)
+			return nil, fmt.Errorf("%w: pdfium: %v", ErrCorrupt, err)
 		}
 	}
 	defer func() {
@@ -480,6 +492,9 @@ type line struct {
 	bold bool
 	// vertical marks a line of rotated text (a figure axis label).
 	vertical bool
+	// column is 1 or 2 for a line of the left or right column of a
+	// two-column stretch, 0 otherwise.
+	column int
 }
 
 func (l *line) words() int {
@@ -545,6 +560,9 @@ const (
 	// cellGapToWordGap is how many times wider than the line's usual word
 	// gap (its lower quartile) a cell boundary must be.
 	cellGapToWordGap = 2.5
+	// minGapsForQuartile is how many word gaps a line needs before its
+	// own spacing is trusted to judge a cell boundary.
+	minGapsForQuartile = 4
 	// dropCapRatio is how much taller than the rest of its word an initial
 	// letter must be to count as a drop cap.
 	dropCapRatio = 1.8
@@ -600,7 +618,154 @@ func layoutPage(number int, width, height float64, words []word) pageLayout {
 	sort.SliceStable(page.lines, func(i, j int) bool {
 		return page.lines[i].top+page.lines[i].bottom < page.lines[j].top+page.lines[j].bottom
 	})
+	page.lines = orderColumns(page.lines, width)
 	return page
+}
+
+// Two-column detection.
+const (
+	// gutterLo and gutterHi bound where a column gutter may lie, as
+	// fractions of the page width.
+	gutterLo = 0.3
+	gutterHi = 0.7
+	// A column is at least minColumnLines lines whose median length is
+	// minColumnWords words, and singleCellShare of them have no wide gap:
+	// the columns of a table are short or gapped and stay row by row.
+	minColumnLines  = 5
+	minColumnWords  = 6
+	singleCellShare = 0.8
+)
+
+// orderColumns reorders two-column stretches of a page: where the gutter
+// near the middle separates running text on both sides, the left column is
+// read before the right one. Lines that cross the gutter (titles, full-width
+// paragraphs, wide tables) keep their place between such stretches.
+func orderColumns(lines []line, width float64) []line {
+	m, ok := gutter(lines, width)
+	if !ok {
+		return lines
+	}
+	out := make([]line, 0, len(lines))
+	var band []line
+	for _, l := range lines {
+		if l.vertical || crosses(l, m) {
+			out = append(out, splitBand(band, m)...)
+			band = nil
+			out = append(out, l)
+			continue
+		}
+		band = append(band, l)
+	}
+	return append(out, splitBand(band, m)...)
+}
+
+// gutter returns the centre of the widest vertical strip in the middle of
+// the page that the fewest words cross.
+func gutter(lines []line, width float64) (float64, bool) {
+	lo, hi := int(gutterLo*width), int(gutterHi*width)
+	if hi <= lo {
+		return 0, false
+	}
+	cover := make([]int, hi-lo+1)
+	for _, l := range lines {
+		if l.vertical {
+			continue
+		}
+		for _, c := range l.cells {
+			for _, w := range c {
+				for x := max(lo, int(math.Floor(w.x0))); x <= min(hi, int(math.Ceil(w.x1))); x++ {
+					cover[x-lo]++
+				}
+			}
+		}
+	}
+	least := slices.Min(cover)
+	bestStart, bestLen := 0, 0
+	for i := 0; i < len(cover); {
+		if cover[i] != least {
+			i++
+			continue
+		}
+		j := i
+		for j < len(cover) && cover[j] == least {
+			j++
+		}
+		if j-i > bestLen {
+			bestStart, bestLen = i, j-i
+		}
+		i = j
+	}
+	return float64(lo+bestStart) + float64(bestLen)/2, true
+}
+
+// crosses reports a line that runs across the gutter at m: a word spans
+// it, or words on both sides are no further apart than words of one line.
+func crosses(l line, m float64) bool {
+	leftEnd, rightStart := math.Inf(-1), math.Inf(1)
+	for _, c := range l.cells {
+		for _, w := range c {
+			switch {
+			case w.x0 < m && w.x1 > m:
+				return true
+			case w.x1 <= m:
+				leftEnd = math.Max(leftEnd, w.x1)
+			default:
+				rightStart = math.Min(rightStart, w.x0)
+			}
+		}
+	}
+	return rightStart-leftEnd <= cellGap*l.size
+}
+
+// splitBand reads a stretch of lines none of which crosses the gutter at m
+// as two columns, when both sides hold running text; otherwise it returns
+// the lines as they are.
+func splitBand(band []line, m float64) []line {
+	var left, right []line
+	for _, l := range band {
+		var lw, rw []word
+		for _, c := range l.cells {
+			for _, w := range c {
+				if w.x1 <= m {
+					lw = append(lw, w)
+				} else {
+					rw = append(rw, w)
+				}
+			}
+		}
+		if len(lw) > 0 {
+			left = append(left, newLine(lw))
+		}
+		if len(rw) > 0 {
+			right = append(right, newLine(rw))
+		}
+	}
+	if !columnText(left) || !columnText(right) {
+		return band
+	}
+	for i := range left {
+		left[i].column = 1
+	}
+	for i := range right {
+		right[i].column = 2
+	}
+	return append(left, right...)
+}
+
+func columnText(ls []line) bool {
+	if len(ls) < minColumnLines {
+		return false
+	}
+	words := make([]int, len(ls))
+	single := 0
+	for i, l := range ls {
+		words[i] = l.words()
+		if len(l.cells) == 1 {
+			single++
+		}
+	}
+	slices.Sort(words)
+	return words[len(words)/2] >= minColumnWords && float64(single) >= singleCellShare*float64(len(ls))
 }
 
 // newLine orders a line's words left to right and splits them into cells.
@@ -620,7 +785,7 @@ func newLine(ws []word) line {
 		l.size = ws[0].x1 - ws[0].x0
 	}
 	wide := cellGap * l.size
-	if len(ws) > 2 {
+	if len(ws) > minGapsForQuartile {
 		// Justified lines stretch every gap alike, so a cell boundary must
 		// also stand out against the line's own word spacing.
 		gaps := make([]float64, 0, len(ws)-1)
@@ -1537,7 +1702,7 @@ func proseEdges(lines []docLine) pageEdges {
 func (e pageEdges) right(l docLine) float64 {
 	r := l.x1
 	for _, p := range e[l.page] {
-		if math.Abs(p.x0-l.x0) <= alignSlack*l.size && math.Abs(p.top-l.top) <= nearLines*l.size {
+		if p.column == l.column && math.Abs(p.x0-l.x0) <= alignSlack*l.size && math.Abs(p.top-l.top) <= nearLines*l.size {
 			r = math.Max(r, p.x1)
 		}
 	}
