@@ -340,7 +340,15 @@ func TestOutageAndRecovery(t *testing.T) {
 	allUnavailable := func(t *testing.T) {
 		t.Helper()
 		for _, c := range calls {
-			err := c.call()
+			done := make(chan error, 1)
+			go func() { done <- c.call() }()
+			var err error
+			select {
+			case err = <-done:
+			case <-time.After(time.Minute):
+				// Far beyond the timeout: the call is stuck, not slow.
+				t.Fatalf("%s blocked on an unresponsive Redis", c.name)
+			}
 			health.Observe(err)
 			if !errors.Is(err, cache.ErrUnavailable) {
 				t.Errorf("%s: error = %v, want ErrUnavailable", c.name, err)
@@ -401,4 +409,27 @@ func (l *lockedWriter) Write(p []byte) (int, error) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	return l.w.Write(p)
+}
+
+func TestClientLog(t *testing.T) {
+	cases := []struct {
+		name   string
+		format string
+		args   []any
+		want   string
+	}{
+		{"formats", "redis: connection pool: failed to dial after %d attempts: %v", []any{1, "refused"}, "failed to dial after 1 attempts: refused"},
+		{"no arguments", "redis: pool closed", nil, "redis: pool closed"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			var out strings.Builder
+			l := redis.ClientLog{Logger: slog.New(slog.NewTextHandler(&out, &slog.HandlerOptions{Level: slog.LevelDebug}))}
+			l.Printf(context.Background(), c.format, c.args...)
+			got := out.String()
+			if !strings.Contains(got, "level=DEBUG") || !strings.Contains(got, c.want) || !strings.Contains(got, "component=go-redis") {
+				t.Errorf("logged %q, want a debug line with %q", got, c.want)
+			}
+		})
+	}
 }
