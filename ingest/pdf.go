@@ -2,6 +2,7 @@ package ingest
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -12,8 +13,8 @@ import (
 	"path/filepath"
 	"regexp"
 	"runtime"
+	"runtime/debug"
 	"slices"
-	"sort"
 	"strings"
 	"sync"
 	"time"
@@ -40,6 +41,10 @@ type PDF struct {
 	logger   *slog.Logger
 	workers  int
 
+	// inUse is held for reading by every Parse and for writing by Close,
+	// so Close waits for parses in flight instead of failing them.
+	inUse sync.RWMutex
+
 	mu     sync.Mutex
 	pool   pdfium.Pool
 	cache  wazero.CompilationCache
@@ -50,8 +55,13 @@ type PDF struct {
 var errPDFClosed = errors.New("ingest: PDF parser is closed")
 
 // maxPDFWorkers bounds the PDFium instances (each has its own WebAssembly
-// memory, tens of megabytes once a large page has been loaded).
-const maxPDFWorkers = 4
+// memory, tens of megabytes once a large page has been loaded), and
+// pdfMemoryLimitPages caps that memory at 1 GiB (64 KiB pages) so a hostile
+// file fails to allocate instead of exhausting the host.
+const (
+	maxPDFWorkers       = 4
+	pdfMemoryLimitPages = 16384
+)
 
 // NewPDF returns a PDF parser. cacheDir is where wazero keeps the compiled
 // PDFium module between runs ("" compiles it in memory on every start).
@@ -66,8 +76,11 @@ func NewPDF(cacheDir string, logger *slog.Logger) *PDF {
 	}
 }
 
-// Close stops the PDFium runtime. Parse fails afterwards.
+// Close waits for parses in flight and stops the PDFium runtime. Parse
+// fails afterwards.
 func (p *PDF) Close() error {
+	p.inUse.Lock()
+	defer p.inUse.Unlock()
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	if p.closed {
@@ -102,7 +115,7 @@ func (p *PDF) start() (pdfium.Pool, error) {
 		return p.pool, nil
 	}
 	began := time.Now()
-	rc := wazero.NewRuntimeConfig()
+	rc := wazero.NewRuntimeConfig().WithMemoryLimitPages(pdfMemoryLimitPages)
 	if p.cacheDir != "" {
 		// The cache only saves start-up time, so a directory that cannot be
 		// used is logged and PDFium is compiled in memory instead.
@@ -177,6 +190,8 @@ func (p *PDF) Parse(ctx context.Context, path string) (Parsed, error) {
 	if err := ctx.Err(); err != nil {
 		return Parsed{}, fmt.Errorf("ingest: parse %s: %w", name, err)
 	}
+	p.inUse.RLock()
+	defer p.inUse.RUnlock()
 	pool, err := p.start()
 	if err != nil {
 		return Parsed{}, err
@@ -198,11 +213,27 @@ func (p *PDF) Parse(ctx context.Context, path string) (Parsed, error) {
 	if err != nil {
 		return Parsed{}, fmt.Errorf("ingest: parse %s: %w", name, err)
 	}
-	parsed := buildBlocks(pages)
+	parsed, err := p.layout(pages)
+	if err != nil {
+		return Parsed{}, fmt.Errorf("ingest: parse %s: %w", name, err)
+	}
 	if len(parsed.Blocks) == 0 {
 		return Parsed{}, fmt.Errorf("ingest: parse %s: %w (%d pages, possibly scanned images)", name, ErrNoText, parsed.Pages)
 	}
 	return parsed, nil
+}
+
+// layout runs the document-level pass. It must not panic on any input; if
+// a file still finds a way, the file is reported corrupt and the batch, or
+// the server, goes on.
+func (p *PDF) layout(pages []pageLayout) (parsed Parsed, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			p.logger.Error("pdf layout panicked", "panic", r, "stack", string(debug.Stack()))
+			parsed, err = Parsed{}, fmt.Errorf("%w: layout failed: %v", ErrCorrupt, r)
+		}
+	}()
+	return buildBlocks(pages), nil
 }
 
 // eofWindow is how far from the end of a file its %%EOF marker is looked
@@ -262,13 +293,12 @@ func extractPages(ctx context.Context, inst pdfium.Pdfium, data []byte) (pages [
 type word struct {
 	text                string
 	x0, x1, top, bottom float64
-	first               int // index of the first character on the text page
-	hyphen              bool
-	bold                bool
-	styled              bool // bold was looked up
-	vertical            bool
-	seq                 int // position in the content stream
-	fontName            string
+	// first is the index of the word's first character on the text page.
+	first int
+	// hyphen marks a word hyphenated at the end of its line.
+	hyphen bool
+	// vertical marks rotated text, whose box runs down the page.
+	vertical bool
 }
 
 func (w word) height() float64  { return w.bottom - w.top }
@@ -408,7 +438,7 @@ func pageWords(inst pdfium.Pdfium, tp references.FPDF_TEXTPAGE, m affine) ([]wor
 		if !ok {
 			return
 		}
-		w := word{text: text, x0: x0, x1: x1, top: top, bottom: bottom, first: start, hyphen: hyphen, seq: len(words)}
+		w := word{text: text, x0: x0, x1: x1, top: top, bottom: bottom, first: start, hyphen: hyphen}
 		if end-1 > start {
 			if lx0, ltop, lx1, lbottom, ok := box(end - 1); ok {
 				if overlap(top, bottom, ltop, lbottom) < 0.5*math.Min(bottom-top, lbottom-ltop) && lx0 < x1 {
@@ -579,12 +609,11 @@ func layoutPage(number int, width, height float64, words []word) pageLayout {
 		}
 		flat = append(flat, w)
 	}
-	sort.SliceStable(flat, func(i, j int) bool {
-		ci, cj := flat[i].centerY(), flat[j].centerY()
-		if ci != cj {
-			return ci < cj
+	slices.SortStableFunc(flat, func(a, b word) int {
+		if c := cmp.Compare(a.centerY(), b.centerY()); c != 0 {
+			return c
 		}
-		return flat[i].x0 < flat[j].x0
+		return cmp.Compare(a.x0, b.x0)
 	})
 	type band struct {
 		top, bottom float64
@@ -615,8 +644,8 @@ func layoutPage(number int, width, height float64, words []word) pageLayout {
 	for _, b := range bands {
 		page.lines = append(page.lines, newLine(b.words))
 	}
-	sort.SliceStable(page.lines, func(i, j int) bool {
-		return page.lines[i].top+page.lines[i].bottom < page.lines[j].top+page.lines[j].bottom
+	slices.SortStableFunc(page.lines, func(a, b line) int {
+		return cmp.Compare(a.top+a.bottom, b.top+b.bottom)
 	})
 	page.lines = orderColumns(page.lines, width)
 	return page
@@ -770,7 +799,7 @@ func columnText(ls []line) bool {
 
 // newLine orders a line's words left to right and splits them into cells.
 func newLine(ws []word) line {
-	sort.SliceStable(ws, func(i, j int) bool { return ws[i].x0 < ws[j].x0 })
+	slices.SortStableFunc(ws, func(a, b word) int { return cmp.Compare(a.x0, b.x0) })
 	l := line{top: ws[0].top, bottom: ws[0].bottom, x0: ws[0].x0, x1: ws[0].x1}
 	heights := make([]float64, len(ws))
 	for i, w := range ws {
@@ -778,7 +807,7 @@ func newLine(ws []word) line {
 		l.top, l.bottom = math.Min(l.top, w.top), math.Max(l.bottom, w.bottom)
 		l.x0, l.x1 = math.Min(l.x0, w.x0), math.Max(l.x1, w.x1)
 	}
-	sort.Float64s(heights)
+	slices.Sort(heights)
 	l.size = heights[len(heights)/2]
 	if len(ws) == 1 && ws[0].vertical {
 		l.vertical = true
@@ -792,7 +821,7 @@ func newLine(ws []word) line {
 		for i := 1; i < len(ws); i++ {
 			gaps = append(gaps, ws[i].x0-ws[i-1].x1)
 		}
-		sort.Float64s(gaps)
+		slices.Sort(gaps)
 		wide = math.Max(wide, cellGapToWordGap*gaps[len(gaps)/4])
 	}
 	cell := []word{ws[0]}
