@@ -12,6 +12,7 @@ import (
 	"path"
 	"path/filepath"
 	"regexp"
+	"sort"
 	"strconv"
 	"strings"
 	"unicode"
@@ -22,7 +23,7 @@ import (
 
 // Spreadsheets become one Block per data row: "Header: value; Header: value"
 // with the sheet and the row number a spreadsheet program shows, so a
-// citation can say "Parameters, row 619" and the reader finds it.
+// citation can say "Parameters, row 618" and the reader finds it.
 //
 // Real sheets are not clean tables. Title and note rows sit above the header,
 // units rows sit below it, and one sheet may hold several small tables, each
@@ -91,13 +92,8 @@ func readXLSXSheet(ctx context.Context, f *excelize.File, sheet string, merges [
 		return nil, fmt.Errorf("%w: %v", ErrCorrupt, err)
 	}
 	defer rows.Close()
-	src := &xlsxRows{rows: rows, merges: map[int][]*mergeRange{}}
-	for _, m := range merges {
-		for r := m.firstRow; r <= m.lastRow; r++ {
-			src.merges[r] = append(src.merges[r], m)
-		}
-	}
-	return readTable(ctx, sheet, src)
+	sort.Slice(merges, func(i, j int) bool { return merges[i].firstRow < merges[j].firstRow })
+	return readTable(ctx, sheet, &xlsxRows{rows: rows, pending: merges})
 }
 
 // mergeRange is a merged cell range (1-based rows, 0-based columns); value
@@ -108,14 +104,19 @@ type mergeRange struct {
 	value             string
 }
 
+// maxMergeColumns bounds how far a merged range carries its value, so a
+// range over a whole row (A1:XFD1) does not become 16,384 cells.
+const maxMergeColumns = 256
+
 var mergeRef = regexp.MustCompile(`<(?:[A-Za-z_][\w.-]*:)?mergeCell\s[^>]*?\bref=["']([A-Za-z]{1,3}\d+):([A-Za-z]{1,3}\d+)["']`)
 
 // workbookMerges returns the merged ranges of each worksheet, by sheet name.
 // excelize's GetMergeCells unmarshals the whole worksheet into memory (and
 // makes the row reader marshal it back), which defeats streaming; the
-// ranges sit after the cell data in the sheet XML, so they are read from
-// there directly. Merges only carry values across cells, so a package this
-// cannot read yields none and the row reader reports the damage.
+// ranges sit after the cell data in the sheet XML, so they are read from a
+// stream of it directly. Merges only carry values across cells, so a
+// package this cannot read yields none and the row reader reports the
+// damage.
 func workbookMerges(file string) map[string][]*mergeRange {
 	zr, err := zip.OpenReader(file)
 	if err != nil {
@@ -143,29 +144,67 @@ func workbookMerges(file string) map[string][]*mergeRange {
 	}
 	out := map[string][]*mergeRange{}
 	for _, s := range wb.Sheets {
-		sheetXML, err := readPart(parts, targets[s.RID])
+		part, ok := parts[strings.ToLower(targets[s.RID])]
+		if !ok {
+			continue
+		}
+		tail, err := afterSheetData(part)
 		if err != nil {
 			continue
 		}
-		if i := bytes.LastIndex(sheetXML, []byte("sheetData>")); i >= 0 {
-			sheetXML = sheetXML[i:]
-		}
-		for _, m := range mergeRef.FindAllSubmatch(sheetXML, -1) {
+		for _, m := range mergeRef.FindAllSubmatch(tail, -1) {
 			c1, r1, err1 := excelize.CellNameToCoordinates(string(m[1]))
 			c2, r2, err2 := excelize.CellNameToCoordinates(string(m[2]))
 			if err1 != nil || err2 != nil || r2 < r1 || c2 < c1 {
 				continue
 			}
+			c2 = min(c2, c1+maxMergeColumns-1)
 			out[s.Name] = append(out[s.Name], &mergeRange{firstRow: r1, lastRow: r2, firstCol: c1 - 1, lastCol: c2 - 1})
 		}
 	}
 	return out
 }
 
+// afterSheetData streams a worksheet part and returns what follows the last
+// mention of sheetData (the closing tag): the merge list and other sheet
+// properties, without holding the cell data in memory.
+func afterSheetData(part *zip.File) ([]byte, error) {
+	const marker = "sheetData"
+	rc, err := part.Open()
+	if err != nil {
+		return nil, err
+	}
+	defer rc.Close()
+	var tail, carry []byte
+	found := false
+	buf := make([]byte, 64<<10)
+	for {
+		n, err := rc.Read(buf)
+		chunk := append(carry, buf[:n]...)
+		if i := bytes.LastIndex(chunk, []byte(marker)); i >= 0 {
+			tail, found = append(tail[:0], chunk[i:]...), true
+		} else if found {
+			tail = append(tail, buf[:n]...)
+		}
+		if len(tail) > maxPartSize {
+			return nil, fmt.Errorf("%w: worksheet properties beyond %d MB", ErrTooLarge, maxPartSize>>20)
+		}
+		carry = append(carry[:0], chunk[max(0, len(chunk)-len(marker)+1):]...)
+		if errors.Is(err, io.EOF) {
+			return tail, nil
+		}
+		if err != nil {
+			return nil, err
+		}
+	}
+}
+
 type xlsxRows struct {
-	rows   *excelize.Rows
-	n      int
-	merges map[int][]*mergeRange // by row number
+	rows *excelize.Rows
+	n    int
+	// pending are the merged ranges not reached yet, by first row; active
+	// are those covering the current row.
+	pending, active []*mergeRange
 }
 
 func (x *xlsxRows) next() (sheetRow, bool, error) {
@@ -182,8 +221,19 @@ func (x *xlsxRows) next() (sheetRow, bool, error) {
 	if err != nil {
 		return sheetRow{}, false, fmt.Errorf("%w: row %d: %v", ErrCorrupt, x.n, err)
 	}
+	for len(x.pending) > 0 && x.pending[0].firstRow <= x.n {
+		x.active = append(x.active, x.pending[0])
+		x.pending = x.pending[1:]
+	}
+	live := x.active[:0]
+	for _, m := range x.active {
+		if m.lastRow >= x.n {
+			live = append(live, m)
+		}
+	}
+	x.active = live
 	var spill []bool
-	for _, m := range x.merges[x.n] {
+	for _, m := range x.active {
 		for len(cells) <= m.lastCol {
 			cells = append(cells, "")
 		}

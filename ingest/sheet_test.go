@@ -1,14 +1,18 @@
 package ingest
 
 import (
+	"archive/zip"
 	"context"
 	"errors"
+	"io"
 	"os"
 	"path/filepath"
 	"reflect"
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/xuri/excelize/v2"
 )
 
 const corpusTables = "../examples/corpus/tables/"
@@ -343,6 +347,81 @@ func TestReadTable(t *testing.T) {
 			}
 		})
 	}
+}
+
+func TestParseXLSXHugeMerge(t *testing.T) {
+	f := excelize.NewFile()
+	defer f.Close()
+	for _, c := range []struct {
+		cell  string
+		value any
+	}{{"A1", "Schedule"}, {"A3", "Cable"}, {"B3", "Size"}, {"A4", "C1"}, {"B4", 16}} {
+		if err := f.SetCellValue("Sheet1", c.cell, c.value); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := f.MergeCell("Sheet1", "A1", "B2"); err != nil {
+		t.Fatal(err)
+	}
+	if err := f.MergeCell("Sheet1", "C3", "D4"); err != nil {
+		t.Fatal(err)
+	}
+	small := filepath.Join(t.TempDir(), "small.xlsx")
+	if err := f.SaveAs(small); err != nil {
+		t.Fatal(err)
+	}
+	// Widen the ranges in the XML (excelize would materialise them): a
+	// title merged over whole rows, and a range down to the last row.
+	path := rewriteZip(t, small, strings.NewReplacer(`ref="A1:B2"`, `ref="A1:XFD2"`, `ref="C3:D4"`, `ref="C3:XFD1048576"`))
+	p, err := parseXLSX(context.Background(), path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []Block{{Sheet: "Sheet1", Row: 4, Section: "Schedule", Text: "Cable: C1; Size: 16"}}
+	if !reflect.DeepEqual(p.Blocks, want) {
+		t.Errorf("blocks =\n%s\nwant\n%s", dumpBlocks(p.Blocks), dumpBlocks(want))
+	}
+}
+
+// rewriteZip copies a zip package, passing every part through r.
+func rewriteZip(t *testing.T, src string, r *strings.Replacer) string {
+	t.Helper()
+	zr, err := zip.OpenReader(src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer zr.Close()
+	dst := filepath.Join(t.TempDir(), "rewritten"+filepath.Ext(src))
+	out, err := os.Create(dst)
+	if err != nil {
+		t.Fatal(err)
+	}
+	zw := zip.NewWriter(out)
+	for _, f := range zr.File {
+		rc, err := f.Open()
+		if err != nil {
+			t.Fatal(err)
+		}
+		data, err := io.ReadAll(rc)
+		rc.Close()
+		if err != nil {
+			t.Fatal(err)
+		}
+		w, err := zw.Create(f.Name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := w.Write([]byte(r.Replace(string(data)))); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := zw.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if err := out.Close(); err != nil {
+		t.Fatal(err)
+	}
+	return dst
 }
 
 func TestParseCSVCancelled(t *testing.T) {
