@@ -234,6 +234,9 @@ func TestAckBeforeAnswer(t *testing.T) {
 	if got := blocksJSON(t, upd.blocks(t)); !strings.Contains(got, "800 mm") || !strings.Contains(got, actionFeedbackUp) {
 		t.Errorf("final blocks lack the answer or feedback buttons:\n%s", got)
 	}
+	if upd.Form.Get("parse") != "none" || upd.Form.Get("link_names") != "false" || !strings.HasPrefix(upd.Form.Get("text"), "The minimum") {
+		t.Errorf("update must not parse mentions and must carry the fallback text: %v", upd.Form)
+	}
 }
 
 // Slack retries a delivery it thinks failed, up to three times: there must
@@ -472,7 +475,7 @@ func TestSlackAPIFailures(t *testing.T) {
 		},
 		{
 			name: "update keeps failing: posted anew after the retries", method: "chat.update",
-			failures: []apiFailure{{status: 503}, {status: 503}, {status: 503}, {status: 503}},
+			failures:  []apiFailure{{status: 503}, {status: 503}, {status: 503}, {status: 503}},
 			wantWaits: []time.Duration{0, 0, 0},
 			wantMethods: []string{"chat.postMessage", "chat.update", "chat.update", "chat.update", "chat.update",
 				"chat.postMessage", "chat.delete"},

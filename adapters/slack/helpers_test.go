@@ -79,7 +79,8 @@ type fakeSlack struct {
 func newFakeSlack(t *testing.T, extra ...slacktest.Binder) *fakeSlack {
 	t.Helper()
 	fs := &fakeSlack{failures: map[string][]apiFailure{}, changed: make(chan struct{})}
-	binders := append([]slacktest.Binder{func(c slacktest.Customize) {
+	// The first handler bound to a path wins: the test's own come first.
+	binders := append(extra, func(c slacktest.Customize) {
 		c.Handle("/auth.test", func(w http.ResponseWriter, _ *http.Request) {
 			fmt.Fprintf(w, `{"ok":true,"url":"https://project.slack.com/","team":"Project","user":"cew","team_id":%q,"user_id":%q,"bot_id":%q}`,
 				testTeam, testBotUser, testBotID)
@@ -87,7 +88,7 @@ func newFakeSlack(t *testing.T, extra ...slacktest.Binder) *fakeSlack {
 		for _, m := range []string{"chat.postMessage", "chat.update", "chat.postEphemeral", "chat.delete"} {
 			c.Handle("/"+m, fs.record(m))
 		}
-	}}, extra...)
+	})
 	fs.srv = slacktest.NewTestServer(binders...)
 	fs.srv.Start()
 	t.Cleanup(fs.srv.Stop)
@@ -317,7 +318,11 @@ type testEnv struct {
 
 func newTestEnv(t *testing.T, b *fakeBot, tweak func(*Config)) *testEnv {
 	t.Helper()
-	fs := newFakeSlack(t)
+	return newTestEnvOn(t, newFakeSlack(t), b, tweak)
+}
+
+func newTestEnvOn(t *testing.T, fs *fakeSlack, b *fakeBot, tweak func(*Config)) *testEnv {
+	t.Helper()
 	cfg := Config{
 		BotToken: "xoxb-test", SigningSecret: testSecret, APIURL: fs.url(),
 		DefaultTenant: testTenant, Workers: 4, QueueSize: 64, Now: func() time.Time { return testNow },

@@ -53,7 +53,8 @@ func (a *Adapter) socketEvent(ctx context.Context, client *socketmode.Client, ev
 		a.log.Info("socket mode connected", "platform", "slack", "stage", "socket")
 	case socketmode.EventTypeConnectionError, socketmode.EventTypeIncomingError, socketmode.EventTypeErrorBadMessage,
 		socketmode.EventTypeErrorWriteFailed, socketmode.EventTypeInvalidAuth:
-		a.log.Warn("socket mode trouble", "platform", "slack", "stage", "socket", "event", string(evt.Type))
+		a.log.Warn("socket mode trouble", "platform", "slack", "stage", "socket", "event", string(evt.Type),
+			"err", socketError(evt.Data))
 	case socketmode.EventTypeEventsAPI, socketmode.EventTypeSlashCommand, socketmode.EventTypeInteractive:
 		if evt.Request != nil {
 			a.socketRequest(ctx, client, evt)
@@ -113,4 +114,21 @@ func (a *Adapter) socketRequest(ctx context.Context, client *socketmode.Client, 
 			_ = a.interaction(base, cb)
 		}
 	}
+}
+
+// socketError is the error a Socket Mode client event carries.
+func socketError(data any) error {
+	switch d := data.(type) {
+	case *slackapi.ConnectionErrorEvent:
+		return d.ErrorObj
+	case *slackapi.IncomingEventError:
+		return d.ErrorObj
+	case *socketmode.ErrorBadMessage:
+		return d.Cause
+	case *socketmode.ErrorWriteFailed:
+		return d.Cause
+	case error:
+		return d
+	}
+	return nil
 }

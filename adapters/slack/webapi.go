@@ -118,8 +118,14 @@ func noticeMessage(text string) message {
 	return message{text: escape(text), blocks: []slackapi.Block{section(escape(text))}}
 }
 
+// options are the message's chat.* parameters. parse=none and
+// link_names=false keep Slack from turning "@channel" or names in the
+// fallback text into mentions; the blocks are verbatim for the same reason.
 func (m message) options() []slackapi.MsgOption {
-	opts := []slackapi.MsgOption{slackapi.MsgOptionText(m.text, false), slackapi.MsgOptionDisableLinkUnfurl()}
+	opts := []slackapi.MsgOption{
+		slackapi.MsgOptionText(m.text, false), slackapi.MsgOptionParse(false), slackapi.MsgOptionLinkNames(false),
+		slackapi.MsgOptionDisableLinkUnfurl(),
+	}
 	if len(m.blocks) > 0 {
 		opts = append(opts, slackapi.MsgOptionBlocks(m.blocks...))
 	}
