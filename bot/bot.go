@@ -158,7 +158,7 @@ func New(cfg Config) (*Bot, error) {
 		cfg.Logger = slog.New(slog.NewTextHandler(io.Discard, nil))
 	}
 	if cfg.Health == nil {
-		cfg.Health = cache.NewHealth(cfg.Logger, nil)
+		cfg.Health = cache.NewHealth(cache.HealthOptions{Logger: cfg.Logger})
 	}
 	if cfg.CacheTTL <= 0 {
 		cfg.CacheTTL = DefaultCacheTTL

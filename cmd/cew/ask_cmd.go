@@ -3,18 +3,31 @@ package main
 import (
 	"bufio"
 	"context"
+	"crypto/rand"
 	"encoding/json"
 	"fmt"
 	"io"
+	"os/user"
 	"strings"
 
 	"github.com/spf13/cobra"
 
-	"github.com/cewhq/cew/pipeline"
+	"github.com/cewhq/cew/bot"
 )
 
+// cliUser names who asks from the terminal, for the audit trail.
+func cliUser() string {
+	if u, err := user.Current(); err == nil {
+		return u.Username
+	}
+	return "cli"
+}
+
 func newAskCmd(a *app) *cobra.Command {
-	var asJSON bool
+	var (
+		asJSON  bool
+		session string
+	)
 	cmd := &cobra.Command{
 		Use:   `ask ["question"]`,
 		Short: "Ask a question; the answer cites its sources or says it was not found",
@@ -24,15 +37,29 @@ revision, page or sheet and row, section and Drive link, with a confidence.
 
 With --json, prints the answer contract (one JSON object). Without a question, reads one
 question per line from stdin (an interactive prompt on a terminal); with --json that
-prints one JSON object per line, in order.`,
+prints one JSON object per line, in order.
+
+With --session ID, the conversation is remembered (in Redis when CEW_REDIS_URL is set,
+so it spans runs) and follow-ups such as "and for AC cables?" are rewritten into
+standalone questions. Reading from stdin without --session keeps one conversation for
+the run.`,
 		Args: cobra.MaximumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			p, err := a.pipeline()
+			st, err := a.openStore()
 			if err != nil {
 				return err
 			}
+			b, err := a.newBot(cmd.Context(), st, nil, bot.PlatformCLI)
+			if err != nil {
+				return err
+			}
+			if session == "" && len(args) == 0 {
+				session = "run-" + rand.Text()
+			}
 			ask := func(q string) error {
-				ans, err := p.Answer(cmd.Context(), pipeline.Request{Tenant: a.cfg.Tenant, Question: q})
+				ans, err := b.Handle(cmd.Context(), bot.Query{
+					Platform: bot.PlatformCLI, Tenant: a.cfg.Tenant, Channel: "cli", Thread: session, User: cliUser(), Text: q,
+				})
 				if err != nil {
 					a.logger.Error("answer failed", "answer_id", ans.ID, "err", err)
 				}
@@ -49,6 +76,7 @@ prints one JSON object per line, in order.`,
 		},
 	}
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print the answer contract as JSON")
+	cmd.Flags().StringVar(&session, "session", "", "conversation id: remember turns and rewrite follow-ups")
 	return cmd
 }
 
@@ -80,7 +108,7 @@ func readQuestions(ctx context.Context, a *app, interactive bool, ask func(strin
 }
 
 // printAnswer renders an answer for a terminal.
-func printAnswer(w io.Writer, ans pipeline.Answer) {
+func printAnswer(w io.Writer, ans bot.Answer) {
 	fmt.Fprintln(w, ans.Answer)
 	if len(ans.Sources) > 0 {
 		fmt.Fprintln(w, "\nSources:")
@@ -91,7 +119,7 @@ func printAnswer(w io.Writer, ans pipeline.Answer) {
 			}
 		}
 	}
-	if ans.Status == pipeline.StatusNotFound || ans.Status == pipeline.StatusBlocked {
+	if ans.Status == bot.StatusNotFound || ans.Status == bot.StatusBlocked {
 		fmt.Fprintf(w, "(%s: %s)\n", ans.Reason, ans.Confidence.Reason)
 		if len(ans.Related) > 0 {
 			fmt.Fprintln(w, "Closest documents:")
@@ -100,7 +128,7 @@ func printAnswer(w io.Writer, ans pipeline.Answer) {
 			}
 		}
 	}
-	if ans.Status == pipeline.StatusAnswered {
+	if ans.Status == bot.StatusAnswered {
 		fmt.Fprintf(w, "Confidence: %s (%.2f) — %s\n", ans.Confidence.Level, ans.Confidence.Score, ans.Confidence.Reason)
 	}
 	fmt.Fprintln(w)

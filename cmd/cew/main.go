@@ -158,6 +158,7 @@ CEW_CONFIG (keys: the variable names in lower case without CEW_):
 		newStatusCmd(a),
 		newAskCmd(a),
 		newEvalCmd(a),
+		newServeCmd(a),
 		newVersionCmd(a),
 	)
 	return root

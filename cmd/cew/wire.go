@@ -1,12 +1,20 @@
 package main
 
 import (
+	"context"
+	"path/filepath"
+
+	"github.com/cewhq/cew/bot"
+	"github.com/cewhq/cew/cache"
+	"github.com/cewhq/cew/cache/memory"
+	"github.com/cewhq/cew/cache/redis"
 	"github.com/cewhq/cew/ingest"
 	"github.com/cewhq/cew/pipeline"
 	"github.com/cewhq/cew/pipeline/generate"
 	"github.com/cewhq/cew/pipeline/guard"
 	"github.com/cewhq/cew/pipeline/llm"
 	"github.com/cewhq/cew/pipeline/rank"
+	"github.com/cewhq/cew/prompts"
 	"github.com/cewhq/cew/store"
 )
 
@@ -77,4 +85,77 @@ func ingestEmbedder(e *llm.Embedder) ingest.Embedder {
 		return nil
 	}
 	return e
+}
+
+// cacheBackend is every cache interface one backend provides.
+type cacheBackend interface {
+	cache.Answers
+	cache.SemanticAnswers
+	cache.Sessions
+	cache.Deduper
+	cache.RateLimiter
+	Close() error
+}
+
+// openCache returns Redis when CEW_REDIS_URL is set, else the in-process
+// cache. A Redis that is down at start-up does not stop cew: it answers
+// without the cache and reconnects when Redis comes back.
+func (a *app) openCache(ctx context.Context) (cacheBackend, error) {
+	if a.cfg.RedisURL == "" {
+		m := memory.New(memory.Options{})
+		a.closers = append(a.closers, m.Close)
+		return m, nil
+	}
+	r, err := redis.Open(ctx, a.cfg.RedisURL, redis.Options{Timeout: a.cfg.RedisTimeout, Logger: a.logger, Lazy: true})
+	if err != nil {
+		return nil, err
+	}
+	a.closers = append(a.closers, r.Close)
+	return r, nil
+}
+
+// newBot wires the bot: pipeline, cache backend, follow-up rewriter, audit
+// log under the data directory, and metrics (nil for the CLI).
+// The CLI has no rate limit: it is one person at a terminal or a script.
+func (a *app) newBot(ctx context.Context, st store.Store, metrics *bot.Metrics, platform bot.Platform) (*bot.Bot, error) {
+	p, err := a.newPipeline(st)
+	if err != nil {
+		return nil, err
+	}
+	c, err := a.openCache(ctx)
+	if err != nil {
+		return nil, err
+	}
+	audit, err := bot.OpenFileAudit(filepath.Join(a.cfg.DataDir, "audit", "audit.jsonl"))
+	if err != nil {
+		return nil, err
+	}
+	a.closers = append(a.closers, audit.Close)
+	backend := "memory"
+	if a.cfg.RedisURL != "" {
+		backend = "redis"
+	}
+	cfg := bot.Config{
+		Pipeline: p, Generations: st,
+		Answers: c, Sessions: c, Deduper: c, Limiter: c,
+		Health:    cache.NewHealth(cache.HealthOptions{Backend: backend, Logger: a.logger}),
+		Audit:     audit,
+		Metrics:   metrics,
+		Logger:    a.logger,
+		PromptSet: prompts.SetHash(),
+		Model:     "extractive",
+		CacheTTL:  a.cfg.CacheTTL, SessionTurns: a.cfg.SessionTurns, SessionTTL: a.cfg.SessionTTL,
+		UserLimit: a.cfg.RateLimitUser, TenantLimit: a.cfg.RateLimitTenant, LimitWindow: a.cfg.RateLimitWindow,
+	}
+	if platform == bot.PlatformCLI {
+		cfg.Limiter = nil
+	}
+	if e := a.embedder(); e != nil {
+		cfg.Embedder = e
+	}
+	if a.cfg.LLMModel != "" {
+		cfg.Model = a.cfg.LLMModel
+		cfg.Rewriter = bot.NewLLMRewriter(llm.NewChat(a.chatEndpoint(), llm.WithLogger(a.logger)))
+	}
+	return bot.New(cfg)
 }

@@ -1,0 +1,164 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net"
+	"net/http"
+	"time"
+
+	"github.com/prometheus/client_golang/prometheus"
+	"github.com/prometheus/client_golang/prometheus/collectors"
+	"github.com/prometheus/client_golang/prometheus/promhttp"
+	"github.com/spf13/cobra"
+
+	"github.com/cewhq/cew/adapters/slack"
+	"github.com/cewhq/cew/bot"
+	"github.com/cewhq/cew/store"
+)
+
+// shutdownGrace bounds how long in-flight answers may take to finish after
+// SIGTERM before the server gives up on them.
+const shutdownGrace = 30 * time.Second
+
+func newServeCmd(a *app) *cobra.Command {
+	return &cobra.Command{
+		Use:   "serve",
+		Short: "Run the HTTP server: Slack (Events API or Socket Mode), /healthz, /readyz, /metrics",
+		Long: `Serve the chat platforms configured in the environment on CEW_ADDR:
+
+  /slack/events, /slack/commands, /slack/interactivity   Slack over HTTP (SLACK_BOT_TOKEN, SLACK_SIGNING_SECRET)
+  Socket Mode                                            when SLACK_APP_TOKEN (xapp-…) is set
+  /healthz   the process is up
+  /readyz    the index answers; cache state ("degraded" while Redis is unreachable); LLM configured or not
+  /metrics   Prometheus metrics
+
+SIGINT/SIGTERM stop accepting work, finish the answers in flight (up to 30 s) and exit.`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error { return a.serve(cmd.Context()) },
+	}
+}
+
+func (a *app) serve(ctx context.Context) error {
+	st, err := a.openStore()
+	if err != nil {
+		return err
+	}
+	reg := prometheus.NewRegistry()
+	reg.MustRegister(collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
+	b, err := a.newBot(ctx, st, bot.NewMetrics(reg), bot.PlatformSlack)
+	if err != nil {
+		return err
+	}
+
+	mux := http.NewServeMux()
+	mux.HandleFunc("GET /healthz", func(w http.ResponseWriter, _ *http.Request) {
+		w.Header().Set("Content-Type", "text/plain; charset=utf-8")
+		_, _ = w.Write([]byte("ok\n"))
+	})
+	mux.Handle("GET /readyz", a.readyHandler(st, b))
+	mux.Handle("GET /metrics", promhttp.HandlerFor(reg, promhttp.HandlerOpts{Registry: reg}))
+
+	var adapter *slack.Adapter
+	if a.cfg.SlackBotToken != "" {
+		tenants, _ := parseTenantMap(a.cfg.SlackTenants)
+		adapter, err = slack.New(ctx, slack.Config{
+			BotToken: a.cfg.SlackBotToken, SigningSecret: a.cfg.SlackSigningKey, AppToken: a.cfg.SlackAppToken,
+			APIURL: a.cfg.SlackAPIURL, Tenants: tenants, DefaultTenant: a.cfg.Tenant,
+			Workers: a.cfg.SlackWorkers, AnswerTimeout: a.cfg.AnswerTimeout, Logger: a.logger, Registerer: reg,
+		}, b)
+		if err != nil {
+			return err
+		}
+		adapter.Routes(mux)
+	} else {
+		a.logger.Warn("SLACK_BOT_TOKEN is not set: serving health and metrics only")
+	}
+
+	ln, err := net.Listen("tcp", a.cfg.Addr)
+	if err != nil {
+		return fmt.Errorf("listen on %s: %w", a.cfg.Addr, err)
+	}
+	srv := &http.Server{
+		Handler:           mux,
+		ReadHeaderTimeout: 5 * time.Second,
+		ReadTimeout:       15 * time.Second,
+		WriteTimeout:      30 * time.Second,
+		IdleTimeout:       2 * time.Minute,
+	}
+	errc := make(chan error, 2)
+	go func() { errc <- srv.Serve(ln) }()
+	a.logger.Info("serving", "addr", ln.Addr().String(), "slack_http", adapter != nil && a.cfg.SlackSigningKey != "",
+		"slack_socket_mode", adapter != nil && a.cfg.SlackAppToken != "", "config", a.cfg)
+
+	socketCtx, stopSocket := context.WithCancel(ctx)
+	defer stopSocket()
+	if adapter != nil && a.cfg.SlackAppToken != "" {
+		go func() {
+			if err := adapter.RunSocketMode(socketCtx); err != nil && !errors.Is(err, context.Canceled) {
+				errc <- fmt.Errorf("slack socket mode: %w", err)
+			}
+		}()
+	}
+
+	select {
+	case <-ctx.Done():
+		a.logger.Info("shutting down: finishing answers in flight")
+	case err := <-errc:
+		if !errors.Is(err, http.ErrServerClosed) {
+			return err
+		}
+	}
+	stopSocket()
+	shutdownCtx, cancel := context.WithTimeout(context.WithoutCancel(ctx), shutdownGrace)
+	defer cancel()
+	// Stop taking requests first, then drain the answers already acked.
+	err = srv.Shutdown(shutdownCtx)
+	if adapter != nil {
+		err = errors.Join(err, adapter.Shutdown(shutdownCtx))
+	}
+	a.logger.Info("stopped", "err", err)
+	return err
+}
+
+// readiness is the /readyz body.
+type readiness struct {
+	Status string            `json:"status"` // ready, degraded, unavailable
+	Checks map[string]string `json:"checks"`
+}
+
+// readyHandler reports whether this replica can answer: the index must
+// answer (else 503); a failing cache only degrades (200, "degraded").
+func (a *app) readyHandler(st store.Catalog, b *bot.Bot) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		ctx, cancel := context.WithTimeout(r.Context(), 2*time.Second)
+		defer cancel()
+		res := readiness{Status: "ready", Checks: map[string]string{}}
+		code := http.StatusOK
+		if _, err := st.Generation(ctx, a.cfg.Tenant); err != nil {
+			res.Status, res.Checks["store"], code = "unavailable", "error", http.StatusServiceUnavailable
+		} else {
+			res.Checks["store"] = "ok"
+		}
+		switch {
+		case a.cfg.RedisURL == "":
+			res.Checks["cache"] = "memory"
+		case b.Degraded():
+			res.Checks["cache"] = "degraded"
+			if code == http.StatusOK {
+				res.Status = "degraded"
+			}
+		default:
+			res.Checks["cache"] = "ok"
+		}
+		res.Checks["llm"] = "not configured (extractive answers)"
+		if a.cfg.LLMModel != "" {
+			res.Checks["llm"] = "configured"
+		}
+		w.Header().Set("Content-Type", "application/json")
+		w.WriteHeader(code)
+		_ = json.NewEncoder(w).Encode(res)
+	})
+}
