@@ -663,8 +663,8 @@ func (w *docxWalker) turnPage(p *docxPara) {
 
 func (w *docxWalker) endPara(p *docxPara) {
 	text := p.text.String()
-	if c := w.cell(); c != nil && len(w.frames) > 0 && w.frames[len(w.frames)-1].kind == cellFrame {
-		appendText(&c.text, text)
+	if n := len(w.frames); n > 0 && w.frames[n-1].kind == cellFrame {
+		appendText(&w.frames[n-1].cell.text, text)
 	} else if p.heading {
 		if h := headingLine(text); h != "" {
 			w.out.setSection(h)
