@@ -277,7 +277,7 @@ func loadRegisterIn(dir string) (*registerIndex, error) {
 		}
 		entries, err := LoadRegister(p)
 		if err != nil {
-			return nil, fmt.Errorf("register %s: %w", p, err)
+			return nil, err
 		}
 		idx := &registerIndex{dir: dir, byPath: map[string]*RegisterEntry{}, byBase: map[string]*RegisterEntry{}}
 		for i := range entries {

@@ -3,6 +3,7 @@ package ingest
 import (
 	"strings"
 	"unicode"
+	"unicode/utf8"
 
 	"golang.org/x/text/unicode/norm"
 )
@@ -13,7 +14,7 @@ import (
 // characters other than newline and tab are dropped; runs of spaces collapse
 // and each line is trimmed; more than one blank line collapses to one.
 func normaliseText(s string) string {
-	s = norm.NFKC.String(s)
+	s = foldCompatibility(s)
 	var b strings.Builder
 	b.Grow(len(s))
 	blank := 0
@@ -34,6 +35,37 @@ func normaliseText(s string) string {
 		b.WriteString(line)
 	}
 	return b.String()
+}
+
+// foldCompatibility applies NFKC except to superscript and subscript digits
+// and signs and the micro sign, which carry meaning in units ("mm²", "m³",
+// "µm") and must be quoted as the document prints them.
+func foldCompatibility(s string) string {
+	if norm.NFKC.IsNormalString(s) {
+		return s
+	}
+	var b strings.Builder
+	b.Grow(len(s))
+	start := 0
+	for i, r := range s {
+		if keepAsPrinted(r) {
+			b.WriteString(norm.NFKC.String(s[start:i]))
+			b.WriteRune(r)
+			start = i + utf8.RuneLen(r)
+		}
+	}
+	b.WriteString(norm.NFKC.String(s[start:]))
+	return b.String()
+}
+
+func keepAsPrinted(r rune) bool {
+	switch {
+	case r == '²' || r == '³' || r == '¹' || r == 'µ':
+		return true
+	case r >= '\u2070' && r <= '\u209f': // superscripts and subscripts block
+		return true
+	}
+	return false
 }
 
 func cleanLine(line string) string {
