@@ -1,9 +1,9 @@
 package analysis
 
 import (
-	"hash/maphash"
 	"strings"
 	"sync"
+	"sync/atomic"
 
 	"github.com/kljensen/snowball/english"
 )
@@ -63,50 +63,59 @@ func IsStopword(lower string) bool {
 }
 
 // Stemming dominates analysis time and a corpus reuses a small vocabulary,
-// so stems are cached. The cache is sharded to keep readers on different
-// cores off one lock, and bounded so hostile input cannot grow it without
-// limit; past the bound words are stemmed every time.
-const (
-	stemShards       = 64
-	maxStemsPerShard = 1 << 13
-)
+// so stems are cached. Readers look in an immutable snapshot through one
+// atomic load, with no lock whose counter cores would fight over; new stems
+// collect in a pending map under a mutex and are merged into a fresh
+// snapshot once the pending map is an eighth of the snapshot's size, so
+// copying stays amortised. The cache is bounded so hostile input cannot
+// grow it without limit; past the bound words are stemmed every time.
+const maxCachedStems = 1 << 19
 
-type stemShard struct {
-	mu    sync.RWMutex
-	stems map[string]string
+type stemCache struct {
+	snapshot atomic.Pointer[map[string]string]
+	mu       sync.Mutex
+	pending  map[string]string
+	full     atomic.Bool
 }
 
-var (
-	stemSeed  = maphash.MakeSeed()
-	stemCache [stemShards]stemShard
-)
-
-func init() {
-	for i := range stemCache {
-		stemCache[i].stems = make(map[string]string)
-	}
-}
+var stems = func() *stemCache {
+	c := &stemCache{pending: make(map[string]string)}
+	c.snapshot.Store(&map[string]string{})
+	return c
+}()
 
 // stem returns the Snowball English stem of a lower-case word.
 func stem(w string) string {
 	if len(w) <= 2 {
 		return w
 	}
-	sh := &stemCache[maphash.String(stemSeed, w)%stemShards]
-	sh.mu.RLock()
-	st, ok := sh.stems[w]
-	sh.mu.RUnlock()
-	if ok {
+	if st, ok := (*stems.snapshot.Load())[w]; ok {
 		return st
 	}
-	st = english.Stem(w, true)
-	sh.mu.Lock()
-	if len(sh.stems) < maxStemsPerShard {
-		// Clone both: w may be a slice of a large chunk text the cache
-		// must not keep alive.
-		st = strings.Clone(st)
-		sh.stems[strings.Clone(w)] = st
+	if stems.full.Load() {
+		return english.Stem(w, true)
 	}
-	sh.mu.Unlock()
+	stems.mu.Lock()
+	defer stems.mu.Unlock()
+	if st, ok := stems.pending[w]; ok {
+		return st
+	}
+	// Clone both: w may be a slice of a large chunk text the cache must not
+	// keep alive.
+	st := strings.Clone(english.Stem(w, true))
+	stems.pending[strings.Clone(w)] = st
+	snap := *stems.snapshot.Load()
+	if len(stems.pending) >= max(1, len(snap)/8) {
+		merged := make(map[string]string, len(snap)+len(stems.pending))
+		for k, v := range snap {
+			merged[k] = v
+		}
+		for k, v := range stems.pending {
+			merged[k] = v
+		}
+		stems.snapshot.Store(&merged)
+		stems.pending = make(map[string]string)
+		stems.full.Store(len(merged) >= maxCachedStems)
+	}
 	return st
 }

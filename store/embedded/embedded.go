@@ -22,6 +22,11 @@
 // statistics (document count, document frequencies, average length) cover
 // every stored chunk of the tenant, superseded revisions included, as a
 // Lucene index holding them would.
+//
+// Re-putting a revision removes its old chunks from the posting lists at
+// once (so they can never score and document frequencies stay exact) and
+// leaves holes in the per-slot arrays, which are compacted once there are
+// more than 1024 of them and they outnumber half the live chunks.
 package embedded
 
 import (

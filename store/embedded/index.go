@@ -157,25 +157,38 @@ func (ix *tenantIndex) add(r int32, c store.Chunk, a analysed, vec []float32) {
 	ix.totalLen += uint64(a.length)
 }
 
+// termsOf returns the ids of the terms the chunks of a revision contain,
+// found by analysing them again. It only reads the index, so a writer can
+// call it before taking the lock that blocks searches.
+func (ix *tenantIndex) termsOf(k revKey) map[uint32]struct{} {
+	r, ok := ix.revByKey[k]
+	if !ok {
+		return nil
+	}
+	var an analyser
+	ids := make(map[uint32]struct{})
+	for _, s := range ix.revs[r].slots {
+		for _, tc := range an.analyse(&ix.chunks[s]).terms {
+			if id, ok := ix.termIDs[tc.term]; ok {
+				ids[id] = struct{}{}
+			}
+		}
+	}
+	return ids
+}
+
 // removeChunks turns the slots of revision r into holes and removes them
-// from the posting lists of the terms they contained, so no stale chunk can
-// score and document frequencies stay exact.
-func (ix *tenantIndex) removeChunks(r int32) {
+// from the posting lists of their terms (from termsOf), so no stale chunk
+// can score and document frequencies stay exact.
+func (ix *tenantIndex) removeChunks(r int32, terms map[uint32]struct{}) {
 	slots := ix.revs[r].slots
 	if len(slots) == 0 {
 		return
 	}
-	var an analyser
-	affected := make(map[uint32]struct{})
 	for _, s := range slots {
-		for _, tc := range an.analyse(&ix.chunks[s]).terms {
-			if id, ok := ix.termIDs[tc.term]; ok {
-				affected[id] = struct{}{}
-			}
-		}
 		ix.slotRev[s] = -1
 	}
-	for id := range affected {
+	for id := range terms {
 		p := &ix.postings[id]
 		n := 0
 		for i, s := range p.slots {

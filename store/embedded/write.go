@@ -59,8 +59,10 @@ func (s *Store) PutDocument(ctx context.Context, doc store.Document, chunks []st
 		}
 	}
 	var revs []store.Document
+	var staleTerms map[uint32]struct{}
 	if ix != nil {
 		revs = ix.revisionsOf(doc.ID)
+		staleTerms = ix.termsOf(revKey{doc.ID, doc.Revision})
 	}
 	i := revisionIndex(revs, doc.Revision)
 	if i < 0 {
@@ -81,24 +83,34 @@ func (s *Store) PutDocument(ctx context.Context, doc store.Document, chunks []st
 		}
 	}
 
+	s.publish(doc.Tenant, ix, func(ix *tenantIndex) {
+		r := ix.revisionID(doc)
+		ix.removeChunks(r, staleTerms)
+		for _, d := range revs {
+			ix.revisionID(d)
+		}
+		for i := range chunks {
+			ix.add(r, chunks[i], analysedChunks[i], vectors[i])
+		}
+		ix.maybeCompact()
+		ix.refreshNorms()
+		ix.generation = generation
+	})
+	s.log.Debug("document indexed", "tenant", doc.Tenant, "doc_id", doc.ID, "revision", doc.Revision,
+		"chunks", len(chunks), "generation", generation)
+	return nil
+}
+
+// publish applies a committed write to the in-memory index under the lock
+// searches take, creating the tenant's index on its first write.
+func (s *Store) publish(tenant string, ix *tenantIndex, apply func(*tenantIndex)) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if ix == nil {
 		ix = newTenantIndex()
-		s.tenants[doc.Tenant] = ix
+		s.tenants[tenant] = ix
 	}
-	r := ix.revisionID(doc)
-	ix.removeChunks(r)
-	for _, d := range revs {
-		ix.revisionID(d)
-	}
-	for i := range chunks {
-		ix.add(r, chunks[i], analysedChunks[i], vectors[i])
-	}
-	ix.maybeCompact()
-	ix.refreshNorms()
-	ix.generation = generation
-	return nil
+	apply(ix)
 }
 
 func revisionIndex(revs []store.Document, revision string) int {
