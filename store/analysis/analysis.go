@@ -33,8 +33,9 @@ const (
 	// "engineer's".
 	Word Kind = iota + 1
 	// Number is an optionally signed number with decimal, grouping or ratio
-	// separators and an optional percent sign: "800", "-0.35", "1,500",
-	// "1:500", "14%".
+	// separators, an optional currency sign before it and an optional
+	// percent sign after it: "800", "-0.35", "1,500", "1:500", "14%",
+	// "$1,500".
 	Number
 	// Identifier mixes digits with letters, symbols or joiners:
 	// "277-007-D-C-40327", "SB7000TL-US-22", "m²", "800mm".
@@ -119,11 +120,11 @@ const (
 	clsDigit
 	clsSymbol
 	clsHyphen     // - and typographic hyphens; also a sign before a digit
-	clsJoiner     // / _ : any core characters on both sides
-	clsPeriod     // . : any core characters on both sides
-	clsNumberSep  // , : : digits on both sides
-	clsApostrophe // ' ’ : letters on both sides
-	clsPlus       // + ± : only as a sign before a digit
+	clsJoiner     // slash, underscore: any core characters on both sides
+	clsPeriod     // period: any core characters on both sides
+	clsNumberSep  // comma, colon: digits on both sides
+	clsApostrophe // straight and curly apostrophes: letters on both sides
+	clsPlus       // plus, plus-minus: only as a sign before a digit
 )
 
 var asciiClass = func() (t [utf8.RuneSelf]class) {

@@ -63,6 +63,13 @@ func hasAtomBreak(t string) bool {
 }
 
 func appendAtom(dst []string, a string) []string {
+	if cur := currencyLen(a); cur > 0 {
+		if num, _ := leadingNumber(a[cur:]); num != "" {
+			// "$1,500" → $1,500, $, then the number's own terms.
+			dst = append(dst, a, a[:cur])
+			return appendAtom(dst, a[cur:])
+		}
+	}
 	num, rest := leadingNumber(a)
 	switch {
 	case num == "" && lettersOnly(a):
@@ -144,10 +151,20 @@ func leadingNumber(t string) (num, rest string) {
 	}
 }
 
-// isNumber reports whether a folded token is a number, allowing a trailing
-// percent or per-mille sign.
+// currencyLen is the byte length of a leading currency sign.
+func currencyLen(t string) int {
+	for _, c := range [...]string{"$", "€", "£", "¥"} {
+		if strings.HasPrefix(t, c) {
+			return len(c)
+		}
+	}
+	return 0
+}
+
+// isNumber reports whether a folded token is a number, allowing a leading
+// currency sign and a trailing percent or per-mille sign.
 func isNumber(t string) bool {
-	num, rest := leadingNumber(t)
+	num, rest := leadingNumber(t[currencyLen(t):])
 	return num != "" && (rest == "" || rest == "%" || rest == "‰")
 }
 
