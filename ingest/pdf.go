@@ -1618,16 +1618,19 @@ func (b *blockBuilder) addProse(l docLine, edges pageEdges) {
 }
 
 // paragraphEnds reports a paragraph break that geometry alone does not
-// show: a line that stops well short of the column's right edge ends its
-// paragraph (or is a line of an address, a label, a table row), and after
-// a sentence end so does an indented line. A hyphenated line end always
-// continues.
+// show. A line that left room for the next line's first word was ended on
+// purpose: it closes its paragraph (or is a line of an address, a label, a
+// table row). This holds for ragged-right text as well as justified. After
+// a sentence end, an indented line starts a new paragraph too. A
+// hyphenated line end always continues.
 func paragraphEnds(prev, cur docLine, rightEdge float64) bool {
 	if lastWord(prev).hyphen {
 		return false
 	}
 	size := math.Max(prev.size, cur.size)
-	if prev.x1 < rightEdge-shortLine*size && !danglingWord(prev.text(" ")) {
+	next := cur.cells[0][0]
+	room := rightEdge - prev.x1 - wordSpace*size
+	if next.x1-next.x0 < room-fitSlack*size && !danglingWord(prev.text(" ")) {
 		return true
 	}
 	return endsSentence(prev.text(" ")) && cur.x0 > prev.x0+paragraphIndent*size
@@ -1646,11 +1649,13 @@ var danglingWords = map[string]bool{
 	"that": true, "which": true, "is": true, "are": true, "be": true,
 }
 
-// paragraphIndent and shortLine, in line heights: a first-line indent, and
-// how far short of the column's right edge a paragraph's last line stops.
+// In line heights: a first-line indent; the space between two words; and
+// the margin by which a word must fit in the room left on a line before
+// the line counts as ended on purpose.
 const (
 	paragraphIndent = 0.8
-	shortLine       = 2.0
+	wordSpace       = 0.3
+	fitSlack        = 0.5
 )
 
 // assemble walks the classified lines in reading order and cuts Blocks.
