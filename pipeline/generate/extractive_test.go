@@ -1,0 +1,261 @@
+package generate_test
+
+import (
+	"context"
+	"regexp"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/cewhq/cew/pipeline/generate"
+	"github.com/cewhq/cew/store"
+	"github.com/cewhq/cew/store/analysis"
+)
+
+func TestExtractive(t *testing.T) {
+	tests := []struct {
+		name                 string
+		question             string
+		category, complexity string
+		chunks               []store.Chunk
+		want                 string
+	}{
+		{
+			name:     "table row with its header",
+			question: "What is the default soiling loss?", category: "technical_value",
+			chunks: []store.Chunk{pvwattsLosses},
+			want:   "Loss mechanism | Default value | Related V1 Derate: Soiling | 2% | 0.95 [S1].",
+		},
+		{
+			name:     "sentence wrapped over PDF lines",
+			question: "What is the default total system loss?", category: "technical_value",
+			chunks: []store.Chunk{pvwattsLosses},
+			want:   "The default total system loss is calculated to be 14 % [S1].",
+		},
+		{
+			name:     "method question",
+			question: "How is the total loss calculated?", category: "general",
+			chunks: []store.Chunk{pvwattsLosses},
+			want:   "The total loss is calculated by multiplying the reduction due to each loss Li (%) as shown in Eqn. 9 [S1].",
+		},
+		{
+			name:     "trench depth from the second source",
+			question: "What is the minimum trench depth for DC cables?", category: "technical_value",
+			chunks: []store.Chunk{pvwattsLosses, trenchSpec},
+			want:   "DC cables shall be laid in trenches with a minimum depth of 800 mm from finished ground level to the top of the cable [S2].",
+		},
+		{
+			name:     "unit named in the question",
+			question: "What is the minimum depth of AC cables in mm?", category: "technical_value",
+			chunks: []store.Chunk{trenchSpec},
+			want:   "AC cables shall be laid at a minimum depth of 1000 mm below finished ground level [S1].",
+		},
+		{
+			name:     "comparison quotes both sentences",
+			question: "Compare the minimum depth of DC cables and AC cables", category: "technical_value", complexity: "complex",
+			chunks: []store.Chunk{trenchSpec, pvwattsLosses},
+			want:   "DC cables shall be laid in trenches with a minimum depth of 800 mm from finished ground level to the top of the cable [S1]. AC cables shall be laid at a minimum depth of 1000 mm below finished ground level [S1].",
+		},
+		{
+			name:     "two questions in one",
+			question: "What is the default shading loss and the default snow loss?", category: "technical_value", complexity: "complex",
+			chunks: []store.Chunk{pvwattsLosses},
+			want:   "Loss mechanism | Default value | Related V1 Derate: Shading | 3% | 1.0 [S1]. Loss mechanism | Default value | Related V1 Derate: Snow | 0% | 1.0 [S1].",
+		},
+		{
+			name:     "spreadsheet row picked by model number and trimmed to the cells asked",
+			question: "What is the Paco of SB7000TL-US-22-208V?", category: "technical_value",
+			chunks: []store.Chunk{inverter240, inverter208},
+			want:   "Manufacturer: SMA America; ID: SB7000TL-US-22-208V; Paco: 6650 [S2].",
+		},
+		{
+			name:     "short spreadsheet row quoted whole",
+			question: "What is the Paco of the ABB MICRO-0.25-I-OUTD-US-208?", category: "technical_value",
+			chunks: []store.Chunk{inverter208, cecRow},
+			want:   "Name: ABB: MICRO-0.25-I-OUTD-US-208 208V [CEC 2014]; Vac: 208; Paco: 250; Pdco: 259.5220505 [S2].",
+		},
+		{
+			name:     "not in the documents",
+			question: "What is the warranty period of the inverter?", category: "technical_value",
+			chunks: []store.Chunk{inverter240, inverter208, pvwattsLosses},
+			want:   generate.NotFoundText,
+		},
+		{
+			name:     "identifier the chunks do not hold",
+			question: "What is the Paco of SB5000US?", category: "technical_value",
+			chunks: []store.Chunk{inverter240, inverter208},
+			want:   generate.NotFoundText,
+		},
+		{
+			name:     "technical value without any number",
+			question: "What is the minimum depth of the HDPE ducts?", category: "technical_value",
+			chunks: []store.Chunk{{DocNumber: "X-1", Page: 1, Text: "HDPE ducts shall be encased in concrete at every road crossing."}},
+			want:   generate.NotFoundText,
+		},
+		{
+			name:     "no chunks",
+			question: "What is the default soiling loss?", category: "technical_value",
+			want: generate.NotFoundText,
+		},
+	}
+	g := generate.NewExtractive(generate.ExtractiveOptions{})
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			complexity := tc.complexity
+			if complexity == "" {
+				complexity = "simple"
+			}
+			res, err := g.Generate(context.Background(), generate.Request{Question: tc.question, Category: tc.category, Complexity: complexity, Chunks: tc.chunks})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if res.Text != tc.want {
+				t.Errorf("answer\n got: %s\nwant: %s", res.Text, tc.want)
+			}
+			if res.NotFound != (tc.want == generate.NotFoundText) || res.Generator != "extractive" || res.FellBack {
+				t.Errorf("result = %+v", res)
+			}
+			assertQuoted(t, res.Text, tc.chunks)
+		})
+	}
+}
+
+// citationRE matches a citation marker; the extractive generator writes one
+// after every quote.
+var citationRE = regexp.MustCompile(`\[S(\d+)\]`)
+
+// assertQuoted checks the never-invent property: every token of every
+// quote is a token of the chunk the quote cites. Only the citation markers
+// and the punctuation joining quotes are the generator's own.
+func assertQuoted(t *testing.T, answer string, chunks []store.Chunk) {
+	t.Helper()
+	if answer == generate.NotFoundText {
+		return
+	}
+	locs := citationRE.FindAllStringSubmatchIndex(answer, -1)
+	if len(locs) == 0 {
+		t.Fatalf("answer cites nothing: %q", answer)
+	}
+	from := 0
+	for _, loc := range locs {
+		n, _ := strconv.Atoi(answer[loc[2]:loc[3]])
+		if n < 1 || n > len(chunks) {
+			t.Fatalf("citation [S%d] out of range 1..%d in %q", n, len(chunks), answer)
+		}
+		have := map[string]bool{}
+		for _, tok := range analysis.Tokens(chunks[n-1].Text) {
+			have[tok.Text] = true
+		}
+		for _, tok := range analysis.Tokens(answer[from:loc[0]]) {
+			if !have[tok.Text] {
+				t.Errorf("%q in the answer is not in the cited chunk S%d\nanswer: %s", tok.Text, n, answer)
+			}
+		}
+		from = loc[1]
+	}
+	if rest := strings.Trim(answer[from:], ". "); rest != "" {
+		t.Errorf("uncited text after the last citation: %q", rest)
+	}
+}
+
+// TestExtractiveNeverInvents asks many questions made from the fixtures'
+// own words, and checks the never-invent property on every answer.
+func TestExtractiveNeverInvents(t *testing.T) {
+	chunks := []store.Chunk{pvwattsLosses, trenchSpec, inverter240, inverter208, cecRow, injectedChunk}
+	var questions []string
+	for _, c := range chunks {
+		words := strings.Fields(c.Text)
+		for i := 0; i+4 <= len(words); i += 3 {
+			questions = append(questions, "What is "+strings.Join(words[i:i+4], " ")+"?", "Compare "+strings.Join(words[i:i+2], " ")+" and "+words[i+3])
+		}
+	}
+	g := generate.NewExtractive(generate.ExtractiveOptions{})
+	answered := 0
+	for _, q := range questions {
+		for _, complexity := range []string{"simple", "complex"} {
+			res, err := g.Generate(context.Background(), generate.Request{Question: q, Category: "general", Complexity: complexity, Chunks: chunks})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !res.NotFound {
+				answered++
+			}
+			assertQuoted(t, res.Text, chunks)
+		}
+	}
+	if answered < len(questions)/4 {
+		t.Errorf("only %d of %d questions answered; the property was hardly exercised", answered, 2*len(questions))
+	}
+}
+
+func TestExtractiveBadInput(t *testing.T) {
+	long := strings.Repeat("The cable depth is 800 mm. ", 20000)
+	tests := []struct {
+		name     string
+		question string
+		chunks   []store.Chunk
+	}{
+		{name: "empty question", question: "", chunks: []store.Chunk{trenchSpec}},
+		{name: "only stopwords", question: "what is the?", chunks: []store.Chunk{trenchSpec}},
+		{name: "only punctuation", question: "?!…", chunks: []store.Chunk{trenchSpec}},
+		{name: "empty chunk", question: "cable depth", chunks: []store.Chunk{{}}},
+		{name: "invalid UTF-8", question: "cable \xff depth", chunks: []store.Chunk{{Page: 1, Text: "cable\xfe\xff depth is 800 mm.\n\xff"}}},
+		{name: "control characters", question: "cable\x00depth", chunks: []store.Chunk{{Page: 1, Text: "\x00\x01cable depth\x07 is 800 mm."}}},
+		{name: "very long chunk", question: "What is the cable depth?", chunks: []store.Chunk{{Page: 1, Text: long}}},
+		{name: "pipes only", question: "What is the loss?", chunks: []store.Chunk{{Page: 1, Text: "|\n| | |\n|---|---|\n||"}}},
+		{name: "row without fields", question: "Paco?", chunks: []store.Chunk{{Sheet: "S", Row: 2, Text: ";;;"}}},
+	}
+	g := generate.NewExtractive(generate.ExtractiveOptions{})
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			res, err := g.Generate(context.Background(), generate.Request{Question: tc.question, Chunks: tc.chunks})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if res.Text == "" || res.NotFound != (res.Text == generate.NotFoundText) {
+				t.Errorf("result = %+v", res)
+			}
+			assertQuoted(t, res.Text, tc.chunks)
+		})
+	}
+}
+
+func TestExtractiveHonoursCancellation(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	_, err := generate.NewExtractive(generate.ExtractiveOptions{}).Generate(ctx, generate.Request{Question: "q", Chunks: []store.Chunk{trenchSpec}})
+	if err == nil {
+		t.Fatal("want the context's error")
+	}
+}
+
+func FuzzExtractive(f *testing.F) {
+	f.Add("What is the minimum trench depth for DC cables?", trenchSpec.Text, "", 0, "complex")
+	f.Add("What is the Paco of SB7000TL-US-22-208V?", inverter208.Text, "Parameters", 701, "simple")
+	f.Add("Who? When?", "A. B. C. D.\n| x | y |\n1) z", "", 0, "simple")
+	g := generate.NewExtractive(generate.ExtractiveOptions{})
+	f.Fuzz(func(t *testing.T, question, text, sheet string, row int, complexity string) {
+		chunks := []store.Chunk{{Page: 1, Sheet: sheet, Row: row, Text: text}, trenchSpec}
+		res, err := g.Generate(context.Background(), generate.Request{Question: question, Category: "technical_value", Complexity: complexity, Chunks: chunks})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if res.NotFound != (res.Text == generate.NotFoundText) {
+			t.Fatalf("NotFound = %v for %q", res.NotFound, res.Text)
+		}
+		assertQuoted(t, res.Text, chunks)
+	})
+}
+
+func BenchmarkExtractive(b *testing.B) {
+	g := generate.NewExtractive(generate.ExtractiveOptions{})
+	req := generate.Request{
+		Question: "What is the minimum trench depth for DC cables?", Category: "technical_value", Complexity: "simple",
+		Chunks: []store.Chunk{pvwattsLosses, trenchSpec, inverter240, inverter208, cecRow},
+	}
+	for b.Loop() {
+		if _, err := g.Generate(context.Background(), req); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

@@ -1,0 +1,59 @@
+// Package generate writes the answer from the ranked chunks: the extractive
+// generator quotes the sentences that answer the question (it cannot invent
+// text), and the LLM generator asks an OpenAI-compatible chat model under
+// the strict prompts of package prompts, falling back to the extractive one
+// when the model is unavailable. Both cite every sentence as [S#], where #
+// is the chunk's position in the request plus one.
+package generate
+
+import (
+	"context"
+	"strconv"
+
+	"github.com/cewhq/cew/store"
+)
+
+// NotFoundText is the one sentence cew says when the chunks do not answer
+// the question. It must equal pipeline.NotFoundText and the sentence the
+// system prompt dictates.
+const NotFoundText = "This information was not found in the uploaded documents."
+
+// Request is one question with the ranked chunks it may be answered from.
+type Request struct {
+	Question string
+	// Category and Complexity come from the classifier: "definition",
+	// "selection", "technical_value", "drawing", "status", "general";
+	// "simple" or "complex".
+	Category, Complexity string
+	// Chunks are numbered [S1]… in this order.
+	Chunks []store.Chunk
+	// OnToken receives the answer as it is written, when the generator
+	// streams (the LLM generator does).
+	OnToken func(string)
+}
+
+// Result is a generated answer.
+type Result struct {
+	// Text cites every sentence, or is NotFoundText.
+	Text string
+	// NotFound is set when the generator found no answer in the chunks.
+	NotFound bool
+	// Generator names the generator that wrote Text: "extractive" or
+	// "llm".
+	Generator string
+	// FellBack is set when the LLM generator could not answer and the
+	// fallback wrote Text; FallbackReason says why ("circuit_open",
+	// "timeout", "http_500", "http_400", …).
+	FellBack       bool
+	FallbackReason string
+	// Token usage of the LLM call, when one was made.
+	PromptTokens, CompletionTokens int
+}
+
+// Generator writes answers.
+type Generator interface {
+	Generate(ctx context.Context, req Request) (Result, error)
+}
+
+// citation is the marker for the chunk at index i of a request.
+func citation(i int) string { return "[S" + strconv.Itoa(i+1) + "]" }

@@ -1,0 +1,268 @@
+package generate
+
+import (
+	"strings"
+	"unicode"
+	"unicode/utf8"
+
+	"github.com/cewhq/cew/store/analysis"
+)
+
+// answerType is what kind of phrase the question asks for.
+type answerType uint8
+
+const (
+	anyAnswer answerType = iota
+	numberAnswer
+	dateAnswer
+	personAnswer
+	placeAnswer
+)
+
+// qterm is one content term of the question.
+type qterm struct {
+	term string
+	// exact marks numbers and identifiers, which must be found as written.
+	exact bool
+	// frame marks words that shape a question rather than name its subject
+	// ("name", "value", "type"): answers seldom repeat them.
+	frame  bool
+	weight float64
+}
+
+// question is what the extractive generator needs to know about a question.
+type question struct {
+	terms []qterm
+	// has is the set of the terms' terms, and index maps each to its
+	// position in terms.
+	has   map[string]bool
+	index map[string]int
+	// words holds the lower-cased surface of every question token, to tell
+	// new capitalised names in a sentence from ones the question repeats.
+	words map[string]bool
+	// numbers are the question's own numbers, which do not answer it.
+	numbers map[string]bool
+	want    answerType
+	// mustNumber is set when an answer without a number cannot be right
+	// (technical values, "how many", "how much").
+	mustNumber bool
+	// unit is a unit of measure the question names, such as "mm" or "%".
+	unit    string
+	complex bool
+}
+
+func parseQuestion(text, category, complexity string) question {
+	q := question{has: map[string]bool{}, words: map[string]bool{}, numbers: map[string]bool{}, complex: complexity == "complex"}
+	toks := analysis.Tokens(text)
+	seen := q.has
+	for _, t := range toks {
+		q.words[t.Text] = true
+		switch t.Kind {
+		case analysis.Word:
+			if unitWords[t.Text] && q.unit == "" {
+				q.unit = t.Text
+			}
+			if analysis.IsStopword(t.Text) || whWords[t.Text] || seen[t.Term] {
+				continue
+			}
+			seen[t.Term] = true
+			q.terms = append(q.terms, qterm{term: t.Term, frame: frameWords[t.Text]})
+		case analysis.Number, analysis.Identifier:
+			if seen[t.Text] {
+				continue
+			}
+			seen[t.Text] = true
+			q.numbers[t.Text] = true
+			q.terms = append(q.terms, qterm{term: t.Text, exact: true})
+			if t.Kind == analysis.Number && strings.HasSuffix(t.Text, "%") && q.unit == "" {
+				q.unit = "%"
+			}
+		case analysis.Symbol:
+			if q.unit == "" {
+				q.unit = t.Text
+			}
+		}
+	}
+	q.index = make(map[string]int, len(q.terms))
+	for i, t := range q.terms {
+		q.index[t.term] = i
+	}
+	q.want, q.mustNumber = expectedAnswer(toks)
+	if category == "technical_value" {
+		q.want, q.mustNumber = numberAnswer, true
+	}
+	return q
+}
+
+// expectedAnswer reads the answer type from the question words: "how
+// many", "when", "who", "where", and "what/which" followed within a few
+// words by a noun that names a kind of answer ("what year", "which
+// country", "what percentage").
+func expectedAnswer(toks []analysis.Token) (answerType, bool) {
+	for i, t := range toks {
+		switch t.Text {
+		case "how":
+			if i+1 < len(toks) && howNumber[toks[i+1].Text] {
+				return numberAnswer, toks[i+1].Text == "many" || toks[i+1].Text == "much"
+			}
+		case "when":
+			return dateAnswer, false
+		case "who", "whom", "whose":
+			return personAnswer, false
+		case "where":
+			return placeAnswer, false
+		case "what", "which":
+			for _, n := range toks[i+1 : min(i+5, len(toks))] {
+				if n.Kind != analysis.Word {
+					break
+				}
+				switch {
+				case dateNouns[n.Text]:
+					return dateAnswer, false
+				case placeNouns[n.Text]:
+					return placeAnswer, false
+				case personNouns[n.Text]:
+					return personAnswer, false
+				case numberNouns[n.Text]:
+					return numberAnswer, false
+				}
+				if !analysis.IsStopword(n.Text) && n.Text != "kind" && n.Text != "type" {
+					break
+				}
+			}
+		}
+	}
+	return anyAnswer, false
+}
+
+// satisfies reports whether a unit's tokens hold a phrase of the type the
+// question asks for, and for numbers whether one carries the question's
+// unit.
+func (q *question) satisfies(text string, toks []analysis.Token) (ok, unitOK bool) {
+	switch q.want {
+	case numberAnswer:
+		for i, t := range toks {
+			if q.numbers[t.Text] {
+				continue
+			}
+			if t.Kind == analysis.Number || t.Kind == analysis.Identifier && startsWithDigit(t.Text) || numberWords[t.Text] {
+				ok = true
+				if q.unit == "" || hasUnit(toks, i, q.unit) {
+					return true, true
+				}
+			}
+		}
+		return ok, q.unit == ""
+	case dateAnswer:
+		for i, t := range toks {
+			if q.numbers[t.Text] {
+				continue
+			}
+			switch {
+			case t.Kind == analysis.Number && isYear(t.Text),
+				t.Kind == analysis.Identifier && (isDecade(t.Text) || isOrdinal(t.Text) && followedBy(toks, i, "century", "centuries", "millennium")),
+				eraWords[t.Text], monthNames[t.Text] && capitalised(text, t):
+				return true, true
+			}
+		}
+	case personAnswer, placeAnswer:
+		for i, t := range toks {
+			if i == 0 || t.Kind != analysis.Word || q.words[t.Text] || analysis.IsStopword(t.Text) || monthNames[t.Text] {
+				continue
+			}
+			if capitalised(text, t) {
+				return true, true
+			}
+		}
+	default:
+		return true, true
+	}
+	return false, false
+}
+
+// hasUnit reports whether the number token at i carries unit, glued
+// ("800mm") or as the next token ("800 mm").
+func hasUnit(toks []analysis.Token, i int, unit string) bool {
+	t := toks[i].Text
+	if strings.HasSuffix(t, unit) && t != unit {
+		return true
+	}
+	return i+1 < len(toks) && (toks[i+1].Text == unit || unitAliases[toks[i+1].Text] == unit || unitAliases[unit] == toks[i+1].Text)
+}
+
+func followedBy(toks []analysis.Token, i int, words ...string) bool {
+	for _, n := range toks[i+1 : min(i+3, len(toks))] {
+		for _, w := range words {
+			if n.Text == w {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+func capitalised(text string, t analysis.Token) bool {
+	r, _ := utf8.DecodeRuneInString(text[t.Start:])
+	return unicode.IsUpper(r)
+}
+
+func startsWithDigit(s string) bool { return s != "" && s[0] >= '0' && s[0] <= '9' }
+
+func isYear(s string) bool {
+	if len(s) != 4 && len(s) != 3 {
+		return false
+	}
+	n := 0
+	for i := 0; i < len(s); i++ {
+		if s[i] < '0' || s[i] > '9' {
+			return false
+		}
+		n = n*10 + int(s[i]-'0')
+	}
+	return n >= 500 && n <= 2100
+}
+
+func isDecade(s string) bool { return len(s) == 5 && strings.HasSuffix(s, "s") && isYear(s[:4]) }
+
+func isOrdinal(s string) bool {
+	for _, suf := range []string{"st", "nd", "rd", "th"} {
+		if strings.HasSuffix(s, suf) && len(s) > len(suf) && startsWithDigit(s) {
+			return true
+		}
+	}
+	return false
+}
+
+func set(words string) map[string]bool {
+	m := map[string]bool{}
+	for _, w := range strings.Fields(words) {
+		m[w] = true
+	}
+	return m
+}
+
+var (
+	whWords = set(`what which who whom whose when where why how`)
+	// frameWords shape a question ("what is the name of", "what type of")
+	// and are seldom repeated by the sentence that answers it.
+	frameWords = set(`name named called term type kind sort value amount number example mean means meaning
+		describe described refer refers referred happen happened`)
+	howNumber = set(`many much long deep high wide far big large old thick tall heavy often fast hot cold
+		warm low strong wide`)
+	dateNouns   = set(`year years date day month century decade era period`)
+	placeNouns  = set(`country city place region location state town continent area province county island river`)
+	personNouns = set(`person people man woman king queen leader president emperor author founder scientist`)
+	numberNouns = set(`percentage percent number amount value temperature voltage current rating size depth
+		length width height distance weight capacity speed rate cost price pressure power volume thickness
+		diameter spacing clearance tolerance efficiency population`)
+	numberWords = set(`one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen
+		sixteen seventeen eighteen nineteen twenty thirty forty fifty sixty seventy eighty ninety hundred
+		hundreds thousand thousands million millions billion billions dozen dozens half twice once single double`)
+	monthNames = set(`january february march april may june july august september october november december`)
+	eraWords   = set(`bc bce ad ce`)
+	unitWords  = set(`mm cm m km kv v mv a ma ka kw w mw gw kwh mwh wh kva hz khz ohm ohms kg g t kn n mpa kpa pa
+		bar psi s ms h hr hrs min hours minutes seconds days weeks months years percent degrees deg
+		metres meters millimetres millimeters inches inch ft feet lb lbs`)
+	unitAliases = map[string]string{"percent": "%", "%": "percent", "degrees": "°", "metres": "m", "meters": "m",
+		"millimetres": "mm", "millimeters": "mm"}
+)

@@ -1,0 +1,270 @@
+package generate
+
+import (
+	"strings"
+	"unicode"
+	"unicode/utf8"
+
+	"github.com/cewhq/cew/store"
+	"github.com/cewhq/cew/store/analysis"
+)
+
+// unitKind is the shape of a quotable unit.
+type unitKind uint8
+
+const (
+	// kindSentence is a sentence of prose.
+	kindSentence unitKind = iota
+	// kindRow is one line of a table in a page ("Soiling | 2% | 0.95").
+	kindRow
+	// kindRecord is one spreadsheet row ("Name: …; Paco: 250; …").
+	kindRecord
+)
+
+// unit is the smallest piece of a chunk the extractive generator quotes.
+// Its text is the chunk's own text with runs of white space (line breaks
+// included) written as one space, so every word of it is the chunk's.
+type unit struct {
+	chunk int
+	kind  unitKind
+	text  string
+	// header is the header line of the table a row belongs to, quoted
+	// before the row so the reader knows what the columns are.
+	header string
+	// fields are a record's "name: value" cells and sep what joins them.
+	fields []string
+	sep    string
+	// prev is the sentence before a sentence that opens by referring back
+	// to it ("He appointed…", "This value…"): quoted first, so the answer
+	// names who or what the pronoun stands for.
+	prev string
+	// asks is set for a sentence that is itself a question: documents ask
+	// questions ("Does your activity disturb one acre?") that are never
+	// the answer to one.
+	asks bool
+}
+
+// tableCellSep is how the PDF and Markdown parsers write table cells on a
+// line.
+const tableCellSep = " | "
+
+// recordSep joins the cells of a spreadsheet row (see ingest's sheet reader).
+const recordSep = "; "
+
+// splitUnits cuts a chunk into units: a spreadsheet row is one record;
+// otherwise table lines are rows and the rest is prose, joined across line
+// breaks into paragraphs and cut into sentences.
+func splitUnits(idx int, c store.Chunk) []unit {
+	if c.Sheet != "" || c.Row > 0 {
+		text := oneLine(c.Text)
+		if text == "" {
+			return nil
+		}
+		u := unit{chunk: idx, kind: kindRecord, text: text}
+		for _, sep := range []string{recordSep, tableCellSep} {
+			if parts := strings.Split(text, sep); len(parts) > 1 {
+				u.fields, u.sep = parts, sep
+				break
+			}
+		}
+		return []unit{u}
+	}
+
+	var (
+		units  []unit
+		para   []string
+		header string // header of the table being read, "" outside tables
+		inRows bool
+	)
+	flush := func() {
+		if len(para) == 0 {
+			return
+		}
+		prev := ""
+		for _, s := range sentences(oneLine(strings.Join(para, " "))) {
+			u := unit{chunk: idx, kind: kindSentence, text: s, asks: strings.HasSuffix(s, "?")}
+			if refersBack(s) {
+				u.prev = prev
+			}
+			units = append(units, u)
+			prev = s
+		}
+		para = para[:0]
+	}
+	lines := strings.Split(c.Text, "\n")
+	for i, raw := range lines {
+		line := oneLine(raw)
+		switch {
+		case line == "":
+			flush()
+			inRows, header = false, ""
+		case strings.Contains(line, tableCellSep) || strings.HasPrefix(line, "|"):
+			flush()
+			if !hasAlnum(line) {
+				continue // a Markdown rule such as |---|---|
+			}
+			if !inRows {
+				inRows, header = true, line
+			}
+			u := unit{chunk: idx, kind: kindRow, text: line}
+			if line != header {
+				u.header = header
+			}
+			units = append(units, u)
+		default:
+			inRows, header = false, ""
+			next := ""
+			if i+1 < len(lines) {
+				next = oneLine(lines[i+1])
+			}
+			isHeading := heading(line, para, next)
+			if isHeading || startsItem(line) {
+				flush()
+			}
+			para = append(para, line)
+			if isHeading {
+				flush()
+			}
+		}
+	}
+	flush()
+	return units
+}
+
+// refersBack reports whether a sentence opens with a pronoun or a
+// demonstrative that points at the sentence before.
+func refersBack(s string) bool {
+	first, _, _ := strings.Cut(s, " ")
+	return anaphora[strings.ToLower(strings.TrimRight(first, ",;:"))]
+}
+
+var anaphora = map[string]bool{
+	"he": true, "she": true, "it": true, "they": true, "his": true, "her": true, "its": true,
+	"their": true, "this": true, "these": true, "those": true, "such": true, "there": true,
+}
+
+// heading reports whether a line stands alone as a heading: short, capital
+// first, without closing punctuation or a dangling function word, followed
+// by a line that starts a sentence, and not the continuation of an open
+// sentence.
+func heading(line string, para []string, next string) bool {
+	if len(para) > 0 && !endsWithStop(para[len(para)-1]) {
+		return false
+	}
+	words := strings.Fields(line)
+	if len(words) == 0 || len(words) > 12 || endsWithStop(line) || strings.HasSuffix(line, ",") {
+		return false
+	}
+	r, _ := utf8.DecodeRuneInString(line)
+	n, _ := utf8.DecodeRuneInString(next)
+	if unicode.IsLower(r) || next == "" || unicode.IsLower(n) {
+		return false
+	}
+	return !analysis.IsStopword(strings.ToLower(strings.Trim(words[len(words)-1], ",;:")))
+}
+
+func endsWithStop(s string) bool {
+	s = strings.TrimRight(s, `"')]”’`)
+	return strings.HasSuffix(s, ".") || strings.HasSuffix(s, "?") || strings.HasSuffix(s, "!") || strings.HasSuffix(s, ":") || strings.HasSuffix(s, ";")
+}
+
+// startsItem reports whether a line starts a list item.
+func startsItem(line string) bool {
+	r, size := utf8.DecodeRuneInString(line)
+	switch r {
+	case '•', '▪', '◦', '■', '□', '●', '–', '—', '*', '-':
+		return true
+	}
+	if r == 'o' && strings.HasPrefix(line[size:], " ") {
+		return true // the "o" bullet of PDFs typed in word processors
+	}
+	// "1. ", "12) ", "a) " at the start of a line.
+	digits := 0
+	for digits < len(line) && digits < 3 && line[digits] >= '0' && line[digits] <= '9' {
+		digits++
+	}
+	j := digits
+	if j == 0 && line[0] >= 'a' && line[0] <= 'z' {
+		j = 1
+	}
+	if j == 0 || j+1 >= len(line) || line[j+1] != ' ' {
+		return false
+	}
+	return line[j] == ')' || line[j] == '.' && digits > 0
+}
+
+// sentences cuts a paragraph at sentence ends: ".", "!" or "?" (with any
+// closing quotes or brackets) followed by a space and something that does
+// not start in lower case, unless the period ends an abbreviation or an
+// initial. It follows the post-guard's own sentence splitter so that a
+// quote it accepts as one sentence is one sentence there too.
+func sentences(p string) []string {
+	var out []string
+	start := 0
+	for i := 0; i < len(p); {
+		r, size := utf8.DecodeRuneInString(p[i:])
+		if r != '.' && r != '!' && r != '?' {
+			i += size
+			continue
+		}
+		end := i + size
+		for end < len(p) {
+			c, n := utf8.DecodeRuneInString(p[end:])
+			if !strings.ContainsRune(`"')]”’»`, c) {
+				break
+			}
+			end += n
+		}
+		if end >= len(p) || p[end] != ' ' {
+			i = end
+			continue
+		}
+		next := end + 1
+		nr, _ := utf8.DecodeRuneInString(p[next:])
+		if unicode.IsLower(nr) || r == '.' && !endsSentence(p[start:i]) {
+			i = end
+			continue
+		}
+		out = append(out, strings.TrimSpace(p[start:end]))
+		start, i = next, next
+	}
+	if s := strings.TrimSpace(p[start:]); s != "" {
+		out = append(out, s)
+	}
+	return out
+}
+
+// endsSentence reports whether a period after before ends a sentence
+// rather than an abbreviation ("e.g.", "No.", "Eqn.") or an initial ("J.").
+func endsSentence(before string) bool {
+	i := strings.LastIndexFunc(before, func(r rune) bool { return unicode.IsSpace(r) || r == '(' })
+	word := before[i+1:]
+	if word == "" {
+		return true
+	}
+	if r, size := utf8.DecodeRuneInString(word); size == len(word) && unicode.IsUpper(r) {
+		return false
+	}
+	if strings.Contains(word, ".") && len(word) <= 5 {
+		return false
+	}
+	_, abbr := abbreviations[strings.ToLower(word)]
+	return !abbr
+}
+
+var abbreviations = func() map[string]struct{} {
+	m := map[string]struct{}{}
+	for _, w := range strings.Fields(`approx appx ca cf dia e.g eg etc fig figs i.e ie incl max min
+		mr mrs ms dr no nos nr num pp p ref refs rev sec sect st vs vol eq eqs eqn eqns tab
+		jan feb mar apr jun jul aug sep sept oct nov dec inc ltd co corp dept est al`) {
+		m[w] = struct{}{}
+	}
+	return m
+}()
+
+// oneLine writes every run of white space as one space and trims the ends.
+func oneLine(s string) string { return strings.Join(strings.Fields(s), " ") }
+
+func hasAlnum(s string) bool {
+	return strings.IndexFunc(s, func(r rune) bool { return unicode.IsLetter(r) || unicode.IsDigit(r) }) >= 0
+}
