@@ -392,8 +392,8 @@ func displayMatrix(inst pdfium.Pdfium, page requests.Page, width, height float64
 }
 
 // pageWords splits the page text into whitespace-separated runs and looks
-// up the boxes of each run's first and last character only: one call per
-// character would triple the cost of a page.
+// up the boxes of each run's first and last character only: a box for
+// every character more than doubles the cost of a page.
 func pageWords(inst pdfium.Pdfium, tp references.FPDF_TEXTPAGE, m affine) ([]word, error) {
 	n, err := inst.FPDFText_CountChars(&requests.FPDFText_CountChars{TextPage: tp})
 	if err != nil {

@@ -261,39 +261,45 @@ func TestPDFSections(t *testing.T) {
 // whose content stream interleaves the columns line by line, page numbers,
 // a running footer, and a page shown rotated by 90 degrees.
 func TestPDFLayoutFixture(t *testing.T) {
-	p := mustParsePDF(t, fixtureDir+"layout.pdf")
 	const footer = "Project Sunfield - Cable Trench Specification"
-	want := []Block{
-		{Page: 1, Section: "Cable Trench Specification", Text: "Cable Trench Specification"},
-		{Page: 1, Section: "1 General", Text: "1 General\n" +
+	tests := []struct {
+		name string
+		want Block
+	}{
+		{name: "title", want: Block{Page: 1, Section: "Cable Trench Specification", Text: "Cable Trench Specification"}},
+		{name: "section number apart from its title, ligature, hyphenation", want: Block{Page: 1, Section: "1 General", Text: "1 General\n" +
 			"This specification covers the excavation, bedding and backfill of trenches for low voltage DC and AC cables on the solar farm. " +
 			"The minimum cover to DC cables shall be 800 mm from finished ground level, and a warning tape is specified 300 mm above the cables. " +
-			"All excavation work shall follow the approved method statement."},
-		{Page: 1, Section: "Table 1. Minimum cover by cable type", Text: "Table 1. Minimum cover by cable type\n" +
-			"Cable type | Cover (mm) | Tape (mm)\nDC string cable | 800 | 300\nAC LV cable | 900 | 300\n1 | 0.5 | 0.3\nEarthing conductor | 600 | -"},
-		{Page: 1, Section: "1 General", Text: "Backfill shall be placed in layers not exceeding 150 mm and compacted to 95 % of the maximum dry density.\n" + footer},
-		{Page: 2, Section: "2 Site Preparation", Text: "2 Site Preparation\n" +
+			"All excavation work shall follow the approved method statement."}},
+		{name: "table rows, one starting with a number", want: Block{Page: 1, Section: "Table 1. Minimum cover by cable type", Text: "Table 1. Minimum cover by cable type\n" +
+			"Cable type | Cover (mm) | Tape (mm)\nDC string cable | 800 | 300\nAC LV cable | 900 | 300\n1 | 0.5 | 0.3\nEarthing conductor | 600 | -"}},
+		{name: "prose after the table, footer kept, page number dropped", want: Block{Page: 1, Section: "1 General",
+			Text: "Backfill shall be placed in layers not exceeding 150 mm and compacted to 95 % of the maximum dry density.\n" + footer}},
+		{name: "two columns read one after the other", want: Block{Page: 2, Section: "2 Site Preparation", Text: "2 Site Preparation\n" +
 			"Topsoil shall be stripped to a depth of 150 mm over the whole cable route and stockpiled on the high side of the trench away from drainage lines and access roads. " +
 			"Stockpiles shall not exceed two metres in height and shall be protected from erosion until the topsoil is spread again.\n" +
 			"Surface water shall be kept out of open trenches at all times by temporary bunds and pumps sized for the expected inflow. " +
 			"Water pumped from trenches shall pass a sediment trap before it leaves the site and no water shall be discharged into the stormwater system without permission.\n" +
-			"Both columns above describe work that comes before any trench excavation on the site.\n" + footer},
-		{Page: 3, Section: "3 Drainage Schedule", Text: "3 Drainage Schedule\n" +
+			"Both columns above describe work that comes before any trench excavation on the site.\n" + footer}},
+		{name: "rotated page", want: Block{Page: 3, Section: "3 Drainage Schedule", Text: "3 Drainage Schedule\n" +
 			"Cross drains shall be laid at every low point of the cable route with a fall of at least 1 in 100. " +
-			"The contractor shall record the invert level of every drain on the as-built drawings."},
-		{Page: 3, Section: "3.1 Outfall Details", Text: "3.1 Outfall Details\n" +
-			"Each outfall shall have a rock apron of at least 1.5 m by 1.0 m to prevent scour.\n" + footer},
+			"The contractor shall record the invert level of every drain on the as-built drawings."}},
+		{name: "body-style numbered heading", want: Block{Page: 3, Section: "3.1 Outfall Details", Text: "3.1 Outfall Details\n" +
+			"Each outfall shall have a rock apron of at least 1.5 m by 1.0 m to prevent scour.\n" + footer}},
 	}
+	p := mustParsePDF(t, fixtureDir+"layout.pdf")
 	if p.Pages != 3 {
 		t.Errorf("Pages = %d, want 3", p.Pages)
 	}
-	if len(p.Blocks) != len(want) {
-		t.Fatalf("got %d blocks, want %d: %#v", len(p.Blocks), len(want), p.Blocks)
+	if len(p.Blocks) != len(tests) {
+		t.Fatalf("got %d blocks, want %d: %#v", len(p.Blocks), len(tests), p.Blocks)
 	}
-	for i := range want {
-		if p.Blocks[i] != want[i] {
-			t.Errorf("block %d:\ngot  %#v\nwant %#v", i, p.Blocks[i], want[i])
-		}
+	for i, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if p.Blocks[i] != tt.want {
+				t.Errorf("block %d:\ngot  %#v\nwant %#v", i, p.Blocks[i], tt.want)
+			}
+		})
 	}
 }
 
