@@ -35,7 +35,7 @@ func TestHealth(t *testing.T) {
 	invalid := errors.New("cache/redis: put: ttl must be positive")
 	const (
 		warn    = "WARN cache backend unavailable; answering without it"
-		recover = "INFO cache backend recovered"
+		recovered = "INFO cache backend recovered"
 	)
 
 	// step advances the clock by after, then observes err.
@@ -65,13 +65,13 @@ func TestHealth(t *testing.T) {
 		{
 			name:      "success after failure logs recovery once",
 			steps:     []step{{0, down}, {time.Second, down}, {time.Second, nil}, {time.Second, nil}},
-			wantLines: []string{warn, recover},
+			wantLines: []string{warn, recovered},
 		},
 		{
 			name:         "a new outage warns again at once",
 			steps:        []step{{0, down}, {time.Second, nil}, {time.Second, down}},
 			wantDegraded: true,
-			wantLines:    []string{warn, recover, warn},
+			wantLines:    []string{warn, recovered, warn},
 		},
 		{
 			name:  "caller cancellation is not a backend failure",
