@@ -34,7 +34,7 @@ func TestHealth(t *testing.T) {
 	cancelled := fmt.Errorf("cache/redis: get: %w: %w", cache.ErrUnavailable, context.Canceled)
 	invalid := errors.New("cache/redis: put: ttl must be positive")
 	const (
-		warn    = "WARN cache backend unavailable; answering without it"
+		warn      = "WARN cache backend unavailable; answering without it"
 		recovered = "INFO cache backend recovered"
 	)
 
