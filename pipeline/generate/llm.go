@@ -99,7 +99,7 @@ func (g *LLM) fall(ctx context.Context, req Request, reason string, cause error)
 
 // fallbackReason names why a model call failed, for the answer's trace and
 // for metrics: circuit_open, timeout, http_<status>, truncated,
-// stream_interrupted or network.
+// stream_interrupted, not_streamed or network.
 func fallbackReason(err error) string {
 	switch {
 	case errors.Is(err, llm.ErrCircuitOpen):
@@ -112,6 +112,8 @@ func fallbackReason(err error) string {
 		return "truncated"
 	case errors.Is(err, llm.ErrStreamInterrupted):
 		return "stream_interrupted"
+	case errors.Is(err, llm.ErrNotStreamed):
+		return "not_streamed"
 	}
 	return "network"
 }

@@ -26,6 +26,10 @@ var (
 	// ErrTruncated is returned when the model stopped at the token limit,
 	// so the answer is cut off mid-way.
 	ErrTruncated = errors.New("llm: answer cut off at the token limit")
+	// ErrNotStreamed is returned when the endpoint answered a streaming
+	// request with one JSON body, as servers without streaming support do.
+	// Retrying cannot help; configure an endpoint that streams.
+	ErrNotStreamed = errors.New("llm: endpoint does not stream: it answered a streaming request with one JSON body")
 )
 
 // ChatRequest is one chat completion: a system prompt and a user prompt.
@@ -94,7 +98,7 @@ func NewChat(cfg EndpointConfig, opts ...ChatOption) *Chat {
 	if transport == nil {
 		transport = http.DefaultTransport
 	}
-	hc.Transport = retryAfterTransport{base: transport}
+	hc.Transport = observingTransport{base: transport}
 	cfg.HTTPClient = &hc
 	c.client = cfg.client()
 	return c
@@ -144,8 +148,8 @@ func (c *Chat) attempt(ctx context.Context, req ChatRequest, streamed *bool) (Ch
 	timeout := c.cfg.timeout()
 	callCtx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
-	retryAfter := new(atomic.Int64)
-	callCtx = context.WithValue(callCtx, retryAfterKey{}, retryAfter)
+	notes := new(callNotes)
+	callCtx = context.WithValue(callCtx, callNotesKey{}, notes)
 
 	var (
 		res ChatResult
@@ -155,6 +159,9 @@ func (c *Chat) attempt(ctx context.Context, req ChatRequest, streamed *bool) (Ch
 		res, err = c.once(callCtx, c.request(req))
 	} else {
 		res, err = c.stream(callCtx, c.request(req), req.OnToken, streamed)
+		if err != nil && !*streamed && notes.jsonBody.Load() {
+			err = ErrNotStreamed
+		}
 	}
 	if err == nil {
 		return res, nil
@@ -164,10 +171,10 @@ func (c *Chat) attempt(ctx context.Context, req ChatRequest, streamed *bool) (Ch
 		// name the cause so callers can tell a timeout from a failure.
 		err = fmt.Errorf("no answer within %s: %w", timeout, context.DeadlineExceeded)
 	}
-	if d := time.Duration(retryAfter.Load()); d > 0 {
+	if d := time.Duration(notes.retryAfter.Load()); d > 0 {
 		err = &retryAfterError{err: err, wait: &backoff.RetryAfterError{Duration: min(d, c.cfg.Retry.MaxInterval)}}
 	}
-	if errors.Is(err, ErrTruncated) {
+	if errors.Is(err, ErrTruncated) || errors.Is(err, ErrNotStreamed) {
 		err = backoff.Permanent(err)
 	}
 	return res, err
@@ -313,21 +320,39 @@ type retryAfterError struct {
 func (e *retryAfterError) Error() string   { return e.err.Error() }
 func (e *retryAfterError) Unwrap() []error { return []error{e.err, e.wait} }
 
-// retryAfterKey carries, in a request's context, where the transport
-// stores the Retry-After of a 429 or 503 answer: go-openai's errors do not
-// keep response headers.
-type retryAfterKey struct{}
+// callNotesKey carries, in a request's context, the callNotes the
+// transport fills in: go-openai's errors and stream keep no response
+// headers.
+type callNotesKey struct{}
 
-type retryAfterTransport struct{ base http.RoundTripper }
+// callNotes is what the transport saw of one attempt's response.
+type callNotes struct {
+	// retryAfter is the wait a 429 or 503 asked for.
+	retryAfter atomic.Int64
+	// jsonBody is set when a 200 came back as JSON rather than as an
+	// event stream.
+	jsonBody atomic.Bool
+}
 
-func (t retryAfterTransport) RoundTrip(req *http.Request) (*http.Response, error) {
+type observingTransport struct{ base http.RoundTripper }
+
+func (t observingTransport) RoundTrip(req *http.Request) (*http.Response, error) {
 	resp, err := t.base.RoundTrip(req)
-	if err != nil || (resp.StatusCode != http.StatusTooManyRequests && resp.StatusCode != http.StatusServiceUnavailable) {
+	if err != nil {
 		return resp, err
 	}
-	if slot, ok := req.Context().Value(retryAfterKey{}).(*atomic.Int64); ok {
+	notes, ok := req.Context().Value(callNotesKey{}).(*callNotes)
+	if !ok {
+		return resp, nil
+	}
+	switch resp.StatusCode {
+	case http.StatusTooManyRequests, http.StatusServiceUnavailable:
 		if d, ok := parseRetryAfter(resp.Header.Get("Retry-After"), time.Now()); ok {
-			slot.Store(int64(d))
+			notes.retryAfter.Store(int64(d))
+		}
+	case http.StatusOK:
+		if strings.HasPrefix(resp.Header.Get("Content-Type"), "application/json") {
+			notes.jsonBody.Store(true)
 		}
 	}
 	return resp, nil

@@ -106,6 +106,11 @@ func TestChatComplete(t *testing.T) {
 			wantTokens: "The default |total", wantErr: llm.ErrTruncated, wantAttempts: 1, wantCalls: 1,
 		},
 		{
+			name: "endpoint that ignores streaming", stream: true,
+			script:  []llmtest.Response{{Text: answer, JSON: true}, llmtest.Answer(answer)},
+			wantErr: llm.ErrNotStreamed, wantAttempts: 1, wantCalls: 1,
+		},
+		{
 			name:     "reasoning model",
 			model:    "o3-mini",
 			script:   []llmtest.Response{llmtest.Answer(answer)},
