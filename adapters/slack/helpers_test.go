@@ -76,7 +76,7 @@ type fakeSlack struct {
 	changed  chan struct{} // closed and replaced on every call
 }
 
-func newFakeSlack(t *testing.T, extra ...slacktest.Binder) *fakeSlack {
+func newFakeSlack(t testing.TB, extra ...slacktest.Binder) *fakeSlack {
 	t.Helper()
 	fs := &fakeSlack{failures: map[string][]apiFailure{}, changed: make(chan struct{})}
 	// The first handler bound to a path wins: the test's own come first.
@@ -316,12 +316,12 @@ type testEnv struct {
 	waits chan time.Duration // retry waits the adapter asked for
 }
 
-func newTestEnv(t *testing.T, b *fakeBot, tweak func(*Config)) *testEnv {
+func newTestEnv(t testing.TB, b *fakeBot, tweak func(*Config)) *testEnv {
 	t.Helper()
 	return newTestEnvOn(t, newFakeSlack(t), b, tweak)
 }
 
-func newTestEnvOn(t *testing.T, fs *fakeSlack, b *fakeBot, tweak func(*Config)) *testEnv {
+func newTestEnvOn(t testing.TB, fs *fakeSlack, b *fakeBot, tweak func(*Config)) *testEnv {
 	t.Helper()
 	cfg := Config{
 		BotToken: "xoxb-test", SigningSecret: testSecret, APIURL: fs.url(),
@@ -358,7 +358,7 @@ func newTestEnvOn(t *testing.T, fs *fakeSlack, b *fakeBot, tweak func(*Config)) 
 }
 
 // drain waits for every queued and running job: Shutdown is the barrier.
-func (e *testEnv) drain(t *testing.T) {
+func (e *testEnv) drain(t testing.TB) {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
 	defer cancel()

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"log/slog"
 	"sync"
+	"sync/atomic"
 	"time"
 )
 
@@ -23,10 +24,15 @@ type pool struct {
 	log     *slog.Logger
 	timeout time.Duration
 
-	mu       sync.Mutex
-	closed   bool
+	// mu orders sends on jobs before its close: submit holds it shared,
+	// shutdown exclusively, so acknowledgements never wait on each other.
+	mu     sync.RWMutex
+	closed atomic.Bool
+	jobs   chan func()
+
+	// running tracks the cancel funcs of running jobs.
+	runMu    sync.Mutex
 	aborted  bool // shutdown's deadline passed: queued jobs are dropped
-	jobs     chan func()
 	inflight map[uint64]context.CancelFunc
 	nextID   uint64
 
@@ -74,9 +80,9 @@ func (p *pool) submit(base context.Context, work func(ctx context.Context)) erro
 		}()
 		p.run(ctx, work)
 	}
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	if p.closed {
+	p.mu.RLock()
+	defer p.mu.RUnlock()
+	if p.closed.Load() {
 		return errClosed
 	}
 	select {
@@ -90,9 +96,10 @@ func (p *pool) submit(base context.Context, work func(ctx context.Context)) erro
 // goSide runs a short task outside the queue when a side slot is free; it
 // reports false when there is none (or the pool is closed).
 func (p *pool) goSide(base context.Context, timeout time.Duration, work func(ctx context.Context)) bool {
+	// Held exclusively: side.Go must not race with shutdown's side.Wait.
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	if p.closed {
+	if p.closed.Load() {
 		return false
 	}
 	select {
@@ -122,8 +129,8 @@ func (p *pool) run(ctx context.Context, work func(ctx context.Context)) {
 // track registers a running job's cancel func; false once shutdown has
 // given up waiting.
 func (p *pool) track(cancel context.CancelFunc) (uint64, bool) {
-	p.mu.Lock()
-	defer p.mu.Unlock()
+	p.runMu.Lock()
+	defer p.runMu.Unlock()
 	if p.aborted {
 		return 0, false
 	}
@@ -133,24 +140,22 @@ func (p *pool) track(cancel context.CancelFunc) (uint64, bool) {
 }
 
 func (p *pool) untrack(id uint64) {
-	p.mu.Lock()
-	defer p.mu.Unlock()
+	p.runMu.Lock()
+	defer p.runMu.Unlock()
 	delete(p.inflight, id)
 }
 
 // closing reports whether shutdown has begun.
 func (p *pool) closing() bool {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	return p.closed
+	return p.closed.Load()
 }
 
 // shutdown stops taking work and waits for queued and running jobs until
 // ctx ends; then it cancels what is still running and returns ctx's error.
 func (p *pool) shutdown(ctx context.Context) error {
 	p.mu.Lock()
-	if !p.closed {
-		p.closed = true
+	if !p.closed.Load() {
+		p.closed.Store(true)
 		close(p.jobs)
 	}
 	p.mu.Unlock()
@@ -165,12 +170,12 @@ func (p *pool) shutdown(ctx context.Context) error {
 	case <-done:
 		return nil
 	case <-ctx.Done():
-		p.mu.Lock()
+		p.runMu.Lock()
 		p.aborted = true
 		for _, cancel := range p.inflight {
 			cancel()
 		}
-		p.mu.Unlock()
+		p.runMu.Unlock()
 		return fmt.Errorf("adapters/slack: shutdown: %w", ctx.Err())
 	}
 }

@@ -117,6 +117,10 @@ func New(ctx context.Context, cfg Config, b Bot) (*Adapter, error) {
 	cfg.setDefaults()
 
 	transport := http.DefaultTransport.(*http.Transport).Clone()
+	// Every worker (and every busy notice) may be talking to Slack at once;
+	// the default of two idle connections per host would make most calls
+	// open a new connection.
+	transport.MaxIdleConnsPerHost = 2 * cfg.Workers
 	httpClient := &http.Client{Transport: transport, Timeout: apiCallTimeout}
 	opts := []slackapi.Option{slackapi.OptionHTTPClient(httpClient)}
 	if cfg.APIURL != "" {
