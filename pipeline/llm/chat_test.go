@@ -185,19 +185,33 @@ func TestChatComplete(t *testing.T) {
 }
 
 func TestChatHonoursRetryAfterUpToMaxInterval(t *testing.T) {
-	srv := llmtest.NewServer(t)
-	srv.SetDefault(llmtest.RateLimited("7"))
-	chat := llm.NewChat(llm.EndpointConfig{BaseURL: srv.URL, Model: "m", Retry: fastRetry})
-	_, err := chat.Complete(context.Background(), llm.ChatRequest{System: "s", User: "u"})
-	var wait *backoff.RetryAfterError
-	if !errors.As(err, &wait) {
-		t.Fatalf("err = %v, want the Retry-After wait in its chain", err)
+	tests := []struct {
+		name       string
+		retryAfter string
+		wantWait   bool
+	}{
+		{name: "seconds", retryAfter: "7", wantWait: true},
+		{name: "HTTP date", retryAfter: time.Now().Add(time.Hour).UTC().Format(http.TimeFormat), wantWait: true},
+		{name: "date in the past", retryAfter: "Mon, 02 Jan 2006 15:04:05 GMT"},
+		{name: "unreadable", retryAfter: "soon"},
 	}
-	if wait.Duration != fastRetry.MaxInterval {
-		t.Errorf("wait = %v, want Retry-After 7 s capped at %v", wait.Duration, fastRetry.MaxInterval)
-	}
-	if llm.StatusCode(err) != http.StatusTooManyRequests || srv.Calls() != 3 {
-		t.Errorf("status %d after %d calls, want 429 after 3", llm.StatusCode(err), srv.Calls())
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			srv := llmtest.NewServer(t)
+			srv.SetDefault(llmtest.RateLimited(tc.retryAfter))
+			chat := llm.NewChat(llm.EndpointConfig{BaseURL: srv.URL, Model: "m", Retry: fastRetry})
+			_, err := chat.Complete(context.Background(), llm.ChatRequest{System: "s", User: "u"})
+			var wait *backoff.RetryAfterError
+			if errors.As(err, &wait) != tc.wantWait {
+				t.Fatalf("err = %v; Retry-After wait in its chain: %v, want %v", err, !tc.wantWait, tc.wantWait)
+			}
+			if tc.wantWait && wait.Duration != fastRetry.MaxInterval {
+				t.Errorf("wait = %v, want the server's wait capped at %v", wait.Duration, fastRetry.MaxInterval)
+			}
+			if llm.StatusCode(err) != http.StatusTooManyRequests || srv.Calls() != 3 {
+				t.Errorf("status %d after %d calls, want 429 after 3", llm.StatusCode(err), srv.Calls())
+			}
+		})
 	}
 }
 
