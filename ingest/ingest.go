@@ -79,7 +79,15 @@ const (
 	Indexed   Outcome = "indexed"
 	Unchanged Outcome = "unchanged"
 	Failed    Outcome = "failed"
+	// Ignored files sit in a folder whose register does not list them
+	// (licences, notes, provenance files): the register is the controlled
+	// list of what the project issues.
+	Ignored Outcome = "ignored"
 )
+
+// DefaultRevision is the revision of a file that names none, in the register
+// or in its file name: the first issue, which any later revision supersedes.
+const DefaultRevision = "0"
 
 // FileResult reports one file (or one path that yielded no file).
 type FileResult struct {
@@ -187,7 +195,12 @@ func (in *Ingester) collect(paths []string) ([]input, []FileResult) {
 			return
 		}
 		seen[abs] = true
-		inputs = append(inputs, input{path: p, entry: reg.lookup(p)})
+		entry := reg.lookup(p)
+		if reg != nil && entry == nil {
+			results = append(results, FileResult{Path: p, Outcome: Ignored, Err: fmt.Errorf("not listed in %s", reg.name)})
+			return
+		}
+		inputs = append(inputs, input{path: p, entry: entry})
 	}
 	for _, p := range paths {
 		info, err := os.Stat(p)
@@ -237,11 +250,20 @@ func (in *Ingester) collect(paths []string) ([]input, []FileResult) {
 		if err != nil {
 			fail(p, err)
 		}
-		if len(inputs) == before {
+		if len(inputs) == before && !hasIgnored(results) {
 			fail(p, fmt.Errorf("no supported files in folder (supported: %s)", strings.Join(SupportedExtensions(), ", ")))
 		}
 	}
 	return inputs, results
+}
+
+func hasIgnored(results []FileResult) bool {
+	for _, r := range results {
+		if r.Outcome == Ignored {
+			return true
+		}
+	}
+	return false
 }
 
 func unwrapPathError(err error) error {
@@ -265,6 +287,7 @@ func isRegisterName(name string) bool {
 // register's folder, or failing that by its base name.
 type registerIndex struct {
 	dir    string
+	name   string
 	byPath map[string]*RegisterEntry
 	byBase map[string]*RegisterEntry
 }
@@ -279,7 +302,7 @@ func loadRegisterIn(dir string) (*registerIndex, error) {
 		if err != nil {
 			return nil, err
 		}
-		idx := &registerIndex{dir: dir, byPath: map[string]*RegisterEntry{}, byBase: map[string]*RegisterEntry{}}
+		idx := &registerIndex{dir: dir, name: name, byPath: map[string]*RegisterEntry{}, byBase: map[string]*RegisterEntry{}}
 		for i := range entries {
 			e := &entries[i]
 			if e.File == "" {
@@ -363,6 +386,10 @@ func (in *Ingester) ingestFile(ctx context.Context, tenant string, inp input, kn
 	doc.Pages, doc.Rows, doc.Chunks = parsed.Pages, parsed.Rows, len(chunks)
 	doc.IndexedAt = in.cfg.Now().UTC()
 	if err := in.cfg.Store.PutDocument(ctx, doc, chunks); err != nil {
+		if errors.Is(err, store.ErrInvalid) {
+			res.Err = err
+			return res, nil
+		}
 		return res, fmt.Errorf("ingest: store %s: %w", inp.path, err)
 	}
 	known[key] = doc
@@ -404,6 +431,9 @@ func (in *Ingester) identify(tenant string, inp input) store.Document {
 			doc.Revision = e.Revision
 		}
 		doc.Status, doc.Date, doc.DriveLink = e.Status, e.Date, e.DriveLink
+	}
+	if doc.Revision == "" {
+		doc.Revision = DefaultRevision
 	}
 	doc.ID = DocID(doc.Number)
 	return doc

@@ -54,6 +54,11 @@ type Options struct {
 	// generation; the oldest is evicted first. DefaultSemanticMax when zero.
 	SemanticMax int
 	Logger      *slog.Logger
+	// StartDegraded keeps a Redis that is down at Open from being an
+	// error: Open logs a warning and returns the Store, whose calls fail
+	// with cache.ErrUnavailable until Redis answers. A bot replica can then
+	// start (and answer without the cache) during a Redis outage.
+	StartDegraded bool
 }
 
 // Store implements every cache interface on Redis. It is safe for
@@ -113,8 +118,13 @@ func Open(ctx context.Context, url string, opts Options) (*Store, error) {
 		logger:      opts.Logger,
 	}
 	if err := s.client.Ping(ctx).Err(); err != nil {
+		err = s.fail(ctx, "open "+ro.Addr, err)
+		if opts.StartDegraded {
+			s.logger.Warn("redis cache unreachable at start; answering without it until it returns", "addr", ro.Addr, "err", err)
+			return s, nil
+		}
 		_ = s.client.Close()
-		return nil, s.fail(ctx, "open "+ro.Addr, err)
+		return nil, err
 	}
 	s.logger.Info("redis cache connected", "addr", ro.Addr, "db", ro.DB, "tls", ro.TLSConfig != nil, "prefix", s.prefix)
 	return s, nil

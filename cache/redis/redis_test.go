@@ -231,3 +231,21 @@ func TestClientLog(t *testing.T) {
 		})
 	}
 }
+
+func TestOpenStartDegraded(t *testing.T) {
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	url := fmt.Sprintf("redis://127.0.0.1:%d/0", closedPort(t))
+	s, err := redis.Open(ctx, url, redis.Options{StartDegraded: true})
+	if err != nil {
+		t.Fatalf("Open with StartDegraded: %v", err)
+	}
+	defer s.Close()
+	_, _, err = s.Get(ctx, cache.Key{Tenant: "t", Question: "q"})
+	if !errors.Is(err, cache.ErrUnavailable) {
+		t.Fatalf("Get on an unreachable Redis: err = %v, want ErrUnavailable", err)
+	}
+	if err := s.Ping(ctx); !errors.Is(err, cache.ErrUnavailable) {
+		t.Fatalf("Ping: err = %v, want ErrUnavailable", err)
+	}
+}

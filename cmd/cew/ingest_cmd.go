@@ -71,11 +71,13 @@ func printIngestReport(a *app, rep ingest.Report) {
 			fmt.Fprintf(w, "  unchanged  %s  (%s rev %s)\n", f.Path, f.Number, orDash(f.Revision))
 		case ingest.Failed:
 			fmt.Fprintf(w, "  skipped    %s: %v\n", f.Path, f.Err)
+		case ingest.Ignored:
+			fmt.Fprintf(w, "  ignored    %s: %v\n", f.Path, f.Err)
 		}
 	}
 	pages, rows, chunks := rep.Totals()
-	fmt.Fprintf(w, "%s: %d indexed, %d unchanged, %d skipped; %s, %s, %s in %s (tenant %s)\n",
-		plural(len(rep.Files), "file"), rep.Count(ingest.Indexed), rep.Count(ingest.Unchanged), rep.Count(ingest.Failed),
+	fmt.Fprintf(w, "%s: %d indexed, %d unchanged, %d skipped, %d ignored; %s, %s, %s in %s (tenant %s)\n",
+		plural(len(rep.Files), "file"), rep.Count(ingest.Indexed), rep.Count(ingest.Unchanged), rep.Count(ingest.Failed), rep.Count(ingest.Ignored),
 		plural(pages, "page"), plural(rows, "row"), plural(chunks, "chunk"), rep.Duration.Round(time.Millisecond), a.cfg.Tenant)
 }
 

@@ -98,7 +98,7 @@ func (a *app) embedder() *llm.Embedder {
 	})
 }
 
-func (a *app) isTTY(w io.Writer) bool {
+func (a *app) isTTY(w any) bool {
 	f, ok := w.(*os.File)
 	return ok && term.IsTerminal(int(f.Fd()))
 }
@@ -140,6 +140,11 @@ CEW_CONFIG (keys: the variable names in lower case without CEW_):
 			}
 			if dataDirFlag != "" {
 				cfg.DataDir = dataDirFlag
+			}
+			// One-shot commands keep the terminal for results: below warn,
+			// logs only when asked for.
+			if getenv("CEW_LOG_LEVEL") == "" && cmd.Name() != "serve" {
+				cfg.LogLevel = "warn"
 			}
 			a.cfg = cfg
 			a.logger = newLogger(cfg, stderr)

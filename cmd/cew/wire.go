@@ -4,6 +4,8 @@ import (
 	"context"
 	"path/filepath"
 
+	goredis "github.com/redis/go-redis/v9"
+
 	"github.com/cewhq/cew/bot"
 	"github.com/cewhq/cew/cache"
 	"github.com/cewhq/cew/cache/memory"
@@ -106,7 +108,10 @@ func (a *app) openCache(ctx context.Context) (cacheBackend, error) {
 		a.closers = append(a.closers, m.Close)
 		return m, nil
 	}
-	r, err := redis.Open(ctx, a.cfg.RedisURL, redis.Options{Timeout: a.cfg.RedisTimeout, Logger: a.logger, Lazy: true})
+	// go-redis reports every failed dial through a process-wide logger;
+	// route it to ours at debug level so an outage does not flood the logs.
+	goredis.SetLogger(redis.ClientLog{Logger: a.logger})
+	r, err := redis.Open(ctx, a.cfg.RedisURL, redis.Options{Timeout: a.cfg.RedisTimeout, Logger: a.logger, StartDegraded: true})
 	if err != nil {
 		return nil, err
 	}
