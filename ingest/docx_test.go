@@ -135,7 +135,7 @@ func TestParseDOCXCases(t *testing.T) {
 				`<w:p><w:pPr><w:outlineLvl w:val="1"/></w:pPr><w:r><w:t>5.1 Conductors</w:t></w:r></w:p>` + para("", "Use 95 mm² copper."),
 			want: []Block{
 				{Page: 1, Section: "5 Earthing", Text: "5 Earthing\nBond all frames."},
-				{Page: 1, Section: "5.1 Conductors", Text: "5.1 Conductors\nUse 95 mm2 copper."},
+				{Page: 1, Section: "5.1 Conductors", Text: "5.1 Conductors\nUse 95 mm² copper."},
 			},
 		},
 		{

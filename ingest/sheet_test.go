@@ -186,10 +186,10 @@ func TestParseSheetFixtures(t *testing.T) {
 			name: "windows-1252 csv with semicolons, a blank line and a two-line cell",
 			file: "testdata/sheet/cp1252.csv",
 			want: []Block{
-				{Sheet: "cp1252", Row: 2, Text: "Kabel: NYY-J 5x16; Température (°C): 70; Querschnitt (mm2): 16; Bemerkung: Erdverlegung"},
-				{Sheet: "cp1252", Row: 3, Text: "Kabel: NA2XS(F)2Y; Température (°C): 90; Querschnitt (mm2): 150; Bemerkung: Mittelspannung – 20 kV"},
-				{Sheet: "cp1252", Row: 5, Text: "Kabel: H07RN-F; Température (°C): 60; Querschnitt (mm2): 2,5; Bemerkung: flexibel, zweite Zeile"},
-				{Sheet: "cp1252", Row: 6, Text: "Kabel: ÖLFLEX; Température (°C): 80; Querschnitt (mm2): 1,5; Bemerkung: μ-Schirm"},
+				{Sheet: "cp1252", Row: 2, Text: "Kabel: NYY-J 5x16; Température (°C): 70; Querschnitt (mm²): 16; Bemerkung: Erdverlegung"},
+				{Sheet: "cp1252", Row: 3, Text: "Kabel: NA2XS(F)2Y; Température (°C): 90; Querschnitt (mm²): 150; Bemerkung: Mittelspannung – 20 kV"},
+				{Sheet: "cp1252", Row: 5, Text: "Kabel: H07RN-F; Température (°C): 60; Querschnitt (mm²): 2,5; Bemerkung: flexibel, zweite Zeile"},
+				{Sheet: "cp1252", Row: 6, Text: "Kabel: ÖLFLEX; Température (°C): 80; Querschnitt (mm²): 1,5; Bemerkung: µ-Schirm"},
 			},
 		},
 		{

@@ -63,7 +63,7 @@ func TestParseTextFixtures(t *testing.T) {
 		{
 			name:      "windows-1252",
 			file:      "testdata/text/cp1252.txt",
-			want:      []Block{{Page: 1, Text: "Température de service : 90 °C – câble μ-blindé."}},
+			want:      []Block{{Page: 1, Text: "Température de service : 90 °C – câble µ-blindé."}},
 			wantPages: 1,
 		},
 		{
