@@ -50,8 +50,11 @@ func (a *app) newPipeline(st store.Store) (*pipeline.Pipeline, error) {
 	extractive := generate.NewExtractive(generate.ExtractiveOptions{})
 	cfg.Generator = extractive
 	if a.cfg.LLMModel != "" {
-		chat := llm.NewChat(a.chatEndpoint())
+		// One client, one circuit breaker per endpoint: the generator and
+		// the post-guard's verifier fail together when the model is down.
+		chat := llm.NewChat(a.chatEndpoint(), llm.WithLogger(a.logger))
 		cfg.Generator = generate.NewLLM(chat, extractive, generate.LLMOptions{MaxTokens: a.cfg.LLMMaxTokens, Logger: a.logger})
+		cfg.Post.Verifier = generate.NewVerifier(chat)
 	}
 	return pipeline.New(cfg)
 }

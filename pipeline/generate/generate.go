@@ -10,13 +10,13 @@ import (
 	"context"
 	"strconv"
 
+	"github.com/cewhq/cew/pipeline/guard"
 	"github.com/cewhq/cew/store"
 )
 
 // NotFoundText is the one sentence cew says when the chunks do not answer
-// the question. It must equal pipeline.NotFoundText and the sentence the
-// system prompt dictates.
-const NotFoundText = "This information was not found in the uploaded documents."
+// the question; the system prompt dictates the same sentence.
+const NotFoundText = guard.NotFoundText
 
 // Request is one question with the ranked chunks it may be answered from.
 type Request struct {
