@@ -25,6 +25,17 @@ import (
 	"golang.org/x/text/unicode/norm"
 )
 
+// Version identifies what Terms returns. It changes whenever Terms may
+// return different terms for some input, so an index that keeps analysed
+// text knows to analyse it again.
+const Version = 1
+
+// MaxTermLen is the length in bytes of the longest term Terms returns.
+// Longer ones (base64 blobs, text run together without separators) are
+// dropped, as Lucene drops tokens over 255 characters; a long identifier's
+// shorter parts are still returned.
+const MaxTermLen = 255
+
 // Kind classifies a token.
 type Kind uint8
 
@@ -100,13 +111,23 @@ func AppendTerms(dst []string, s string) []string {
 }
 
 func appendTokenTerms(dst []string, t Token) []string {
-	if t.Kind == Word {
-		if isIndexStopword(t.Term) {
-			return dst
-		}
-		return append(dst, t.Term)
+	n := len(dst)
+	if t.Kind != Word {
+		dst = appendCompoundTerms(dst, t.Text)
+	} else if !isIndexStopword(t.Term) {
+		dst = append(dst, t.Term)
 	}
-	return appendCompoundTerms(dst, t.Text)
+	if len(t.Text) <= MaxTermLen {
+		// No term of a token is longer than its text.
+		return dst
+	}
+	keep := dst[:n]
+	for _, term := range dst[n:] {
+		if len(term) <= MaxTermLen {
+			keep = append(keep, term)
+		}
+	}
+	return keep
 }
 
 // Character classes of the scanner. Core characters make up tokens; the

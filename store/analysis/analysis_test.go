@@ -123,6 +123,8 @@ func TestTerms(t *testing.T) {
 		{"Possessive", "engineer's", []string{"engin"}},
 		{"Stems", "Coefficients coefficient", []string{"coeffici", "coeffici"}},
 		{"Empty", "", []string{}},
+		{"OverlongTermDropped", strings.Repeat("x", 300) + " trench", []string{"trench"}},
+		{"OverlongIdentifierKeepsParts", strings.Repeat("9", 300) + "-A1", []string{"a1"}},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -225,7 +227,7 @@ func FuzzTokens(f *testing.F) {
 			prev = tk.End
 		}
 		for _, term := range Terms(s) {
-			if term == "" || strings.ContainsAny(term, " \t\n") {
+			if term == "" || len(term) > MaxTermLen || strings.ContainsAny(term, " \t\n") {
 				t.Fatalf("bad term %q from %q", term, s)
 			}
 		}

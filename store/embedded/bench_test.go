@@ -217,10 +217,15 @@ func BenchmarkOpen(b *testing.B) {
 	// Write the fixture straight to the file in one transaction: building
 	// the in-memory index on the way would only slow the set-up down.
 	c := makeBenchCorpus(n, true)
+	var an analyser
 	err = s.db.Update(func(tx *bolt.Tx) error {
 		for i, d := range c.docs {
 			d.Active, d.Chunks = true, len(c.chunks[i])
-			if err := persist(tx, d, c.chunks[i], []store.Document{d}, uint64(i+1)); err != nil {
+			analysed := make([]analysed, len(c.chunks[i]))
+			for j := range c.chunks[i] {
+				analysed[j] = an.analyse(&c.chunks[i][j])
+			}
+			if err := persist(tx, d, c.chunks[i], analysed, []store.Document{d}, uint64(i+1)); err != nil {
 				return err
 			}
 		}

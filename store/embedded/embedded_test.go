@@ -241,7 +241,12 @@ func TestOpenCorrupt(t *testing.T) {
 			rewrite(t, path, func(tx *bolt.Tx) error {
 				d := testDoc("site", "ghost", "01", "IFC")
 				c := testChunks(d, "orphan")[0]
-				return chunkBucket(tx).Put(append(revisionPrefix("ghost", "01"), 0, 0, 0, 0), encodeChunk(&c))
+				return chunkBucket(tx).Put(append(revisionPrefix("ghost", "01"), 0, 0, 0, 0), encodeChunk(&c, storedTerms{}))
+			})
+		}, ErrCorrupt},
+		{"TermMissingFromDictionary", func(t *testing.T, path string) {
+			rewrite(t, path, func(tx *bolt.Tx) error {
+				return tx.Bucket(bucketTenants).Bucket([]byte("site")).DeleteBucket(bucketTerms)
 			})
 		}, ErrCorrupt},
 		{"DocumentNotJSON", func(t *testing.T, path string) {
@@ -267,6 +272,96 @@ func TestOpenCorrupt(t *testing.T) {
 			}
 			if c.wantErr != nil && !errors.Is(err, c.wantErr) {
 				t.Errorf("error = %v, want %v", err, c.wantErr)
+			}
+		})
+	}
+}
+
+// TestOpenReanalyses checks that chunks whose stored terms cannot be
+// trusted are analysed again at Open, so search still finds them.
+func TestOpenReanalyses(t *testing.T) {
+	// rewriteRecords passes every chunk record of the test file through fn.
+	rewriteRecords := func(t *testing.T, path string, fn func(c store.Chunk, st storedTerms) []byte) {
+		rewrite(t, path, func(tx *bolt.Tx) error {
+			b := chunkBucket(tx)
+			type kv struct{ k, v []byte }
+			var all []kv
+			err := b.ForEach(func(k, v []byte) error {
+				c, st, err := decodeChunk(v)
+				if err != nil {
+					return err
+				}
+				all = append(all, kv{append([]byte(nil), k...), fn(c, st)})
+				return nil
+			})
+			if err != nil {
+				return err
+			}
+			for _, e := range all {
+				if err := b.Put(e.k, e.v); err != nil {
+					return err
+				}
+			}
+			return nil
+		})
+	}
+	cases := []struct {
+		name   string
+		damage func(c store.Chunk, st storedTerms) []byte
+	}{
+		{"FormatOneRecords", func(c store.Chunk, _ storedTerms) []byte {
+			// A format 1 record is a format 2 record without the terms
+			// section, which is three zero bytes when empty.
+			b := encodeChunk(&c, storedTerms{})
+			b[0] = 1
+			return b[:len(b)-3]
+		}},
+		{"OlderAnalyser", func(c store.Chunk, st storedTerms) []byte {
+			st.analysis = 0
+			return encodeChunk(&c, st)
+		}},
+		{"AnalyserChangedWithoutVersion", func(c store.Chunk, st storedTerms) []byte {
+			for i := range st.refs {
+				st.refs[i].tf++
+			}
+			return encodeChunk(&c, st)
+		}},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			dir := t.TempDir()
+			s, err := Open(dir, Options{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			d := testDoc("site", "spec", "01", "IFC")
+			mustPut(t, s, d, testChunks(d, "Trench depth 800 mm for DC cables.", "Cable ladder 300 mm wide."))
+			q := store.SearchRequest{Tenant: "site", Query: "cable trench depth", Mode: store.ModeKeyword}
+			want, err := s.Search(t.Context(), q)
+			if err != nil || len(want) != 2 {
+				t.Fatalf("before: %v, %v", want, err)
+			}
+			if err := s.Close(); err != nil {
+				t.Fatal(err)
+			}
+			rewriteRecords(t, filepath.Join(dir, FileName), c.damage)
+			s, err = Open(dir, Options{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer s.Close()
+			got, err := s.Search(t.Context(), q)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !reflect.DeepEqual(got, want) {
+				t.Errorf("after reopen hits = %+v, want %+v", got, want)
+			}
+			// Writes after a re-analysing Open keep working.
+			d2 := testDoc("site", "other", "01", "IFC")
+			mustPut(t, s, d2, testChunks(d2, "Trench backfill compaction."))
+			if hits, _ := s.Search(t.Context(), store.SearchRequest{Tenant: "site", Query: "backfill", Mode: store.ModeKeyword}); len(hits) != 1 {
+				t.Errorf("new write not found: %v", hits)
 			}
 		})
 	}

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"hash/maphash"
+	"log/slog"
 	"math"
 	"runtime"
 	"runtime/debug"
@@ -16,6 +17,7 @@ import (
 	bolt "go.etcd.io/bbolt"
 
 	"github.com/cewhq/cew/store"
+	"github.com/cewhq/cew/store/analysis"
 )
 
 // storedTenant is what the file holds for one tenant.
@@ -23,6 +25,8 @@ type storedTenant struct {
 	generation uint64
 	docs       []store.Document
 	chunks     []store.Chunk
+	terms      []storedTerms // parallel to chunks
+	dict       []string      // term by dictionary id; "" for unused ids
 }
 
 // load reads the whole file and builds the in-memory indexes. A damaged
@@ -40,7 +44,7 @@ func (s *Store) load() (err error) {
 		return err
 	}
 	for tenant, st := range stored {
-		ix, err := buildIndex(st)
+		ix, err := buildIndex(st, s.log.With("tenant", tenant))
 		if err != nil {
 			return fmt.Errorf("%w: tenant %q: %v", ErrCorrupt, tenant, err)
 		}
@@ -100,16 +104,28 @@ func readTenant(tb *bolt.Bucket, tenant string) (*storedTenant, error) {
 			return nil, err
 		}
 	}
+	if dict := tb.Bucket(bucketTerms); dict != nil {
+		var err error
+		if st.dict, err = readDictionary(dict); err != nil {
+			return nil, err
+		}
+	}
 	if chunks := tb.Bucket(bucketChunks); chunks != nil {
 		err := chunks.ForEach(func(k, v []byte) error {
-			c, err := decodeChunk(v)
+			c, t, err := decodeChunk(v)
 			if err != nil {
 				return fmt.Errorf("chunk %q: %v", k, err)
 			}
 			if c.Tenant != tenant || !bytes.HasPrefix(k, revisionPrefix(c.DocID, c.Revision)) {
 				return fmt.Errorf("chunk %q is stored under the wrong key", k)
 			}
+			for _, r := range t.refs {
+				if int(r.id) >= len(st.dict) || st.dict[r.id] == "" {
+					return fmt.Errorf("chunk %q refers to term %d, which the dictionary lacks", k, r.id)
+				}
+			}
 			st.chunks = append(st.chunks, c)
+			st.terms = append(st.terms, t)
 			return nil
 		})
 		if err != nil {
@@ -119,12 +135,55 @@ func readTenant(tb *bolt.Bucket, tenant string) (*storedTenant, error) {
 	return st, nil
 }
 
+// readDictionary returns the terms of a term dictionary bucket indexed by
+// id. Ids come from the bucket's sequence and are never reused, so the
+// largest id is the number of terms.
+func readDictionary(b *bolt.Bucket) ([]string, error) {
+	type entry struct {
+		term string
+		id   uint64
+	}
+	var entries []entry
+	var maxID uint64
+	err := b.ForEach(func(k, v []byte) error {
+		id, n := binary.Uvarint(v)
+		if n <= 0 || n != len(v) || id == 0 {
+			return fmt.Errorf("term %q has a malformed id", k)
+		}
+		entries = append(entries, entry{string(k), id})
+		maxID = max(maxID, id)
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	if maxID > uint64(len(entries)) || maxID > b.Sequence() {
+		return nil, fmt.Errorf("term dictionary ids run to %d for %d terms (sequence %d)", maxID, len(entries), b.Sequence())
+	}
+	dict := make([]string, maxID+1)
+	for _, e := range entries {
+		if dict[e.id] != "" {
+			return nil, fmt.Errorf("terms %q and %q share id %d", dict[e.id], e.term, e.id)
+		}
+		dict[e.id] = e.term
+	}
+	return dict, nil
+}
+
+// spotChecks is how many chunks Open analyses again to confirm that the
+// stored terms are what the analyser makes of their text today. A mismatch
+// means the analyser changed without its version; Open then re-analyses
+// every chunk rather than serve an index that disagrees with its queries.
+const spotChecks = 32
+
 // buildIndex builds a tenant's index from everything stored for it. It is
 // the bulk counterpart of tenantIndex.add, shaped for Open's speed: chunks
-// are analysed in parallel and their terms resolved to ids through a
-// sharded dictionary, then every posting list is allocated at its final
-// size from one slab before being filled in slot order.
-func buildIndex(st *storedTenant) (*tenantIndex, error) {
+// whose record holds terms from the current analyser are not analysed
+// again (their dictionary ids become the in-memory term ids); any others
+// are analysed in parallel and their terms resolved through a sharded
+// dictionary; then every posting list is allocated at its final size from
+// one slab before being filled in slot order.
+func buildIndex(st *storedTenant, log *slog.Logger) (*tenantIndex, error) {
 	ix := newTenantIndex()
 	ix.generation = st.generation
 	for _, d := range st.docs {
@@ -147,27 +206,30 @@ func buildIndex(st *storedTenant) (*tenantIndex, error) {
 		}
 	}
 
-	dict := newTermDict()
 	refs := make([][]termRef, n)
 	lengths := make([]uint32, n)
-	workers := runtime.GOMAXPROCS(0)
-	var wg sync.WaitGroup
-	for w := range workers {
-		wg.Go(func() {
-			var an analyser
-			for i := w; i < n; i += workers {
-				a := an.analyse(&st.chunks[i])
-				rs := make([]termRef, len(a.terms))
-				for j, tc := range a.terms {
-					rs[j] = termRef{id: dict.id(tc.term), tf: uint16(min(tc.tf, math.MaxUint16))}
-				}
-				refs[i], lengths[i] = rs, a.length
-			}
-		})
+	var stale []int
+	for i, t := range st.terms {
+		if t.analysis != analysis.Version {
+			stale = append(stale, i)
+			continue
+		}
+		refs[i], lengths[i] = t.refs, t.length
 	}
-	wg.Wait()
+	if len(stale) < n && !storedTermsCurrent(st, refs, lengths) {
+		log.Warn("stored terms differ from the analyser's; analysing every chunk again")
+		stale = stale[:0]
+		for i := range n {
+			stale = append(stale, i)
+		}
+	}
+	dict := st.dict
+	if len(stale) > 0 {
+		log.Info("analysing chunks", "chunks", len(stale))
+		dict = analyseStale(st, stale, refs, lengths)
+	}
 
-	df := make([]uint32, dict.size())
+	df := make([]uint32, len(dict))
 	total := 0
 	for _, rs := range refs {
 		for _, r := range rs {
@@ -194,7 +256,12 @@ func buildIndex(st *storedTenant) (*tenantIndex, error) {
 		}
 		refs[i] = nil
 	}
-	ix.termIDs = dict.merged()
+	ix.termIDs = make(map[string]uint32, len(dict))
+	for id, term := range dict {
+		if term != "" {
+			ix.termIDs[term] = uint32(id)
+		}
+	}
 
 	ix.chunks = st.chunks
 	ix.slotRev = revs
@@ -219,6 +286,58 @@ func buildIndex(st *storedTenant) (*tenantIndex, error) {
 	return ix, nil
 }
 
+// storedTermsCurrent analyses a few chunks that have stored terms and
+// reports whether the analyser still makes the same terms of them.
+func storedTermsCurrent(st *storedTenant, refs [][]termRef, lengths []uint32) bool {
+	var an analyser
+	checked := 0
+	for i := 0; i < len(refs) && checked < spotChecks; i++ {
+		if st.terms[i].analysis != analysis.Version {
+			continue
+		}
+		checked++
+		fresh := an.analyse(&st.chunks[i])
+		if fresh.length != lengths[i] || len(fresh.terms) != len(refs[i]) {
+			return false
+		}
+		want := make(map[string]uint32, len(fresh.terms))
+		for _, tc := range fresh.terms {
+			want[tc.term] = min(tc.tf, math.MaxUint16)
+		}
+		for _, r := range refs[i] {
+			if want[st.dict[r.id]] != uint32(r.tf) {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// analyseStale analyses the chunks listed in stale in parallel, resolving
+// their terms through a dictionary seeded with the stored one, and returns
+// the dictionary extended with any new terms.
+func analyseStale(st *storedTenant, stale []int, refs [][]termRef, lengths []uint32) []string {
+	dict := newTermDict(st.dict)
+	workers := runtime.GOMAXPROCS(0)
+	var wg sync.WaitGroup
+	for w := range workers {
+		wg.Go(func() {
+			var an analyser
+			for j := w; j < len(stale); j += workers {
+				i := stale[j]
+				a := an.analyse(&st.chunks[i])
+				rs := make([]termRef, len(a.terms))
+				for k, tc := range a.terms {
+					rs[k] = termRef{id: dict.id(tc.term), tf: uint16(min(tc.tf, math.MaxUint16))}
+				}
+				refs[i], lengths[i] = rs, a.length
+			}
+		})
+	}
+	wg.Wait()
+	return dict.terms()
+}
+
 // termRef is one distinct term of a chunk, resolved to its id.
 type termRef struct {
 	id uint32
@@ -230,23 +349,36 @@ type termRef struct {
 type termDict struct {
 	seed   maphash.Seed
 	next   atomic.Uint32
-	shards [64]struct {
-		mu  sync.Mutex
-		ids map[string]uint32
-		_   [40]byte // keep shards on separate cache lines
-	}
+	shards [64]dictShard
 }
 
-func newTermDict() *termDict {
+type dictShard struct {
+	mu  sync.Mutex
+	ids map[string]uint32
+	_   [40]byte // keep shards on separate cache lines
+}
+
+// newTermDict starts a dictionary holding the stored terms under their ids.
+func newTermDict(stored []string) *termDict {
 	d := &termDict{seed: maphash.MakeSeed()}
 	for i := range d.shards {
 		d.shards[i].ids = make(map[string]uint32)
 	}
+	for id, term := range stored {
+		if term != "" {
+			d.shard(term).ids[term] = uint32(id)
+		}
+	}
+	d.next.Store(uint32(max(len(stored), 1)))
 	return d
 }
 
+func (d *termDict) shard(term string) *dictShard {
+	return &d.shards[maphash.String(d.seed, term)%uint64(len(d.shards))]
+}
+
 func (d *termDict) id(term string) uint32 {
-	sh := &d.shards[maphash.String(d.seed, term)%uint64(len(d.shards))]
+	sh := d.shard(term)
 	sh.mu.Lock()
 	defer sh.mu.Unlock()
 	id, ok := sh.ids[term]
@@ -258,14 +390,13 @@ func (d *termDict) id(term string) uint32 {
 	return id
 }
 
-func (d *termDict) size() int { return int(d.next.Load()) }
-
-func (d *termDict) merged() map[string]uint32 {
-	m := make(map[string]uint32, d.size())
+// terms returns every term indexed by id.
+func (d *termDict) terms() []string {
+	out := make([]string, d.next.Load())
 	for i := range d.shards {
 		for t, id := range d.shards[i].ids {
-			m[t] = id
+			out[id] = t
 		}
 	}
-	return m
+	return out
 }

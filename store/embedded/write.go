@@ -12,6 +12,7 @@ import (
 	bolt "go.etcd.io/bbolt"
 
 	"github.com/cewhq/cew/store"
+	"github.com/cewhq/cew/store/analysis"
 )
 
 // PutDocument implements store.Indexer. In one transaction it replaces the
@@ -77,7 +78,7 @@ func (s *Store) PutDocument(ctx context.Context, doc store.Document, chunks []st
 	}
 	if s.db != nil {
 		if err := s.db.Update(func(tx *bolt.Tx) error {
-			return persist(tx, doc, chunks, revs, generation)
+			return persist(tx, doc, chunks, analysedChunks, revs, generation)
 		}); err != nil {
 			return fmt.Errorf("store/embedded: put document %s %s/%s: %w", doc.Tenant, doc.ID, doc.Revision, err)
 		}
@@ -195,6 +196,8 @@ func normalised(v []float32) ([]float32, error) {
 //	tenants/<tenant>/docs/<id>\0<rev>  = store.Document as JSON
 //	tenants/<tenant>/chunks/<id>\0<rev>\0<n> = chunk record (codec.go),
 //	                                     n the chunk's position, big-endian uint32
+//	tenants/<tenant>/terms/<term>      = term id (uvarint), from the bucket's
+//	                                     sequence; ids are never reused
 const indexFormat = 1
 
 var (
@@ -202,6 +205,7 @@ var (
 	bucketTenants = []byte("tenants")
 	bucketDocs    = []byte("docs")
 	bucketChunks  = []byte("chunks")
+	bucketTerms   = []byte("terms")
 	keyFormat     = []byte("format")
 	keyGeneration = []byte("generation")
 )
@@ -215,7 +219,9 @@ func docKey(docID, revision string) []byte {
 }
 
 // persist writes one PutDocument: it is the body of a single transaction.
-func persist(tx *bolt.Tx, doc store.Document, chunks []store.Chunk, revs []store.Document, generation uint64) error {
+// analysed holds the chunks' terms, stored with each chunk record as ids
+// of the tenant's term dictionary.
+func persist(tx *bolt.Tx, doc store.Document, chunks []store.Chunk, analysed []analysed, revs []store.Document, generation uint64) error {
 	meta, err := tx.CreateBucketIfNotExists(bucketMeta)
 	if err != nil {
 		return err
@@ -239,6 +245,10 @@ func persist(tx *bolt.Tx, doc store.Document, chunks []store.Chunk, revs []store
 	if err != nil {
 		return err
 	}
+	dict, err := tb.CreateBucketIfNotExists(bucketTerms)
+	if err != nil {
+		return err
+	}
 	prefix := revisionPrefix(doc.ID, doc.Revision)
 	var stale [][]byte
 	cur := cb.Cursor()
@@ -250,9 +260,19 @@ func persist(tx *bolt.Tx, doc store.Document, chunks []store.Chunk, revs []store
 			return err
 		}
 	}
+	ids := make(map[string]uint32)
 	for i := range chunks {
+		st := storedTerms{analysis: analysis.Version, length: analysed[i].length,
+			refs: make([]termRef, len(analysed[i].terms))}
+		for j, tc := range analysed[i].terms {
+			id, err := termID(dict, ids, tc.term)
+			if err != nil {
+				return err
+			}
+			st.refs[j] = termRef{id: id, tf: uint16(min(tc.tf, math.MaxUint16))}
+		}
 		key := binary.BigEndian.AppendUint32(append([]byte(nil), prefix...), uint32(i))
-		if err := cb.Put(key, encodeChunk(&chunks[i])); err != nil {
+		if err := cb.Put(key, encodeChunk(&chunks[i], st)); err != nil {
 			return err
 		}
 	}
@@ -266,4 +286,33 @@ func persist(tx *bolt.Tx, doc store.Document, chunks []store.Chunk, revs []store
 		}
 	}
 	return tb.Put(keyGeneration, binary.BigEndian.AppendUint64(nil, generation))
+}
+
+// termID returns the dictionary id of a term, adding the term if it is new.
+// seen caches the ids one transaction has looked up.
+func termID(dict *bolt.Bucket, seen map[string]uint32, term string) (uint32, error) {
+	if id, ok := seen[term]; ok {
+		return id, nil
+	}
+	var id uint64
+	if v := dict.Get([]byte(term)); v != nil {
+		n := 0
+		if id, n = binary.Uvarint(v); n <= 0 || id > math.MaxUint32 {
+			return 0, fmt.Errorf("%w: term %q has a malformed id", ErrCorrupt, term)
+		}
+	} else {
+		next, err := dict.NextSequence()
+		if err != nil {
+			return 0, err
+		}
+		if next > math.MaxUint32 {
+			return 0, fmt.Errorf("term dictionary is full")
+		}
+		if err := dict.Put([]byte(term), binary.AppendUvarint(nil, next)); err != nil {
+			return 0, err
+		}
+		id = next
+	}
+	seen[term] = uint32(id)
+	return uint32(id), nil
 }
