@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+	"unicode"
 	"unicode/utf16"
 	"unicode/utf8"
 
@@ -54,6 +55,7 @@ const (
 	refusalText   = "This Slack workspace is not connected to a cew project, so I cannot answer here. " +
 		"Ask your cew administrator to connect it."
 	shuttingDownText = "cew is restarting. Please ask again in a minute."
+	statusHint       = "Try the document number, or a few words of its title."
 )
 
 // notFoundReasons says in plain words why a question was not answered, by
@@ -126,6 +128,9 @@ func render(ans bot.Answer, opt renderOptions) []slackapi.Block {
 		body = statusBlocks(ans, opt, room)
 	case ans.Status == bot.StatusAnswered:
 		body = answeredBlocks(ans, opt, room)
+	case ans.Intent == intentDocumentStatus:
+		// A register lookup that matched nothing says so itself.
+		body = append(textSections(ans.Answer, room-1), contextText(escape(statusHint)))
 	case ans.Status == bot.StatusNotFound:
 		body = notFoundBlocks(ans, opt, room)
 	case ans.Status == bot.StatusError:
@@ -252,11 +257,14 @@ func relatedSection(i int, s bot.Source) slackapi.Block {
 	return linkSection(text, s.DriveLink, i)
 }
 
-// statusCard is one document of a register lookup.
+// statusCard is one document of a register lookup: its name, then its
+// status line without the name repeated.
 func statusCard(i int, s bot.Source) slackapi.Block {
-	text := "*" + escape(docName(s)) + "*"
-	if s.Snippet != "" {
-		text += "\n" + escape(s.Snippet)
+	name := docName(s)
+	text := "*" + escape(name) + "*"
+	if line := strings.TrimSpace(strings.TrimPrefix(s.Snippet, name)); line != "" {
+		r, n := utf8.DecodeRuneInString(line)
+		text += "\n" + escape(string(unicode.ToUpper(r))+line[n:])
 	}
 	return linkSection(text, s.DriveLink, i)
 }
