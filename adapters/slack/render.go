@@ -30,6 +30,8 @@ const (
 	// notifications; Slack truncates text over 40,000 characters, a
 	// notification needs far less.
 	maxFallbackLen = 3000
+	// maxURLLen is Slack's limit of 3000 characters per button url.
+	maxURLLen = 3000
 	// maxRelatedShown bounds the "Closest documents" of a not-found answer.
 	maxRelatedShown = 5
 )
@@ -107,8 +109,8 @@ func FallbackText(ans bot.Answer) string {
 
 // renderOptions are the variations of a message.
 type renderOptions struct {
-	// share adds a "Share in channel" button (ephemeral slash-command
-	// answers); shareValue is that button's value.
+	// shareValue, when set, adds a "Share in channel" button with this
+	// value (ephemeral slash-command answers).
 	shareValue string
 	// askedBy and question head a shared answer, so the channel sees what
 	// was asked and by whom.
@@ -128,7 +130,7 @@ func render(ans bot.Answer, opt renderOptions) []slackapi.Block {
 		body = statusBlocks(ans, opt, room)
 	case ans.Status == bot.StatusAnswered:
 		body = answeredBlocks(ans, opt, room)
-	case ans.Intent == intentDocumentStatus:
+	case ans.Status == bot.StatusNotFound && ans.Intent == intentDocumentStatus:
 		// A register lookup that matched nothing says so itself.
 		body = append(textSections(ans.Answer, room-1), contextText(escape(statusHint)))
 	case ans.Status == bot.StatusNotFound:
@@ -281,11 +283,11 @@ func linkSection(text, link string, i int) slackapi.Block {
 	return slackapi.NewSectionBlock(mrkdwn(truncateEscaped(text, maxTextLen)), nil, acc)
 }
 
-// isWebLink keeps anything but http(s) links (javascript:, slack:// …) off
-// buttons.
+// isWebLink keeps anything but http(s) links (javascript:, slack:// …) and
+// links over Slack's limit off buttons.
 func isWebLink(link string) bool {
 	l := strings.ToLower(link)
-	return strings.HasPrefix(l, "https://") || strings.HasPrefix(l, "http://")
+	return (strings.HasPrefix(l, "https://") || strings.HasPrefix(l, "http://")) && len(link) <= maxURLLen
 }
 
 func docName(s bot.Source) string {

@@ -242,7 +242,7 @@ func checkBlocks(t *testing.T, blocks []slackapi.Block) {
 				if utf8.RuneCountInString(label) > maxButtonTextLen || len(value) > maxButtonValueLen {
 					t.Errorf("button %q value of %d bytes", label, len(value))
 				}
-				if u, ok := v["url"].(string); ok && !strings.HasPrefix(u, "https://") {
+				if u, ok := v["url"].(string); ok && (!strings.HasPrefix(u, "https://") && !strings.HasPrefix(u, "http://") || len(u) > maxURLLen) {
 					t.Errorf("button links to %q", u)
 				}
 				id, _ := v["action_id"].(string)

@@ -97,9 +97,10 @@ type Adapter struct {
 	metrics *metrics
 	pool    *pool
 
-	// Who the app is in the workspace, from auth.test.
-	botUserID, botID string
-	mention          *regexp.Regexp
+	// botUserID is the app's bot user, from auth.test; mention matches its
+	// mention in message text.
+	botUserID string
+	mention   *regexp.Regexp
 
 	seen   *recent[struct{}]
 	shares *recent[bot.Answer]
@@ -129,24 +130,19 @@ func New(ctx context.Context, cfg Config, b Bot) (*Adapter, error) {
 	if cfg.AppToken != "" {
 		opts = append(opts, slackapi.OptionAppLevelToken(cfg.AppToken))
 	}
-	m, err := newMetrics(cfg.Registerer)
-	if err != nil {
-		return nil, err
-	}
 	a := &Adapter{
 		cfg:     cfg,
 		bot:     b,
 		api:     slackapi.New(cfg.BotToken, opts...),
 		http:    httpClient,
 		log:     cfg.Logger,
-		metrics: m,
 		seen:    newRecent[struct{}](bot.DefaultDedupeTTL, seenLimit),
 		shares:  newRecent[bot.Answer](shareTTL, shareLimit),
 		sleep:   sleepCtx,
 	}
 
 	var auth *slackapi.AuthTestResponse
-	err = a.retry(ctx, "auth.test", func(ctx context.Context) error {
+	err := a.retry(ctx, "auth.test", func(ctx context.Context) error {
 		var err error
 		auth, err = a.api.AuthTestContext(ctx)
 		return err
@@ -155,10 +151,16 @@ func New(ctx context.Context, cfg Config, b Bot) (*Adapter, error) {
 		httpClient.CloseIdleConnections()
 		return nil, fmt.Errorf("adapters/slack: new: %w", err)
 	}
-	a.botUserID, a.botID = auth.UserID, auth.BotID
+	// Metrics are registered once the app is known to work, so a failed
+	// start leaves the registry as it was.
+	if a.metrics, err = newMetrics(cfg.Registerer); err != nil {
+		httpClient.CloseIdleConnections()
+		return nil, err
+	}
+	a.botUserID = auth.UserID
 	a.mention = regexp.MustCompile(`<@` + regexp.QuoteMeta(auth.UserID) + `(?:\|[^>]*)?>`)
 	a.pool = newPool(cfg.Workers, cfg.QueueSize, cfg.AnswerTimeout, cfg.Logger)
-	a.log.Info("slack adapter ready", "platform", "slack", "stage", "start", "bot_user", a.botUserID,
+	a.log.Info("slack adapter ready", "platform", "slack", "stage", "start", "bot_user", a.botUserID, "bot_id", auth.BotID,
 		"team", auth.TeamID, "socket_mode", cfg.AppToken != "", "workers", cfg.Workers, "queue", cfg.QueueSize)
 	return a, nil
 }
