@@ -131,14 +131,14 @@ func New(ctx context.Context, cfg Config, b Bot) (*Adapter, error) {
 		opts = append(opts, slackapi.OptionAppLevelToken(cfg.AppToken))
 	}
 	a := &Adapter{
-		cfg:     cfg,
-		bot:     b,
-		api:     slackapi.New(cfg.BotToken, opts...),
-		http:    httpClient,
-		log:     cfg.Logger,
-		seen:    newRecent[struct{}](bot.DefaultDedupeTTL, seenLimit),
-		shares:  newRecent[bot.Answer](shareTTL, shareLimit),
-		sleep:   sleepCtx,
+		cfg:    cfg,
+		bot:    b,
+		api:    slackapi.New(cfg.BotToken, opts...),
+		http:   httpClient,
+		log:    cfg.Logger,
+		seen:   newRecent[struct{}](bot.DefaultDedupeTTL, seenLimit),
+		shares: newRecent[bot.Answer](shareTTL, shareLimit),
+		sleep:  sleepCtx,
 	}
 
 	var auth *slackapi.AuthTestResponse
