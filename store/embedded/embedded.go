@@ -6,7 +6,11 @@
 // per tenant; every write is one transaction. At Open the chunks are loaded
 // into a per-tenant in-memory inverted index (BM25, k1=0.9, b=0.4, over
 // title + section + sheet + text, terms from store/analysis) and a flat
-// array of normalised float32 vectors.
+// array of normalised float32 vectors. Each chunk record keeps its
+// analysed terms as ids of a per-tenant term dictionary, so Open rebuilds
+// the postings without analysing the text again; records made by another
+// analysis.Version, or whose terms a spot check finds stale, are analysed
+// afresh.
 //
 // Scores are on one scale, 0..1, higher is better:
 //   - keyword: the BM25 score divided by the query's maximum attainable
