@@ -161,7 +161,8 @@ func (l *Lexical) Rerank(ctx context.Context, query string, hits []store.Hit) ([
 		bestRetrieval = max(bestRetrieval, clamp01(h.Score))
 	}
 	tfNorm := tfFull / (tfFull + tfK)
-	floor := min(maxCoverageFloor, gateScale/float64(q.primary*q.primary))
+	terms := float64(max(q.primary, 1))
+	floor := min(maxCoverageFloor, gateScale/(terms*terms))
 	for i := range out {
 		m := &matches[i]
 		var covered, coveredTF float64

@@ -190,15 +190,15 @@ func classifyPage(c *store.Chunk) pageKind {
 		head = head[:300]
 	}
 
-	var words, sentences, lines, entries, pageLines int
+	var words, lines, textLines, entries, pageLines int
 	noticeHeading, caption := false, false
 	for line := range strings.SplitSeq(text, "\n") {
 		line = strings.TrimSpace(line)
 		lines++
 		fields := strings.Fields(line)
 		words += len(fields)
-		if len(fields) >= 8 && strings.HasSuffix(line, ".") {
-			sentences++
+		if len(fields) > 0 {
+			textLines++
 		}
 		if slices.Contains(noticeHeadings, line) {
 			noticeHeading = true
@@ -239,9 +239,11 @@ func classifyPage(c *store.Chunk) pageKind {
 		lines >= 6 && entries >= 5 && 2*entries >= lines && !k.quantities
 
 	k.table = c.Sheet != "" || c.Row > 0 || caption || numericShare(toks) >= 0.3
-	// A title page is short, has no running prose and no data: a table
-	// of values at the top of a short document is not one.
-	k.cover = c.Page >= 1 && c.Page <= 2 && c.Sheet == "" && words < 80 && sentences <= 1 &&
+	// A title page is short, set in short lines (title, author, report
+	// number, date) rather than running prose, and carries no data: a
+	// table of values or a short abstract at the top of a document is not
+	// one.
+	k.cover = c.Page >= 1 && c.Page <= 2 && c.Sheet == "" && words < 80 && words < 7*textLines &&
 		!k.table && !k.quantities
 	for _, f := range [...]string{c.Title, c.Section} {
 		for _, w := range strings.FieldsFunc(strings.ToLower(f), func(r rune) bool {

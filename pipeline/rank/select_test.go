@@ -47,6 +47,10 @@ func TestClassifyPage(t *testing.T) {
 			return store.Chunk{ID: "iea", Page: 1, Text: "Albedo Hub\nHeight\n0.2\n1.5 m\n0.2\n1.5 m\n0.5\n1.5 m\n0.2\n3.5 m\n" +
 				"Configuration Ground\nsurface\n1-Up portrait Horizontal\n1-Up portrait Horizontal"}
 		}, want: pageKind{quantities: true, table: true}},
+		{name: "short abstract on page 1 is not a cover", chunk: func(*testing.T) store.Chunk {
+			return store.Chunk{ID: "abs", Page: 1, Text: "Bifacial modules on single-axis trackers gain energy from light reflected " +
+				"by the ground; the gain depends on albedo, hub height and ground coverage ratio, which this study varies."}
+		}, want: pageKind{}},
 		{name: "construction text with a warranty clause", chunk: func(*testing.T) store.Chunk {
 			return store.Chunk{ID: "w", Page: 7, Text: "The module supplier shall provide a 25 year performance warranty. " +
 				"Liability for damage during installation rests with the contractor."}
