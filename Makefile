@@ -9,6 +9,8 @@ BENCHTIME ?= 1s
 
 export CGO_ENABLED ?= 1
 
+EVAL_DATA ?= ../shared/eval
+
 .PHONY: build demo test bench lint eval clean
 
 build:
@@ -26,6 +28,14 @@ demo: build
 	@CEW_DATA_DIR=$(DEMO_DIR) ./$(BIN) search -k 3 "default system losses"
 	@CEW_DATA_DIR=$(DEMO_DIR) ./$(BIN) search -k 3 "temperature coefficient premium module"
 	@CEW_DATA_DIR=$(DEMO_DIR) ./$(BIN) search -k 3 "SB7000TL-US-22-208V"
+	@echo; echo "== cew ask"
+	@printf '%s\n' \
+		"What is the default value of the total system losses in PVWatts?" \
+		"What is the temperature coefficient of premium modules?" \
+		"What is the Paco of the SB7000TL-US-22-208V inverter?" \
+		"What is the minimum trench depth for DC cables?" \
+		"status of the CEC inverter library" \
+		| CEW_DATA_DIR=$(DEMO_DIR) ./$(BIN) ask
 
 ## test: every test with the race detector.
 test:
@@ -37,6 +47,12 @@ bench:
 lint:
 	$(GO) vet ./...
 	@out=$$(gofmt -l $$(git ls-files '*.go')); if [ -n "$$out" ]; then echo "gofmt needed:"; echo "$$out"; exit 1; fi
+
+## eval: the evaluations on the public data in $(EVAL_DATA); reports in eval-reports/.
+eval: build
+	./$(BIN) eval retrieval --beir $(EVAL_DATA)/scifact --qrels $(EVAL_DATA)/scifact/qrels/train.tsv
+	./$(BIN) eval qa --squad $(EVAL_DATA)/squad2/dev-v2.0.articles-1-8.json
+	./$(BIN) eval grounding --halueval $(EVAL_DATA)/halueval/qa_one-turn_data.json
 
 clean:
 	rm -rf bin $(DEMO_DIR)

@@ -71,6 +71,8 @@ const (
 	// missingUnitPenalty multiplies the score of a number without the
 	// unit the question names.
 	missingUnitPenalty = 0.9
+	// askedColumnBonus lifts a table row whose asked column holds a value.
+	askedColumnBonus = 1.3
 	// rankBonus is added for the first chunk, decreasing to 0 for the
 	// last: retrieval's order breaks near ties.
 	rankBonus = 0.03
@@ -364,9 +366,46 @@ func (e *Extractive) score(q question, u unit, terms, context map[string]bool, t
 	} else if !unitOK {
 		score *= missingUnitPenalty
 	}
+	if q.mustNumber && u.header != "" && valueInAskedColumn(q, u) {
+		// The row holds a number in the very column the question names
+		// ("temperature coefficient" of the "Premium" row): a prose
+		// sentence that only mentions both words does not state it.
+		score = min(1, score*askedColumnBonus)
+	}
 	score += rankBonus * (1 - float64(u.chunk)/float64(max(chunks, 1)))
 	c.score = score
 	return c, true
+}
+
+// valueInAskedColumn reports whether a table row has a number in a column
+// whose header words are all question terms.
+func valueInAskedColumn(q question, u unit) bool {
+	heads := strings.Split(u.header, tableCellSep)
+	cells := strings.Split(u.text, tableCellSep)
+	if len(heads) != len(cells) || len(heads) < 2 {
+		return false
+	}
+	for i, h := range heads {
+		words := analysis.Terms(h)
+		if len(words) == 0 || !hasDigit(cells[i]) {
+			continue
+		}
+		all := true
+		for _, w := range words {
+			if _, ok := q.index[w]; !ok {
+				all = false
+				break
+			}
+		}
+		if all {
+			return true
+		}
+	}
+	return false
+}
+
+func hasDigit(s string) bool {
+	return strings.ContainsAny(s, "0123456789")
 }
 
 // proximity is 1 when the question terms found in the unit stand next to

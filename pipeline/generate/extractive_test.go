@@ -27,6 +27,13 @@ func TestExtractive(t *testing.T) {
 			want:   "Loss mechanism | Default value | Related V1 Derate: Soiling | 2% | 0.95 [S1].",
 		},
 		{
+			name:     "table row whose asked column holds the value beats a sentence naming both words",
+			question: "What is the temperature coefficient of premium modules?", category: "technical_value",
+			chunks: []store.Chunk{{ID: "nrel/1/14", DocID: "nrel", Page: 6, Text: "The “premium” option is appropriate for modeling high efficiency (∼18-20 %) monocrystalline silicon modules that have anti-reflective coatings and lower temperature coefficients."},
+				{ID: "nrel/1/15", DocID: "nrel", Page: 7, Section: "Table 3. Assumptions for different module types", Text: "Table 3. Assumptions for different module types\nModule type | Efficiency | Cover type | Temperature coefficient\nStandard | ∼15 % | Glass | -0.47 %/°C\nPremium | ∼19 % | Anti-reflective | -0.35 %/°C\nThin film | ∼10 % | Glass | -0.20 %/°C"}},
+			want: "Module type | Efficiency | Cover type | Temperature coefficient: Premium | ∼19 % | Anti-reflective | -0.35 %/°C [S2].",
+		},
+		{
 			name:     "sentence wrapped over PDF lines",
 			question: "What is the default total system loss?", category: "technical_value",
 			chunks: []store.Chunk{pvwattsLosses},
