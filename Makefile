@@ -50,8 +50,8 @@ lint:
 
 ## eval: the evaluations on the public data in $(EVAL_DATA); reports in eval-reports/.
 eval: build
-	./$(BIN) eval retrieval --beir $(EVAL_DATA)/scifact --qrels $(EVAL_DATA)/scifact/qrels/train.tsv
-	./$(BIN) eval qa --squad $(EVAL_DATA)/squad2/dev-v2.0.articles-1-8.json
+	./$(BIN) eval retrieval --beir $(EVAL_DATA)/scifact --qrels $(EVAL_DATA)/scifact/qrels/train.tsv --run eval-reports/scifact.run
+	./$(BIN) eval qa --squad $(EVAL_DATA)/squad2/dev-v2.0.articles-1-8.json --ood-corpus $(CORPUS) --outcomes eval-reports/qa-outcomes.jsonl
 	./$(BIN) eval grounding --halueval $(EVAL_DATA)/halueval/qa_one-turn_data.json
 
 clean:

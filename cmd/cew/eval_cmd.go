@@ -10,6 +10,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/cewhq/cew/ingest"
 	"github.com/cewhq/cew/pipeline/eval"
 	"github.com/cewhq/cew/pipeline/guard"
 	"github.com/cewhq/cew/pipeline/rank"
@@ -28,14 +29,11 @@ func newEvalCmd(a *app) *cobra.Command {
 touched), write a JSON report (metric, value, n, data set, config) and print one line per
 metric.`,
 	}
-	var reportPath string
-	cmd.PersistentFlags().StringVar(&reportPath, "report", "", "where to write the JSON report (default eval-reports/<name>.json)")
+	var reportDir string
+	cmd.PersistentFlags().StringVar(&reportDir, "report-dir", "eval-reports", "folder for the JSON reports (<name>.json)")
 	report := func(rep eval.Report) error {
 		rep.GeneratedAt = time.Now().UTC()
-		path := reportPath
-		if path == "" {
-			path = filepath.Join("eval-reports", rep.Name+".json")
-		}
+		path := filepath.Join(reportDir, rep.Name+".json")
 		for _, line := range rep.Summary() {
 			fmt.Fprintln(a.stdout, line)
 		}
@@ -139,6 +137,9 @@ func newEvalRetrievalCmd(a *app, report func(eval.Report) error) *cobra.Command 
 }
 
 func writeRun(path, system string, run map[string]eval.Ranking) error {
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		return err
+	}
 	f, err := os.Create(path + "." + system)
 	if err != nil {
 		return err
@@ -151,7 +152,7 @@ func writeRun(path, system string, run map[string]eval.Ranking) error {
 }
 
 func newEvalQACmd(a *app, report func(eval.Report) error) *cobra.Command {
-	var squadPath, outcomesPath string
+	var squadPath, outcomesPath, oodCorpus string
 	var limit int
 	cmd := &cobra.Command{
 		Use:   "qa --squad FILE",
@@ -184,12 +185,32 @@ func newEvalQACmd(a *app, report func(eval.Report) error) *cobra.Command {
 					return err
 				}
 			}
-			return report(rep)
+			if err := report(rep); err != nil || oodCorpus == "" {
+				return err
+			}
+			// The same questions against documents that cannot answer them.
+			const oodTenant = "eval-ood"
+			ingRep, err := a.newIngester(st).Ingest(ctx, oodTenant, []string{oodCorpus}, nil)
+			if err != nil {
+				return err
+			}
+			if ingRep.Count(ingest.Indexed) == 0 {
+				return fmt.Errorf("nothing indexed from %s", oodCorpus)
+			}
+			ood, err := eval.OutOfDomain(ctx, s.Questions(), p, oodTenant, oodCorpus)
+			if err != nil {
+				return err
+			}
+			for k, v := range rep.Config {
+				ood.Config[k] = v
+			}
+			return report(ood)
 		},
 	}
 	cmd.Flags().StringVar(&squadPath, "squad", "", "SQuAD 2.0 JSON file")
 	cmd.Flags().IntVar(&limit, "limit", 0, "stop after N questions (0 = all)")
 	cmd.Flags().StringVar(&outcomesPath, "outcomes", "", "write every question's outcome as JSON lines")
+	cmd.Flags().StringVar(&oodCorpus, "ood-corpus", "", "also ask every question against this folder's documents, which cannot answer them, and report refusals")
 	_ = cmd.MarkFlagRequired("squad")
 	return cmd
 }
@@ -230,6 +251,9 @@ func newEvalGroundingCmd(a *app, report func(eval.Report) error) *cobra.Command 
 }
 
 func writeJSONLines[T any](path string, items []T) error {
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		return err
+	}
 	f, err := os.Create(path)
 	if err != nil {
 		return err

@@ -203,3 +203,42 @@ func normaliseAnswer(s string) string {
 	}
 	return strings.Join(words, " ")
 }
+
+// Questions lists every question of the file, in order.
+func (s SQuAD) Questions() []string {
+	var out []string
+	for _, a := range s.Data {
+		for _, p := range a.Paragraphs {
+			for _, q := range p.QAs {
+				out = append(out, q.Question)
+			}
+		}
+	}
+	return out
+}
+
+// OutOfDomain asks questions that the tenant's documents cannot answer (for
+// example SQuAD's, against the PV sample corpus) and reports how many were
+// refused: every answer here is a wrong answer.
+func OutOfDomain(ctx context.Context, questions []string, p Answerer, tenant, corpus string) (Report, error) {
+	rep := Report{Name: "out_of_domain", Dataset: "squad2 questions vs " + corpus, Config: map[string]any{}}
+	refused := 0
+	byReason := map[string]int{}
+	for i, q := range questions {
+		if err := ctx.Err(); err != nil {
+			return rep, err
+		}
+		ans, err := p.Answer(ctx, pipeline.Request{Tenant: tenant, Question: q})
+		if err != nil {
+			return rep, fmt.Errorf("eval: out-of-domain question %d: %w", i, err)
+		}
+		if ans.Status != pipeline.StatusAnswered {
+			refused++
+			byReason[string(ans.Reason)]++
+		}
+	}
+	rep.Config["refusals_by_reason"] = byReason
+	rep.add("refused", ratio(refused, len(questions)), len(questions))
+	rep.add("answered", ratio(len(questions)-refused, len(questions)), len(questions))
+	return rep, nil
+}
