@@ -28,7 +28,7 @@ var (
 )
 
 // sampleCorpus indexes examples/corpus once per test binary.
-func sampleCorpus(t *testing.T) *embedded.Store {
+func sampleCorpus(t testing.TB) *embedded.Store {
 	t.Helper()
 	corpusOnce.Do(func() {
 		dir, err := os.MkdirTemp("", "cew-pipeline-test-*")
