@@ -53,6 +53,7 @@ eval: build
 	./$(BIN) eval retrieval --beir $(EVAL_DATA)/scifact --qrels $(EVAL_DATA)/scifact/qrels/train.tsv --run eval-reports/scifact.run
 	./$(BIN) eval qa --squad $(EVAL_DATA)/squad2/dev-v2.0.articles-1-8.json --ood-corpus $(CORPUS) --outcomes eval-reports/qa-outcomes.jsonl
 	./$(BIN) eval grounding --halueval $(EVAL_DATA)/halueval/qa_one-turn_data.json
+	./$(BIN) eval cache --squad $(EVAL_DATA)/squad2/dev-v2.0.articles-1-8.json
 
 clean:
 	rm -rf bin $(DEMO_DIR)

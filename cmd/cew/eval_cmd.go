@@ -10,6 +10,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/cewhq/cew/bot"
 	"github.com/cewhq/cew/ingest"
 	"github.com/cewhq/cew/pipeline/eval"
 	"github.com/cewhq/cew/pipeline/guard"
@@ -43,7 +44,7 @@ metric.`,
 		fmt.Fprintf(a.stdout, "report written to %s\n", path)
 		return nil
 	}
-	cmd.AddCommand(newEvalRetrievalCmd(a, report), newEvalQACmd(a, report), newEvalGroundingCmd(a, report))
+	cmd.AddCommand(newEvalRetrievalCmd(a, report), newEvalQACmd(a, report), newEvalGroundingCmd(a, report), newEvalCacheCmd(a, report))
 	return cmd
 }
 
@@ -266,4 +267,69 @@ func writeJSONLines[T any](path string, items []T) error {
 		}
 	}
 	return f.Close()
+}
+
+func newEvalCacheCmd(a *app, report func(eval.Report) error) *cobra.Command {
+	var squadPath string
+	cmd := &cobra.Command{
+		Use:   "cache --squad FILE",
+		Short: "Answer cache on a replay: every SQuAD 2.0 question asked twice through the bot",
+		Long: `Index the SQuAD paragraphs, then ask every question twice through the bot with the
+configured cache (in-process, or Redis with CEW_REDIS_URL). Reports the hit rate of each
+pass and the latency of hits and misses.`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			ctx := cmd.Context()
+			s, err := eval.LoadSQuAD(squadPath)
+			if err != nil {
+				return err
+			}
+			st, err := a.scratchStore()
+			if err != nil {
+				return err
+			}
+			if err := eval.IngestSQuAD(ctx, st, evalTenant, s, ingestEmbedder(a.embedder())); err != nil {
+				return err
+			}
+			b, err := a.newBot(ctx, st, nil, bot.PlatformCLI)
+			if err != nil {
+				return err
+			}
+			questions := s.Questions()
+			rep := eval.Report{Name: "cache", Dataset: "squad2", Config: a.pipelineConfigSummary()}
+			rep.Config["cache"] = "memory"
+			if a.cfg.RedisURL != "" {
+				rep.Config["cache"] = "redis"
+			}
+			var hitLat, missLat []float64
+			for pass := 1; pass <= 2; pass++ {
+				hits := 0
+				for _, q := range questions {
+					start := time.Now()
+					ans, err := b.Handle(ctx, bot.Query{Platform: bot.PlatformCLI, Tenant: evalTenant, Text: q})
+					took := float64(time.Since(start).Microseconds()) / 1000
+					if err != nil {
+						return err
+					}
+					if ans.Cached {
+						hits++
+						hitLat = append(hitLat, took)
+					} else {
+						missLat = append(missLat, took)
+					}
+				}
+				rep.Metrics = append(rep.Metrics, eval.Metric{Name: fmt.Sprintf("pass%d/hit_rate", pass), Value: float64(hits) / float64(len(questions)), N: len(questions)})
+			}
+			rep.Metrics = append(rep.Metrics,
+				eval.Metric{Name: "hit/latency_ms/p50", Value: eval.Percentile(hitLat, 0.5), N: len(hitLat)},
+				eval.Metric{Name: "hit/latency_ms/p99", Value: eval.Percentile(hitLat, 0.99), N: len(hitLat)},
+				eval.Metric{Name: "miss/latency_ms/p50", Value: eval.Percentile(missLat, 0.5), N: len(missLat)},
+				eval.Metric{Name: "miss/latency_ms/p99", Value: eval.Percentile(missLat, 0.99), N: len(missLat)},
+			)
+			return report(rep)
+		},
+	}
+	cmd.Flags().StringVar(&squadPath, "squad", "", "SQuAD 2.0 JSON file")
+	_ = cmd.MarkFlagRequired("squad")
+	return cmd
 }

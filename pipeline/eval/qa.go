@@ -158,18 +158,19 @@ func QA(ctx context.Context, s SQuAD, p Answerer, tenant string, limit int, now 
 	rep.add("unanswerable/answered", ratio(answeredNoAnswer, unanswerable), unanswerable)
 	rep.add("all/wrong_answer_rate", ratio(answeredWrong+answeredNoAnswer, total), total)
 	rep.add("all/accuracy", ratio(correct+refused, total), total)
-	sort.Float64s(latencies)
-	rep.add("latency_ms/p50", percentile(latencies, 0.50), len(latencies))
-	rep.add("latency_ms/p90", percentile(latencies, 0.90), len(latencies))
-	rep.add("latency_ms/p99", percentile(latencies, 0.99), len(latencies))
+	rep.add("latency_ms/p50", Percentile(latencies, 0.50), len(latencies))
+	rep.add("latency_ms/p90", Percentile(latencies, 0.90), len(latencies))
+	rep.add("latency_ms/p99", Percentile(latencies, 0.99), len(latencies))
 	return rep, outcomes, nil
 }
 
-// percentile of sorted values (nearest rank).
-func percentile(sorted []float64, p float64) float64 {
-	if len(sorted) == 0 {
+// Percentile is the nearest-rank percentile p (0..1) of values.
+func Percentile(values []float64, p float64) float64 {
+	if len(values) == 0 {
 		return 0
 	}
+	sorted := append([]float64(nil), values...)
+	sort.Float64s(sorted)
 	i := int(p*float64(len(sorted))+0.999999) - 1
 	return sorted[min(max(i, 0), len(sorted)-1)]
 }
