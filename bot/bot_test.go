@@ -284,8 +284,10 @@ var errDown = errors.Join(cache.ErrUnavailable, errors.New("connection refused")
 func (failingBackend) Get(context.Context, cache.Key) (cache.Entry, bool, error) {
 	return cache.Entry{}, false, errDown
 }
-func (failingBackend) Put(context.Context, cache.Key, cache.Entry, time.Duration) error { return errDown }
-func (failingBackend) Turns(context.Context, string) ([]cache.Turn, error)             { return nil, errDown }
+func (failingBackend) Put(context.Context, cache.Key, cache.Entry, time.Duration) error {
+	return errDown
+}
+func (failingBackend) Turns(context.Context, string) ([]cache.Turn, error) { return nil, errDown }
 func (failingBackend) Append(context.Context, string, cache.Turn, int, time.Duration) error {
 	return errDown
 }
