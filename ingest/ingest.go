@@ -350,9 +350,9 @@ func (in *Ingester) ingestFile(ctx context.Context, tenant string, inp input, kn
 		res.Err = fmt.Errorf("%w: %s revision %q is also %s", ErrDuplicate, doc.Number, doc.Revision, other)
 		return res, nil
 	}
-	claimed[key] = inp.path
 	if prev, ok := known[key]; ok {
 		if prev.ContentHash == doc.ContentHash && sameRegisterFields(prev, doc) {
+			claimed[key] = inp.path
 			res.Outcome = Unchanged
 			res.Pages, res.Rows, res.Chunks = prev.Pages, prev.Rows, prev.Chunks
 			return res, nil
@@ -393,6 +393,9 @@ func (in *Ingester) ingestFile(ctx context.Context, tenant string, inp input, kn
 		return res, fmt.Errorf("ingest: store %s: %w", inp.path, err)
 	}
 	known[key] = doc
+	// Only a file that made it into the index claims its number and
+	// revision: a corrupt file must not block a good one.
+	claimed[key] = inp.path
 	res.Outcome = Indexed
 	res.Pages, res.Rows, res.Chunks = doc.Pages, doc.Rows, doc.Chunks
 	return res, nil
@@ -404,6 +407,17 @@ func (in *Ingester) ingestFile(ctx context.Context, tenant string, inp input, kn
 func sameRegisterFields(a, b store.Document) bool {
 	return a.Number == b.Number && a.Title == b.Title && a.Status == b.Status &&
 		a.Date == b.Date && a.DriveLink == b.DriveLink
+}
+
+// byteSize formats a size for people: "1.5 MB", "900 KB".
+func byteSize(n int64) string {
+	switch {
+	case n >= 1<<20:
+		return fmt.Sprintf("%.1f MB", float64(n)/(1<<20))
+	case n >= 1<<10:
+		return fmt.Sprintf("%d KB", n>>10)
+	}
+	return fmt.Sprintf("%d bytes", n)
 }
 
 func samePath(a, b string) bool {
@@ -448,7 +462,7 @@ func (in *Ingester) readFile(path string) ([]byte, error) {
 		return nil, ErrEmptyFile
 	}
 	if info.Size() > in.cfg.MaxFileSize {
-		return nil, fmt.Errorf("%w (%d MB > %d MB)", ErrTooLarge, info.Size()>>20, in.cfg.MaxFileSize>>20)
+		return nil, fmt.Errorf("%w (%s, the limit is %s)", ErrTooLarge, byteSize(info.Size()), byteSize(in.cfg.MaxFileSize))
 	}
 	if _, ok := parserFor(path); !ok {
 		return nil, fmt.Errorf("%w %q (supported: %s)", ErrUnsupported, filepath.Ext(path), strings.Join(SupportedExtensions(), ", "))

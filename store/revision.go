@@ -6,43 +6,28 @@ import (
 )
 
 // CompareRevisions orders revision labels the way document controllers read
-// them: "02" < "10", "A" < "B" < "AA", "P1" < "P2", "Rev 3" = "03". Runs of
-// digits compare numerically and everything else case-insensitively.
-// It returns -1, 0 or +1.
+// them: "02" < "10", "A" < "B" < "Z" < "AA", "P1" < "P2" < "P10",
+// "Rev 3" = "03", "2012.1.12" < "2012.2.1". A label is split into runs of
+// digits and runs of letters (separators only split); runs compare in turn,
+// digits numerically, letters by length then alphabetically, a digit run
+// before a letter run. It returns -1, 0 or +1.
 func CompareRevisions(a, b string) int {
-	a, b = normaliseRevision(a), normaliseRevision(b)
-	for a != "" && b != "" {
-		ra, rb := rune(a[0]), rune(b[0])
-		if unicode.IsDigit(ra) && unicode.IsDigit(rb) {
-			na, restA := digitRun(a)
-			nb, restB := digitRun(b)
-			if c := compareNumeric(na, nb); c != 0 {
-				return c
-			}
-			a, b = restA, restB
-			continue
+	ra, rb := revisionRuns(a), revisionRuns(b)
+	for i := 0; i < len(ra) && i < len(rb); i++ {
+		if c := compareRun(ra[i], rb[i]); c != 0 {
+			return c
 		}
-		if ra != rb {
-			// A letter revision after a numeric one is a later stage in
-			// common schemes only by convention; order by byte so the result
-			// is at least total and stable.
-			if ra < rb {
-				return -1
-			}
-			return 1
-		}
-		a, b = a[1:], b[1:]
 	}
 	switch {
-	case len(a) < len(b):
+	case len(ra) < len(rb):
 		return -1
-	case len(a) > len(b):
+	case len(ra) > len(rb):
 		return 1
 	}
 	return 0
 }
 
-func normaliseRevision(r string) string {
+func revisionRuns(r string) []string {
 	r = strings.ToUpper(strings.TrimSpace(r))
 	for _, p := range []string{"REVISION", "REV.", "REV", "R."} {
 		if strings.HasPrefix(r, p) {
@@ -50,23 +35,35 @@ func normaliseRevision(r string) string {
 			break
 		}
 	}
-	return strings.Map(func(c rune) rune {
-		if unicode.IsSpace(c) || c == '-' || c == '_' || c == '.' {
+	var runs []string
+	start, digits := -1, false
+	for i, c := range r {
+		isDigit, isLetter := unicode.IsDigit(c), unicode.IsLetter(c)
+		if start >= 0 && (!(isDigit || isLetter) || isDigit != digits) {
+			runs = append(runs, r[start:i])
+			start = -1
+		}
+		if start < 0 && (isDigit || isLetter) {
+			start, digits = i, isDigit
+		}
+	}
+	if start >= 0 {
+		runs = append(runs, r[start:])
+	}
+	return runs
+}
+
+func compareRun(a, b string) int {
+	da, db := unicode.IsDigit(rune(a[0])), unicode.IsDigit(rune(b[0]))
+	switch {
+	case da && db:
+		a, b = strings.TrimLeft(a, "0"), strings.TrimLeft(b, "0")
+	case da != db:
+		if da {
 			return -1
 		}
-		return c
-	}, r)
-}
-
-func digitRun(s string) (digits, rest string) {
-	i := 0
-	for i < len(s) && s[i] >= '0' && s[i] <= '9' {
-		i++
+		return 1
 	}
-	return strings.TrimLeft(s[:i], "0"), s[i:]
-}
-
-func compareNumeric(a, b string) int {
 	if len(a) != len(b) {
 		if len(a) < len(b) {
 			return -1

@@ -1,0 +1,309 @@
+package ingest_test
+
+import (
+	"context"
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/cewhq/cew/ingest"
+	"github.com/cewhq/cew/store"
+	"github.com/cewhq/cew/store/embedded"
+	"github.com/cewhq/cew/store/register"
+)
+
+const tenant = "acme"
+
+type env struct {
+	st  *embedded.Store
+	in  *ingest.Ingester
+	dir string
+}
+
+func newEnv(t *testing.T, maxSize int64) *env {
+	t.Helper()
+	st, err := embedded.Open(t.TempDir(), embedded.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { st.Close() })
+	pdf := ingest.NewPDF(filepath.Join(os.TempDir(), "cew-test-pdfium-cache"), nil)
+	t.Cleanup(func() { pdf.Close() })
+	clock := time.Date(2026, 11, 22, 8, 0, 0, 0, time.UTC)
+	return &env{
+		st:  st,
+		in:  ingest.New(ingest.Config{Store: st, PDF: pdf, MaxFileSize: maxSize, Now: func() time.Time { return clock }}),
+		dir: t.TempDir(),
+	}
+}
+
+func (e *env) write(t *testing.T, name, content string) string {
+	t.Helper()
+	p := filepath.Join(e.dir, name)
+	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+func (e *env) ingest(t *testing.T, paths ...string) ingest.Report {
+	t.Helper()
+	rep, err := e.in.Ingest(context.Background(), tenant, paths, nil)
+	if err != nil {
+		t.Fatalf("Ingest: %v", err)
+	}
+	return rep
+}
+
+func result(t *testing.T, rep ingest.Report, suffix string) ingest.FileResult {
+	t.Helper()
+	for _, f := range rep.Files {
+		if strings.HasSuffix(f.Path, suffix) {
+			return f
+		}
+	}
+	t.Fatalf("no result for %s in %+v", suffix, rep.Files)
+	return ingest.FileResult{}
+}
+
+const trenchSpec = "# 4.2 Cable trenches\n\nThe minimum trench depth for DC cables is %s mm from finished ground level.\n"
+
+func spec(depth string) string { return strings.Replace(trenchSpec, "%s", depth, 1) }
+
+func TestRevisionsSupersedeAndHashSkip(t *testing.T) {
+	e := newEnv(t, 0)
+	ctx := context.Background()
+	rev2 := e.write(t, "277-007-D-C-40327 Rev 02 Trenches crossing layout.md", spec("700"))
+	rep := e.ingest(t, rev2)
+	if f := result(t, rep, "Rev 02 Trenches crossing layout.md"); f.Outcome != ingest.Indexed || f.Number != "277-007-D-C-40327" || f.Revision != "02" {
+		t.Fatalf("rev 02: %+v", f)
+	}
+	rev3 := e.write(t, "277-007-D-C-40327 Rev 03 Trenches crossing layout.md", spec("800"))
+	e.ingest(t, rev3)
+
+	hits, err := e.st.Search(ctx, store.SearchRequest{Tenant: tenant, Query: "minimum trench depth DC cables"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(hits) != 1 || hits[0].Chunk.Revision != "03" || !strings.Contains(hits[0].Chunk.Text, "800 mm") {
+		t.Fatalf("search sees %+v; want only revision 03", hits)
+	}
+	c := hits[0].Chunk
+	if c.DocID != "277-007-d-c-40327" || c.DocNumber != "277-007-D-C-40327" || c.Title != "Trenches crossing layout" ||
+		c.Page != 1 || c.Section != "4.2 Cable trenches" || c.Tenant != tenant || c.ContentHash == "" || c.ID != "277-007-d-c-40327/03/0" {
+		t.Errorf("chunk metadata = %+v", c)
+	}
+
+	entries, err := register.Lookup(ctx, e.st, tenant, "277-007-D-C-40327")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(entries) != 1 || entries[0].Revision != "03" || len(entries[0].Superseded) != 1 || entries[0].Superseded[0].Revision != "02" {
+		t.Fatalf("register = %+v; want rev 03 superseding 02", entries)
+	}
+
+	gen, _ := e.st.Generation(ctx, tenant)
+	rep = e.ingest(t, rev2, rev3)
+	for _, f := range rep.Files {
+		if f.Outcome != ingest.Unchanged {
+			t.Errorf("%s re-ingested: %s", f.Path, f.Outcome)
+		}
+	}
+	if gen2, _ := e.st.Generation(ctx, tenant); gen2 != gen {
+		t.Errorf("unchanged files changed the index generation %d → %d", gen, gen2)
+	}
+
+	// Editing the file of the current revision in place re-indexes it.
+	e.write(t, "277-007-D-C-40327 Rev 03 Trenches crossing layout.md", spec("850"))
+	if f := result(t, e.ingest(t, rev3), "Rev 03 Trenches crossing layout.md"); f.Outcome != ingest.Indexed {
+		t.Errorf("changed file: %s", f.Outcome)
+	}
+}
+
+func TestRegister(t *testing.T) {
+	e := newEnv(t, 0)
+	e.write(t, "register.csv", "Document No,Title,Rev,Status,Date,Drive Link,File\n"+
+		"277-007-D-C-40327,Trenches crossing layout,03,IFC,2026-10-01,https://drive.google.com/file/d/EXAMPLE-1/view,layout.md\n"+
+		"277-007-D-C-40328,Old trench detail,01,Superseded,2025-01-01,https://drive.google.com/file/d/EXAMPLE-2/view,old.md\n")
+	e.write(t, "layout.md", spec("800"))
+	e.write(t, "old.md", spec("600"))
+	e.write(t, "notes.txt", "not in the register")
+	rep := e.ingest(t, e.dir)
+	if f := result(t, rep, "notes.txt"); f.Outcome != ingest.Ignored {
+		t.Errorf("unregistered file: %+v", f)
+	}
+	if rep.Count(ingest.Failed) != 0 || rep.Count(ingest.Indexed) != 2 {
+		t.Fatalf("report: %+v", rep.Files)
+	}
+	docs, err := e.st.Documents(context.Background(), tenant)
+	if err != nil {
+		t.Fatal(err)
+	}
+	byNumber := map[string]store.Document{}
+	for _, d := range docs {
+		byNumber[d.Number] = d
+	}
+	d := byNumber["277-007-D-C-40327"]
+	if d.Title != "Trenches crossing layout" || d.Revision != "03" || d.Status != "IFC" || d.Date != "2026-10-01" ||
+		d.DriveLink != "https://drive.google.com/file/d/EXAMPLE-1/view" || !d.Active {
+		t.Errorf("registered document = %+v", d)
+	}
+	if old := byNumber["277-007-D-C-40328"]; old.Active {
+		t.Errorf("a superseded register entry is searchable: %+v", old)
+	}
+	hits, _ := e.st.Search(context.Background(), store.SearchRequest{Tenant: tenant, Query: "trench depth"})
+	for _, h := range hits {
+		if h.Chunk.DocNumber == "277-007-D-C-40328" {
+			t.Errorf("search returned the superseded document")
+		}
+		if h.Chunk.DriveLink == "" {
+			t.Errorf("chunk without its Drive link: %+v", h.Chunk)
+		}
+	}
+}
+
+func TestBadInput(t *testing.T) {
+	e := newEnv(t, 64<<10)
+	good := e.write(t, "277-100 Rev 1 Good spec.md", spec("800"))
+	e.ingest(t, good)
+	before, _ := e.st.Documents(context.Background(), tenant)
+
+	empty := e.write(t, "empty.md", "")
+	big := e.write(t, "big.txt", strings.Repeat("trench depth 800 mm. ", 4000))
+	unsupported := e.write(t, "drawing.dwg", "AC1032")
+	emptyDir := filepath.Join(e.dir, "nothing-here")
+	os.MkdirAll(emptyDir, 0o755)
+	e.write(t, "nothing-here/readme.dwg", "x")
+	dupA := e.write(t, "dup/277-200 Rev 2 Spec A.md", spec("800"))
+	dupB := e.write(t, "dup/277-200 Rev 2 Spec B.md", spec("900"))
+	clash := e.write(t, "clash/277-100 Rev 1 Good spec.md", spec("999"))
+	nonUTF8 := e.write(t, "latin1 notes.txt", "Temp\xe9rature de service 90 \xb0C")
+	tests := []struct {
+		name    string
+		path    string
+		want    ingest.Outcome
+		wantErr error
+	}{
+		{"missing path", filepath.Join(e.dir, "no-such-file.pdf"), ingest.Failed, nil},
+		{"folder with no supported files", emptyDir, ingest.Failed, nil},
+		{"zero-byte file", empty, ingest.Failed, ingest.ErrEmptyFile},
+		{"over the size limit", big, ingest.Failed, ingest.ErrTooLarge},
+		{"unsupported type", unsupported, ingest.Failed, ingest.ErrUnsupported},
+		{"corrupt PDF", "testdata/pdf/corrupt.pdf", ingest.Failed, ingest.ErrCorrupt},
+		{"truncated PDF", "testdata/pdf/truncated.pdf", ingest.Failed, ingest.ErrCorrupt},
+		{"password-protected PDF", "testdata/pdf/encrypted.pdf", ingest.Failed, ingest.ErrEncrypted},
+		{"corrupt spreadsheet", "testdata/sheet/corrupt.xlsx", ingest.Failed, ingest.ErrCorrupt},
+		{"merged and empty header cells", "testdata/sheet/merged.xlsx", ingest.Indexed, nil},
+		{"non-UTF-8 text", nonUTF8, ingest.Indexed, nil},
+		{"same number and revision as another indexed file", clash, ingest.Failed, ingest.ErrDuplicate},
+	}
+	var paths []string
+	for _, tc := range tests {
+		paths = append(paths, tc.path)
+	}
+	paths = append(paths, dupA, dupB)
+	rep := e.ingest(t, paths...)
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			f := result(t, rep, strings.TrimPrefix(tc.path, "testdata/"))
+			if f.Outcome != tc.want {
+				t.Fatalf("outcome = %s (%v), want %s", f.Outcome, f.Err, tc.want)
+			}
+			if tc.want == ingest.Failed && (f.Err == nil || f.Err.Error() == "") {
+				t.Errorf("failed without a reason")
+			}
+			if tc.wantErr != nil && !errors.Is(f.Err, tc.wantErr) {
+				t.Errorf("err = %v, want %v", f.Err, tc.wantErr)
+			}
+		})
+	}
+	t.Run("two files claiming one number and revision", func(t *testing.T) {
+		a, b := result(t, rep, "Spec A.md"), result(t, rep, "Spec B.md")
+		if a.Outcome != ingest.Indexed || b.Outcome != ingest.Failed || !errors.Is(b.Err, ingest.ErrDuplicate) {
+			t.Errorf("A: %s %v; B: %s %v", a.Outcome, a.Err, b.Outcome, b.Err)
+		}
+	})
+	t.Run("nothing already indexed is lost", func(t *testing.T) {
+		after, _ := e.st.Documents(context.Background(), tenant)
+		found := false
+		for _, d := range after {
+			if d.Number == before[0].Number && d.Revision == before[0].Revision && d.ContentHash == before[0].ContentHash {
+				found = true
+			}
+		}
+		if !found {
+			t.Errorf("the document indexed before the bad batch changed or vanished: %+v", after)
+		}
+	})
+}
+
+func TestSampleCorpus(t *testing.T) {
+	if testing.Short() {
+		t.Skip("parses the whole sample corpus")
+	}
+	e := newEnv(t, 0)
+	rep := e.ingest(t, "../examples/corpus")
+	if rep.Count(ingest.Failed) != 0 || rep.Count(ingest.Indexed) != 7 || rep.Count(ingest.Ignored) != 2 {
+		t.Fatalf("report: %+v", rep.Files)
+	}
+	pages, rows, chunks := rep.Totals()
+	if pages != 37 || rows != 3361 || chunks < rows {
+		t.Errorf("totals: %d pages, %d rows, %d chunks", pages, rows, chunks)
+	}
+	tests := []struct {
+		query     string
+		wantDoc   string
+		wantPages []int
+		wantSheet string
+		wantRow   int
+		topN      int
+	}{
+		{query: "default system losses", wantDoc: "NREL-TP-6A20-62641", wantPages: []int{6, 13}, topN: 5},
+		{query: "temperature coefficient premium module", wantDoc: "NREL-TP-6A20-62641", wantPages: []int{7}, topN: 3},
+		{query: "SB7000TL-US-22-208V", wantDoc: "CEC-INVERTERS", wantSheet: "CEC_Inverters", wantRow: 1483, topN: 1},
+	}
+	for _, tc := range tests {
+		t.Run(tc.query, func(t *testing.T) {
+			hits, err := e.st.Search(context.Background(), store.SearchRequest{Tenant: tenant, Query: tc.query, K: tc.topN})
+			if err != nil {
+				t.Fatal(err)
+			}
+			seenPages := map[int]bool{}
+			rowFound := false
+			for _, h := range hits {
+				if h.Chunk.DocNumber != tc.wantDoc {
+					continue
+				}
+				seenPages[h.Chunk.Page] = true
+				rowFound = rowFound || (h.Chunk.Sheet == tc.wantSheet && h.Chunk.Row == tc.wantRow)
+			}
+			for _, p := range tc.wantPages {
+				if !seenPages[p] {
+					t.Errorf("page %d of %s not in the top %d: %v", p, tc.wantDoc, tc.topN, seenPages)
+				}
+			}
+			if tc.wantRow > 0 && !rowFound {
+				t.Errorf("sheet %q row %d not in the top %d", tc.wantSheet, tc.wantRow, tc.topN)
+			}
+		})
+	}
+}
+
+func TestCancelledIngestStops(t *testing.T) {
+	e := newEnv(t, 0)
+	p := e.write(t, "277-300 Rev 1 Spec.md", spec("800"))
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	if _, err := e.in.Ingest(ctx, tenant, []string{p}, nil); !errors.Is(err, context.Canceled) {
+		t.Errorf("err = %v, want context.Canceled", err)
+	}
+	if _, err := e.in.Ingest(context.Background(), "", []string{p}, nil); !errors.Is(err, store.ErrNoTenant) {
+		t.Errorf("no tenant: err = %v, want ErrNoTenant", err)
+	}
+}
