@@ -40,6 +40,9 @@ var registerNames = []string{"register.csv", "register.xlsx"}
 type Config struct {
 	Store    Store
 	Embedder Embedder // optional
+	// EmbedModel names the embedder's model; a document embedded with
+	// another model (or none) is indexed again.
+	EmbedModel string
 	PDF      *PDF
 	Logger   *slog.Logger
 	// MaxFileSize in bytes; 0 means DefaultMaxFileSize.
@@ -402,11 +405,12 @@ func (in *Ingester) ingestFile(ctx context.Context, tenant string, inp input, kn
 }
 
 // sameRegisterFields reports whether the register still describes a revision
-// as it was indexed; a changed status or link re-indexes an unchanged file so
-// search and citations follow the register.
+// as it was indexed (and the same embedder embedded it); a changed status or
+// link re-indexes an unchanged file so search and citations follow the
+// register.
 func sameRegisterFields(a, b store.Document) bool {
 	return a.Number == b.Number && a.Title == b.Title && a.Status == b.Status &&
-		a.Date == b.Date && a.DriveLink == b.DriveLink
+		a.Date == b.Date && a.DriveLink == b.DriveLink && a.EmbedModel == b.EmbedModel
 }
 
 // byteSize formats a size for people: "1.5 MB", "900 KB".
@@ -450,6 +454,9 @@ func (in *Ingester) identify(tenant string, inp input) store.Document {
 		doc.Revision = DefaultRevision
 	}
 	doc.ID = DocID(doc.Number)
+	if in.cfg.Embedder != nil {
+		doc.EmbedModel = in.cfg.EmbedModel
+	}
 	return doc
 }
 

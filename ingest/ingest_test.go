@@ -307,3 +307,38 @@ func TestCancelledIngestStops(t *testing.T) {
 		t.Errorf("no tenant: err = %v, want ErrNoTenant", err)
 	}
 }
+
+// lengthEmbedder embeds a text as a 2-d vector of its length.
+type lengthEmbedder struct{}
+
+func (lengthEmbedder) Embed(_ context.Context, texts []string) ([][]float32, error) {
+	out := make([][]float32, len(texts))
+	for i, t := range texts {
+		out[i] = []float32{float32(len(t)), 1}
+	}
+	return out, nil
+}
+
+func TestConfiguringAnEmbedderReindexes(t *testing.T) {
+	e := newEnv(t, 0)
+	p := e.write(t, "277-400 Rev 1 Spec.md", spec("800"))
+	e.ingest(t, p)
+	pdf := ingest.NewPDF("", nil)
+	defer pdf.Close()
+	withVectors := ingest.New(ingest.Config{Store: e.st, PDF: pdf, Embedder: lengthEmbedder{}, EmbedModel: "len-v1"})
+	rep, err := withVectors.Ingest(context.Background(), tenant, []string{p}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if f := result(t, rep, "Spec.md"); f.Outcome != ingest.Indexed {
+		t.Fatalf("an unchanged file indexed without vectors was not re-embedded: %s", f.Outcome)
+	}
+	hits, err := e.st.Search(context.Background(), store.SearchRequest{Tenant: tenant, Query: "trench", Vector: []float32{1, 0}, Mode: store.ModeDense})
+	if err != nil || len(hits) == 0 {
+		t.Fatalf("dense search after re-embedding: %v, %d hits", err, len(hits))
+	}
+	rep, _ = withVectors.Ingest(context.Background(), tenant, []string{p}, nil)
+	if f := result(t, rep, "Spec.md"); f.Outcome != ingest.Unchanged {
+		t.Errorf("second run with the same embedder: %s", f.Outcome)
+	}
+}

@@ -42,11 +42,14 @@ type Document struct {
 	File string `json:"file"`
 	// ContentHash is the hex SHA-256 of the source file; an unchanged file is
 	// not indexed again.
-	ContentHash string    `json:"content_hash"`
-	Pages       int       `json:"pages"`
-	Rows        int       `json:"rows"`
-	Chunks      int       `json:"chunks"`
-	IndexedAt   time.Time `json:"indexed_at"`
+	ContentHash string `json:"content_hash"`
+	// EmbedModel names the model that embedded the chunks ("" = none), so
+	// configuring or changing the embedder re-indexes unchanged files.
+	EmbedModel string    `json:"embed_model,omitempty"`
+	Pages      int       `json:"pages"`
+	Rows       int       `json:"rows"`
+	Chunks     int       `json:"chunks"`
+	IndexedAt  time.Time `json:"indexed_at"`
 	// Active is true for the one revision of a document that search sees:
 	// the latest revision whose status does not withdraw it.
 	Active bool `json:"active"`

@@ -193,6 +193,7 @@ func (a *app) newIngester(st store.Store) *ingest.Ingester {
 	return ingest.New(ingest.Config{
 		Store:       st,
 		Embedder:    ingestEmbedder(a.embedder()),
+		EmbedModel:  a.cfg.EmbedModel,
 		PDF:         pdf,
 		Logger:      a.logger,
 		MaxFileSize: int64(a.cfg.MaxFileMB) << 20,
