@@ -22,6 +22,9 @@ import (
 // it as a miss and carry on without the cache.
 var ErrUnavailable = errors.New("cache: backend unavailable")
 
+// ErrNoTenant is returned by calls that are not scoped to a tenant.
+var ErrNoTenant = errors.New("cache: tenant is required")
+
 // Key identifies a cached answer. Everything that can change an answer is
 // in it, so a stale answer is never served: re-ingesting bumps Generation,
 // editing a prompt changes PromptSet, switching models changes Model.

@@ -43,8 +43,8 @@ type Config struct {
 	// EmbedModel names the embedder's model; a document embedded with
 	// another model (or none) is indexed again.
 	EmbedModel string
-	PDF      *PDF
-	Logger   *slog.Logger
+	PDF        *PDF
+	Logger     *slog.Logger
 	// MaxFileSize in bytes; 0 means DefaultMaxFileSize.
 	MaxFileSize int64
 	Chunking    ChunkOptions
@@ -542,13 +542,19 @@ func SupportedExtensions() []string {
 const embedBatch = 64
 
 func (in *Ingester) embed(ctx context.Context, chunks []store.Chunk) error {
-	for startIdx := 0; startIdx < len(chunks); startIdx += embedBatch {
-		end := min(startIdx+embedBatch, len(chunks))
-		texts := make([]string, 0, end-startIdx)
-		for _, c := range chunks[startIdx:end] {
+	return EmbedChunks(ctx, in.cfg.Embedder, chunks)
+}
+
+// EmbedChunks sets the Vector of every chunk, embedding EmbeddingText in
+// batches.
+func EmbedChunks(ctx context.Context, e Embedder, chunks []store.Chunk) error {
+	for start := 0; start < len(chunks); start += embedBatch {
+		end := min(start+embedBatch, len(chunks))
+		texts := make([]string, 0, end-start)
+		for _, c := range chunks[start:end] {
 			texts = append(texts, EmbeddingText(c))
 		}
-		vecs, err := in.cfg.Embedder.Embed(ctx, texts)
+		vecs, err := e.Embed(ctx, texts)
 		if err != nil {
 			return fmt.Errorf("embed: %w", err)
 		}
@@ -556,7 +562,7 @@ func (in *Ingester) embed(ctx context.Context, chunks []store.Chunk) error {
 			return fmt.Errorf("embed: got %d vectors for %d texts", len(vecs), len(texts))
 		}
 		for i := range vecs {
-			chunks[startIdx+i].Vector = vecs[i]
+			chunks[start+i].Vector = vecs[i]
 		}
 	}
 	return nil

@@ -6,9 +6,7 @@ package memory
 
 import (
 	"context"
-	"errors"
 	"fmt"
-	"math"
 	"slices"
 	"sync"
 	"time"
@@ -196,15 +194,13 @@ func (s *Store) sweep() {
 	s.ratesMu.Unlock()
 }
 
-var errNoTenant = errors.New("tenant is required")
-
 // Get returns the cached answer for key.
 func (s *Store) Get(ctx context.Context, key cache.Key) (cache.Entry, bool, error) {
 	if err := ctx.Err(); err != nil {
 		return cache.Entry{}, false, fmt.Errorf("cache/memory: get: %w", err)
 	}
 	if key.Tenant == "" {
-		return cache.Entry{}, false, fmt.Errorf("cache/memory: get: %w", errNoTenant)
+		return cache.Entry{}, false, fmt.Errorf("cache/memory: get: %w", cache.ErrNoTenant)
 	}
 	return s.lookup(key.Hash())
 }
@@ -226,7 +222,7 @@ func (s *Store) Put(ctx context.Context, key cache.Key, e cache.Entry, ttl time.
 		return fmt.Errorf("cache/memory: put: %w", err)
 	}
 	if key.Tenant == "" {
-		return fmt.Errorf("cache/memory: put: %w", errNoTenant)
+		return fmt.Errorf("cache/memory: put: %w", cache.ErrNoTenant)
 	}
 	if ttl <= 0 {
 		return fmt.Errorf("cache/memory: put: ttl %v is not positive", ttl)
@@ -242,7 +238,7 @@ func (s *Store) Put(ctx context.Context, key cache.Key, e cache.Entry, ttl time.
 	s.answers.put(hash, e, expires)
 	s.answersMu.Unlock()
 
-	unit := normalised(e.Vector)
+	unit := cache.UnitVector(e.Vector)
 	if unit == nil {
 		return nil
 	}
@@ -265,9 +261,9 @@ func (s *Store) Nearest(ctx context.Context, tenant string, generation uint64, v
 		return cache.Entry{}, 0, false, fmt.Errorf("cache/memory: nearest: %w", err)
 	}
 	if tenant == "" {
-		return cache.Entry{}, 0, false, fmt.Errorf("cache/memory: nearest: %w", errNoTenant)
+		return cache.Entry{}, 0, false, fmt.Errorf("cache/memory: nearest: %w", cache.ErrNoTenant)
 	}
-	norm := vectorNorm(vec)
+	norm := cache.VectorNorm(vec)
 	if norm == 0 {
 		return cache.Entry{}, 0, false, nil
 	}
@@ -406,24 +402,6 @@ func cloneEntry(e cache.Entry) cache.Entry {
 func cloneTurn(t cache.Turn) cache.Turn {
 	t.DocIDs = slices.Clone(t.DocIDs)
 	return t
-}
-
-// normalised returns v scaled to length 1, or nil for an empty or zero
-// vector, which has no direction to compare.
-func normalised(v []float32) []float32 {
-	norm := vectorNorm(v)
-	if norm == 0 {
-		return nil
-	}
-	out := make([]float32, len(v))
-	for i, x := range v {
-		out[i] = float32(float64(x) / norm)
-	}
-	return out
-}
-
-func vectorNorm(v []float32) float64 {
-	return math.Sqrt(dot(v, v))
 }
 
 // dot runs eight float32 accumulators so the CPU can pipeline the adds;

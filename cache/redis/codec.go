@@ -108,25 +108,3 @@ func storedFloat[S string | []byte](b S, i int) float32 {
 	_ = b[4*i+3]
 	return math.Float32frombits(uint32(b[4*i]) | uint32(b[4*i+1])<<8 | uint32(b[4*i+2])<<16 | uint32(b[4*i+3])<<24)
 }
-
-// unitVector returns v scaled to length 1, or nil for an empty or zero
-// vector, which has no direction to compare.
-func unitVector(v []float32) []float32 {
-	norm := vectorNorm(v)
-	if norm == 0 {
-		return nil
-	}
-	out := make([]float32, len(v))
-	for i, x := range v {
-		out[i] = float32(float64(x) / norm)
-	}
-	return out
-}
-
-func vectorNorm(v []float32) float64 {
-	var s float64
-	for _, x := range v {
-		s += float64(x) * float64(x)
-	}
-	return math.Sqrt(s)
-}

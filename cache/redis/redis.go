@@ -198,8 +198,6 @@ func (s *Store) fail(caller context.Context, op string, err error) error {
 	return fmt.Errorf("cache/redis: %s: %w: %w", op, cache.ErrUnavailable, err)
 }
 
-var errNoTenant = errors.New("tenant is required")
-
 func (s *Store) answerKey(hash string) string { return s.prefix + "answer:" + hash }
 
 // semanticKeys name a tenant and generation's vector set: a hash of answer
@@ -217,7 +215,7 @@ func (s *Store) Get(ctx context.Context, key cache.Key) (cache.Entry, bool, erro
 		return cache.Entry{}, false, fmt.Errorf("cache/redis: get: %w", err)
 	}
 	if key.Tenant == "" {
-		return cache.Entry{}, false, fmt.Errorf("cache/redis: get: %w", errNoTenant)
+		return cache.Entry{}, false, fmt.Errorf("cache/redis: get: %w", cache.ErrNoTenant)
 	}
 	cctx, cancel := s.call(ctx)
 	defer cancel()
@@ -270,7 +268,7 @@ func (s *Store) Put(ctx context.Context, key cache.Key, e cache.Entry, ttl time.
 		return fmt.Errorf("cache/redis: put: %w", err)
 	}
 	if key.Tenant == "" {
-		return fmt.Errorf("cache/redis: put: %w", errNoTenant)
+		return fmt.Errorf("cache/redis: put: %w", cache.ErrNoTenant)
 	}
 	if ttl <= 0 {
 		return fmt.Errorf("cache/redis: put: ttl %v is not positive", ttl)
@@ -284,7 +282,7 @@ func (s *Store) Put(ctx context.Context, key cache.Key, e cache.Entry, ttl time.
 	if err := s.client.Set(cctx, s.answerKey(hash), encodeEntry(e), roundUp(ttl)).Err(); err != nil {
 		return s.fail(ctx, "put", err)
 	}
-	unit := unitVector(e.Vector)
+	unit := cache.UnitVector(e.Vector)
 	if unit == nil {
 		return nil
 	}
@@ -315,9 +313,9 @@ func (s *Store) Nearest(ctx context.Context, tenant string, generation uint64, v
 		return cache.Entry{}, 0, false, fmt.Errorf("cache/redis: nearest: %w", err)
 	}
 	if tenant == "" {
-		return cache.Entry{}, 0, false, fmt.Errorf("cache/redis: nearest: %w", errNoTenant)
+		return cache.Entry{}, 0, false, fmt.Errorf("cache/redis: nearest: %w", cache.ErrNoTenant)
 	}
-	norm := vectorNorm(vec)
+	norm := cache.VectorNorm(vec)
 	if norm == 0 {
 		return cache.Entry{}, 0, false, nil
 	}

@@ -64,6 +64,20 @@ func (a *app) scratchStore() (*embedded.Store, error) {
 	return st, nil
 }
 
+// squadIndex loads a SQuAD file and indexes its paragraphs in a scratch
+// store.
+func (a *app) squadIndex(ctx context.Context, path string) (eval.SQuAD, *embedded.Store, error) {
+	s, err := eval.LoadSQuAD(path)
+	if err != nil {
+		return s, nil, err
+	}
+	st, err := a.scratchStore()
+	if err != nil {
+		return s, nil, err
+	}
+	return s, st, eval.IngestSQuAD(ctx, st, evalTenant, s, ingestEmbedder(a.embedder()))
+}
+
 func newEvalRetrievalCmd(a *app, report func(eval.Report) error) *cobra.Command {
 	var beirDir, qrels, runPath string
 	cmd := &cobra.Command{
@@ -161,15 +175,8 @@ func newEvalQACmd(a *app, report func(eval.Report) error) *cobra.Command {
 		Args:  cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			ctx := cmd.Context()
-			s, err := eval.LoadSQuAD(squadPath)
+			s, st, err := a.squadIndex(ctx, squadPath)
 			if err != nil {
-				return err
-			}
-			st, err := a.scratchStore()
-			if err != nil {
-				return err
-			}
-			if err := eval.IngestSQuAD(ctx, st, evalTenant, s, ingestEmbedder(a.embedder())); err != nil {
 				return err
 			}
 			p, err := a.newPipeline(st)
@@ -280,15 +287,8 @@ pass and the latency of hits and misses.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			ctx := cmd.Context()
-			s, err := eval.LoadSQuAD(squadPath)
+			s, st, err := a.squadIndex(ctx, squadPath)
 			if err != nil {
-				return err
-			}
-			st, err := a.scratchStore()
-			if err != nil {
-				return err
-			}
-			if err := eval.IngestSQuAD(ctx, st, evalTenant, s, ingestEmbedder(a.embedder())); err != nil {
 				return err
 			}
 			b, err := a.newBot(ctx, st, nil, bot.PlatformCLI)

@@ -53,24 +53,9 @@ func IngestSQuAD(ctx context.Context, st ingest.Store, tenant string, s SQuAD, e
 		title := strings.ReplaceAll(a.Title, "_", " ")
 		for pi, p := range a.Paragraphs {
 			id := fmt.Sprintf("squad-%02d-%03d", ai+1, pi+1)
-			doc := store.Document{Tenant: tenant, ID: id, Number: id, Title: title, Revision: "1", Status: "eval", Pages: 1}
-			chunks := ingest.Chunk(doc, []ingest.Block{{Page: pi + 1, Text: p.Context}}, ingest.DefaultChunkOptions)
-			if embed != nil {
-				texts := make([]string, len(chunks))
-				for i, c := range chunks {
-					texts[i] = ingest.EmbeddingText(c)
-				}
-				vecs, err := embed.Embed(ctx, texts)
-				if err != nil {
-					return fmt.Errorf("eval: embed %s: %w", id, err)
-				}
-				for i := range chunks {
-					chunks[i].Vector = vecs[i]
-				}
-			}
-			doc.Chunks = len(chunks)
-			if err := st.PutDocument(ctx, doc, chunks); err != nil {
-				return fmt.Errorf("eval: index %s: %w", id, err)
+			doc := store.Document{Tenant: tenant, ID: id, Number: id, Title: title}
+			if err := indexText(ctx, st, embed, doc, ingest.Block{Page: pi + 1, Text: p.Context}); err != nil {
+				return err
 			}
 		}
 	}

@@ -140,29 +140,29 @@ func readQrels(path string) (map[string]map[string]int, error) {
 // ordinary chunker) into st for tenant. embed may be nil.
 func IngestBEIR(ctx context.Context, st ingest.Store, tenant string, docs []BEIRDoc, embed ingest.Embedder) error {
 	for _, d := range docs {
-		doc := store.Document{Tenant: tenant, ID: d.ID, Number: d.ID, Title: d.Title, Revision: "1", Status: "eval", Pages: 1}
-		text := strings.TrimSpace(d.Text)
-		chunks := ingest.Chunk(doc, []ingest.Block{{Page: 1, Text: text}}, ingest.DefaultChunkOptions)
-		if len(chunks) == 0 {
-			continue
+		doc := store.Document{Tenant: tenant, ID: d.ID, Number: d.ID, Title: d.Title}
+		if err := indexText(ctx, st, embed, doc, ingest.Block{Page: 1, Text: strings.TrimSpace(d.Text)}); err != nil {
+			return err
 		}
-		if embed != nil {
-			texts := make([]string, len(chunks))
-			for i, c := range chunks {
-				texts[i] = ingest.EmbeddingText(c)
-			}
-			vecs, err := embed.Embed(ctx, texts)
-			if err != nil {
-				return fmt.Errorf("eval: embed %s: %w", d.ID, err)
-			}
-			for i := range chunks {
-				chunks[i].Vector = vecs[i]
-			}
+	}
+	return nil
+}
+
+// indexText indexes one block of text as an evaluation document.
+func indexText(ctx context.Context, st ingest.Store, embed ingest.Embedder, doc store.Document, b ingest.Block) error {
+	doc.Revision, doc.Status, doc.Pages = "1", "eval", 1
+	chunks := ingest.Chunk(doc, []ingest.Block{b}, ingest.DefaultChunkOptions)
+	if len(chunks) == 0 {
+		return nil
+	}
+	if embed != nil {
+		if err := ingest.EmbedChunks(ctx, embed, chunks); err != nil {
+			return fmt.Errorf("eval: %s: %w", doc.ID, err)
 		}
-		doc.Chunks = len(chunks)
-		if err := st.PutDocument(ctx, doc, chunks); err != nil {
-			return fmt.Errorf("eval: index %s: %w", d.ID, err)
-		}
+	}
+	doc.Chunks = len(chunks)
+	if err := st.PutDocument(ctx, doc, chunks); err != nil {
+		return fmt.Errorf("eval: index %s: %w", doc.ID, err)
 	}
 	return nil
 }
