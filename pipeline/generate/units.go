@@ -5,6 +5,7 @@ import (
 	"unicode"
 	"unicode/utf8"
 
+	"github.com/cewhq/cew/pipeline/guard"
 	"github.com/cewhq/cew/store"
 	"github.com/cewhq/cew/store/analysis"
 )
@@ -193,74 +194,9 @@ func startsItem(line string) bool {
 	return line[j] == ')' || line[j] == '.' && digits > 0
 }
 
-// sentences cuts a paragraph at sentence ends: ".", "!" or "?" (with any
-// closing quotes or brackets) followed by a space and something that does
-// not start in lower case, unless the period ends an abbreviation or an
-// initial. It follows the post-guard's own sentence splitter so that a
-// quote it accepts as one sentence is one sentence there too.
-func sentences(p string) []string {
-	var out []string
-	start := 0
-	for i := 0; i < len(p); {
-		r, size := utf8.DecodeRuneInString(p[i:])
-		if r != '.' && r != '!' && r != '?' {
-			i += size
-			continue
-		}
-		end := i + size
-		for end < len(p) {
-			c, n := utf8.DecodeRuneInString(p[end:])
-			if !strings.ContainsRune(`"')]”’»`, c) {
-				break
-			}
-			end += n
-		}
-		if end >= len(p) || p[end] != ' ' {
-			i = end
-			continue
-		}
-		next := end + 1
-		nr, _ := utf8.DecodeRuneInString(p[next:])
-		if unicode.IsLower(nr) || r == '.' && !endsSentence(p[start:i]) {
-			i = end
-			continue
-		}
-		out = append(out, strings.TrimSpace(p[start:end]))
-		start, i = next, next
-	}
-	if s := strings.TrimSpace(p[start:]); s != "" {
-		out = append(out, s)
-	}
-	return out
-}
-
-// endsSentence reports whether a period after before ends a sentence
-// rather than an abbreviation ("e.g.", "No.", "Eqn.") or an initial ("J.").
-func endsSentence(before string) bool {
-	i := strings.LastIndexFunc(before, func(r rune) bool { return unicode.IsSpace(r) || r == '(' })
-	word := before[i+1:]
-	if word == "" {
-		return true
-	}
-	if r, size := utf8.DecodeRuneInString(word); size == len(word) && unicode.IsUpper(r) {
-		return false
-	}
-	if strings.Contains(word, ".") && len(word) <= 5 {
-		return false
-	}
-	_, abbr := abbreviations[strings.ToLower(word)]
-	return !abbr
-}
-
-var abbreviations = func() map[string]struct{} {
-	m := map[string]struct{}{}
-	for _, w := range strings.Fields(`approx appx ca cf dia e.g eg etc fig figs i.e ie incl max min
-		mr mrs ms dr no nos nr num pp p ref refs rev sec sect st vs vol eq eqs eqn eqns tab
-		jan feb mar apr jun jul aug sep sept oct nov dec inc ltd co corp dept est al`) {
-		m[w] = struct{}{}
-	}
-	return m
-}()
+// sentences cuts a paragraph into sentences with the post-guard's own
+// splitter, so a quote it accepts as one sentence is one sentence there too.
+func sentences(p string) []string { return guard.SplitLine(p) }
 
 // oneLine writes every run of white space as one space and trims the ends.
 func oneLine(s string) string { return strings.Join(strings.Fields(s), " ") }

@@ -101,6 +101,10 @@ func containsInt(s []int, n int) bool {
 	return false
 }
 
+// SplitLine cuts one line of text into sentences, as the post-guard reads
+// them; the extractive generator quotes units cut by the same rules.
+func SplitLine(line string) []string { return splitLine(line) }
+
 // splitLine cuts one line at sentence ends: ".", "!" or "?" (with any
 // closing quotes or brackets) followed by space, where the next text starts
 // like a sentence and the period does not end an abbreviation or an
