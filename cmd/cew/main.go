@@ -35,7 +35,7 @@ func (e exitError) Error() string { return fmt.Sprintf("exit status %d", e.code)
 
 func main() {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	err := newRootCmd(os.Stdin, os.Stdout, os.Stderr, os.Getenv).ExecuteContext(ctx)
+	err := execute(ctx, os.Stdin, os.Stdout, os.Stderr, os.Getenv, os.Args[1:])
 	stop()
 	if err != nil {
 		var ee exitError
@@ -62,6 +62,9 @@ type app struct {
 }
 
 func (a *app) close() {
+	if a.logger == nil {
+		a.logger = slog.New(slog.DiscardHandler)
+	}
 	for i := len(a.closers) - 1; i >= 0; i-- {
 		if err := a.closers[i](); err != nil {
 			a.logger.Warn("close", "err", err)
@@ -113,7 +116,16 @@ func newLogger(cfg Config, w io.Writer) *slog.Logger {
 	return slog.New(slog.NewTextHandler(w, opts))
 }
 
-func newRootCmd(stdin io.Reader, stdout, stderr io.Writer, getenv func(string) string) *cobra.Command {
+// execute runs one command line and closes whatever it opened, whether the
+// command succeeded or not.
+func execute(ctx context.Context, stdin io.Reader, stdout, stderr io.Writer, getenv func(string) string, args []string) error {
+	root, a := newRootCmd(stdin, stdout, stderr, getenv)
+	defer a.close()
+	root.SetArgs(args)
+	return root.ExecuteContext(ctx)
+}
+
+func newRootCmd(stdin io.Reader, stdout, stderr io.Writer, getenv func(string) string) (*cobra.Command, *app) {
 	a := &app{getenv: getenv, stdin: stdin, stdout: stdout, stderr: stderr}
 	var tenantFlag, dataDirFlag string
 	root := &cobra.Command{
@@ -150,7 +162,6 @@ CEW_CONFIG (keys: the variable names in lower case without CEW_):
 			a.logger = newLogger(cfg, stderr)
 			return nil
 		},
-		PersistentPostRun: func(*cobra.Command, []string) { a.close() },
 	}
 	root.SetIn(stdin)
 	root.SetOut(stdout)
@@ -166,7 +177,7 @@ CEW_CONFIG (keys: the variable names in lower case without CEW_):
 		newServeCmd(a),
 		newVersionCmd(a),
 	)
-	return root
+	return root, a
 }
 
 func newVersionCmd(a *app) *cobra.Command {

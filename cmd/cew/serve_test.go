@@ -131,9 +131,7 @@ func TestServe(t *testing.T) {
 	getenv := func(k string) string { return env[k] }
 	run := func(ctx context.Context, args ...string) (string, error) {
 		var out, errOut bytes.Buffer
-		cmd := newRootCmd(strings.NewReader(""), &out, &errOut, getenv)
-		cmd.SetArgs(args)
-		err := cmd.ExecuteContext(ctx)
+		err := execute(ctx, strings.NewReader(""), &out, &errOut, getenv, args)
 		return out.String() + errOut.String(), err
 	}
 	if out, err := run(context.Background(), "ingest", docs); err != nil {

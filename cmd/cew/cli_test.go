@@ -1,0 +1,257 @@
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"os"
+	"path/filepath"
+	"slices"
+	"sort"
+	"strings"
+	"testing"
+)
+
+// cli runs cew in-process with the given environment and stdin.
+type cli struct {
+	env map[string]string
+}
+
+func newCLI(t *testing.T) *cli {
+	t.Helper()
+	return &cli{env: map[string]string{"CEW_DATA_DIR": t.TempDir(), "CEW_TENANT": "acme"}}
+}
+
+func (c *cli) run(t *testing.T, stdin string, args ...string) (stdout, stderr string, code int) {
+	t.Helper()
+	var out, errOut bytes.Buffer
+	err := execute(context.Background(), strings.NewReader(stdin), &out, &errOut, func(k string) string { return c.env[k] }, args)
+	var ee exitError
+	switch {
+	case errors.As(err, &ee):
+		code = ee.code
+	case err != nil:
+		errOut.WriteString(err.Error())
+		code = 2
+	}
+	return out.String(), errOut.String(), code
+}
+
+func writeDocs(t *testing.T) string {
+	t.Helper()
+	dir := t.TempDir()
+	files := map[string]string{
+		"277-007-D-C-40327 Rev 03 Trenches crossing layout.md": "# 4.2 Cable trenches\n\nThe minimum trench depth for DC cables is 800 mm from finished ground level.\n\nAC cables are laid at a minimum depth of 1000 mm.\n",
+		"277-007-D-C-40327 Rev 02 Trenches crossing layout.md": "# 4.2 Cable trenches\n\nThe minimum trench depth for DC cables is 700 mm from finished ground level.\n",
+	}
+	for name, text := range files {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return dir
+}
+
+// contractKeys are the answer contract's fields (DESIGN.md plus the
+// question fields); "related" appears only when there are related documents.
+var contractKeys = []string{"id", "status", "reason", "answer", "intent", "sources", "confidence", "cached", "timings_ms", "question", "standalone_question"}
+
+func TestAskJSONContract(t *testing.T) {
+	c := newCLI(t)
+	if out, errOut, code := c.run(t, "", "ingest", writeDocs(t)); code != 0 {
+		t.Fatalf("ingest: %d\n%s%s", code, out, errOut)
+	}
+	questions := "What is the minimum trench depth for DC cables?\n\nWho won the 2018 world cup?\nhello\n"
+	out, errOut, code := c.run(t, questions, "ask", "--json")
+	if code != 0 {
+		t.Fatalf("ask: %d %s", code, errOut)
+	}
+	lines := strings.Split(strings.TrimSpace(out), "\n")
+	if len(lines) != 3 {
+		t.Fatalf("%d lines for 3 questions:\n%s", len(lines), out)
+	}
+	wantStatus := []string{"answered", "not_found", "smalltalk"}
+	for i, line := range lines {
+		var m map[string]any
+		if err := json.Unmarshal([]byte(line), &m); err != nil {
+			t.Fatalf("line %d is not JSON: %v", i, err)
+		}
+		var keys []string
+		for k := range m {
+			if k != "related" {
+				keys = append(keys, k)
+			}
+		}
+		sort.Strings(keys)
+		want := slices.Clone(contractKeys)
+		sort.Strings(want)
+		if !slices.Equal(keys, want) {
+			t.Errorf("line %d keys = %v, want %v", i, keys, want)
+		}
+		if m["status"] != wantStatus[i] {
+			t.Errorf("line %d status = %v, want %s", i, m["status"], wantStatus[i])
+		}
+	}
+	var first struct {
+		Answer  string `json:"answer"`
+		Sources []map[string]any
+	}
+	json.Unmarshal([]byte(lines[0]), &first)
+	if !strings.Contains(first.Answer, "800 mm") || !strings.Contains(first.Answer, "[S1]") {
+		t.Errorf("answer = %q; want the revision 03 value with a citation", first.Answer)
+	}
+	for _, k := range []string{"doc_id", "doc_name", "revision", "page", "section", "sheet", "row", "drive_link", "snippet", "score"} {
+		if _, ok := first.Sources[0][k]; !ok {
+			t.Errorf("source lacks %q: %v", k, first.Sources[0])
+		}
+	}
+	if first.Sources[0]["revision"] != "03" {
+		t.Errorf("cited revision %v, want 03 (02 is superseded)", first.Sources[0]["revision"])
+	}
+}
+
+func TestSearchAndStatusJSON(t *testing.T) {
+	c := newCLI(t)
+	c.run(t, "", "ingest", writeDocs(t))
+	out, _, code := c.run(t, "trench depth\n800 mm\n", "search", "--json", "-k", "2")
+	if code != 0 {
+		t.Fatalf("search exit %d", code)
+	}
+	sc := bufio.NewScanner(strings.NewReader(out))
+	n := 0
+	for sc.Scan() {
+		var res struct {
+			Query string           `json:"query"`
+			Hits  []map[string]any `json:"hits"`
+		}
+		if err := json.Unmarshal(sc.Bytes(), &res); err != nil {
+			t.Fatal(err)
+		}
+		if res.Query == "" || len(res.Hits) == 0 || res.Hits[0]["chunk_id"] == nil {
+			t.Errorf("search line %d = %s", n, sc.Text())
+		}
+		n++
+	}
+	if n != 2 {
+		t.Errorf("%d lines for 2 queries", n)
+	}
+
+	out, _, code = c.run(t, "", "status", "--json", "40327")
+	var st struct {
+		Documents []struct {
+			Number     string           `json:"number"`
+			Revision   string           `json:"revision"`
+			Superseded []map[string]any `json:"superseded"`
+			IndexedAt  string           `json:"indexed_at"`
+		} `json:"documents"`
+	}
+	if err := json.Unmarshal([]byte(out), &st); err != nil || code != 0 {
+		t.Fatalf("status --json: %v %d %s", err, code, out)
+	}
+	if len(st.Documents) != 1 || st.Documents[0].Revision != "03" || len(st.Documents[0].Superseded) != 1 || st.Documents[0].IndexedAt == "" {
+		t.Errorf("status = %+v", st)
+	}
+	if out, _, code := c.run(t, "", "status", "concrete mix design"); code != 1 || !strings.Contains(out, "no document matches") {
+		t.Errorf("unknown document: exit %d, %q", code, out)
+	}
+}
+
+func TestIngestExitStatus(t *testing.T) {
+	c := newCLI(t)
+	docs := writeDocs(t)
+	out, _, code := c.run(t, "", "ingest", docs, filepath.Join(docs, "missing.pdf"))
+	if code != 1 {
+		t.Errorf("a missing file: exit %d, want 1", code)
+	}
+	if !strings.Contains(out, "missing.pdf") || !strings.Contains(out, "indexed") {
+		t.Errorf("report does not name the missing file and the good ones:\n%s", out)
+	}
+	if _, _, code := c.run(t, "", "ingest", docs); code != 0 {
+		t.Errorf("re-ingest of unchanged files: exit %d", code)
+	}
+}
+
+func TestConfig(t *testing.T) {
+	dir := t.TempDir()
+	yamlPath := filepath.Join(dir, "cew.yaml")
+	os.WriteFile(yamlPath, []byte("tenant: from-file\nllm_model: gpt-x\nllm_base_url: http://localhost:11434/v1\nmax_file_mb: 5\n"), 0o644)
+	badYAML := filepath.Join(dir, "bad.yaml")
+	os.WriteFile(badYAML, []byte("tenant: x\nno_such_key: 1\n"), 0o644)
+	tests := []struct {
+		name     string
+		env      map[string]string
+		check    func(t *testing.T, c Config)
+		problems []string
+	}{
+		{name: "defaults", env: nil, check: func(t *testing.T, c Config) {
+			if c.DataDir != ".cew" || c.Tenant != "default" || c.Store != "embedded" || c.MaxQuestionChars != 1000 || c.Addr != "127.0.0.1:8080" {
+				t.Errorf("defaults = %+v", c)
+			}
+		}},
+		{name: "file, then environment wins", env: map[string]string{"CEW_CONFIG": yamlPath, "CEW_MAX_FILE_MB": "7"}, check: func(t *testing.T, c Config) {
+			if c.Tenant != "from-file" || c.LLMModel != "gpt-x" || c.MaxFileMB != 7 {
+				t.Errorf("config = %+v", c)
+			}
+		}},
+		{name: "every problem on its own line", env: map[string]string{
+			"CEW_STORE": "mongo", "CEW_MAX_FILE_MB": "-3", "CEW_LLM_BASE_URL": "ftp://x", "CEW_LOG_LEVEL": "loud", "CEW_CACHE_TTL": "soon",
+			"CEW_REDIS_URL": "http://x", "CEW_SLACK_TENANTS": "T1",
+		}, problems: []string{"CEW_STORE", "CEW_MAX_FILE_MB", "CEW_LLM_BASE_URL", "CEW_LLM_MODEL", "CEW_LOG_LEVEL", "CEW_CACHE_TTL", "CEW_REDIS_URL", "CEW_SLACK_TENANTS"}},
+		{name: "OpenAI model without a key", env: map[string]string{"CEW_LLM_MODEL": "gpt-4o"}, problems: []string{"OPENAI_API_KEY"}},
+		{name: "unknown YAML key", env: map[string]string{"CEW_CONFIG": badYAML}, problems: []string{"no_such_key"}},
+		{name: "missing YAML file", env: map[string]string{"CEW_CONFIG": filepath.Join(dir, "nope.yaml")}, problems: []string{"CEW_CONFIG"}},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			c, err := LoadConfig(func(k string) string { return tc.env[k] })
+			if len(tc.problems) == 0 {
+				if err != nil {
+					t.Fatal(err)
+				}
+				tc.check(t, c)
+				return
+			}
+			if err == nil {
+				t.Fatal("invalid configuration accepted")
+			}
+			lines := strings.Split(err.Error(), "\n")
+			for _, p := range tc.problems {
+				found := false
+				for _, l := range lines[1:] {
+					found = found || strings.Contains(l, p)
+				}
+				if !found {
+					t.Errorf("no line names %s:\n%s", p, err)
+				}
+			}
+		})
+	}
+}
+
+func TestSecretsStayOutOfLogs(t *testing.T) {
+	c, err := LoadConfig(func(k string) string {
+		return map[string]string{"OPENAI_API_KEY": "sk-secret-1", "SLACK_BOT_TOKEN": "xoxb-secret-2", "CEW_REDIS_URL": "redis://:pw-secret-3@h:6379/0"}[k]
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var buf bytes.Buffer
+	newLogger(c, &buf).Info("config", "config", c)
+	for _, s := range []string{"sk-secret-1", "xoxb-secret-2", "pw-secret-3"} {
+		if strings.Contains(buf.String(), s) {
+			t.Errorf("secret %s logged: %s", s, buf.String())
+		}
+	}
+}
+
+func TestHelp(t *testing.T) {
+	c := newCLI(t)
+	for _, args := range [][]string{{"--help"}, {"ingest", "--help"}, {"search", "--help"}, {"status", "--help"}, {"ask", "--help"}, {"serve", "--help"}, {"eval", "--help"}, {"eval", "qa", "--help"}} {
+		out, _, code := c.run(t, "", args...)
+		if code != 0 || !strings.Contains(out, "Usage:") {
+			t.Errorf("%v: exit %d\n%s", args, code, out)
+		}
+	}
+}
