@@ -437,7 +437,13 @@ func samePath(a, b string) bool {
 // is one, otherwise from the file name.
 func (in *Ingester) identify(tenant string, inp input) store.Document {
 	number, revision, title := IdentityFromFileName(filepath.Base(inp.path))
-	doc := store.Document{Tenant: tenant, Number: number, Revision: revision, Title: title, File: inp.path}
+	// File is kept absolute: a later run, from another working directory,
+	// must still recognise the file it names (see samePath).
+	file := inp.path
+	if abs, err := filepath.Abs(file); err == nil {
+		file = abs
+	}
+	doc := store.Document{Tenant: tenant, Number: number, Revision: revision, Title: title, File: file}
 	if e := inp.entry; e != nil {
 		if e.Number != "" {
 			doc.Number = e.Number

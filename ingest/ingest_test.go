@@ -342,3 +342,18 @@ func TestConfiguringAnEmbedderReindexes(t *testing.T) {
 		t.Errorf("second run with the same embedder: %s", f.Outcome)
 	}
 }
+
+// TestEditedFileFromAnotherDirectory checks that a file indexed by a
+// relative path and edited later is re-indexed when the next run names it
+// from another working directory: it is still the same file.
+func TestEditedFileFromAnotherDirectory(t *testing.T) {
+	e := newEnv(t, 0)
+	p := e.write(t, "277-500 Rev 1 Spec.md", spec("800"))
+	t.Chdir(e.dir)
+	e.ingest(t, filepath.Base(p))
+	e.write(t, "277-500 Rev 1 Spec.md", spec("850"))
+	t.Chdir(t.TempDir())
+	if f := result(t, e.ingest(t, p), "Spec.md"); f.Outcome != ingest.Indexed {
+		t.Fatalf("edited file: %s (%v), want indexed", f.Outcome, f.Err)
+	}
+}
