@@ -77,6 +77,7 @@ func newEvidence(c store.Chunk) *evidence {
 		}
 		i = next
 	}
+	ev.quantities = append(ev.quantities, numberWords(full, toks)...)
 	return ev
 }
 

@@ -200,18 +200,12 @@ func checkSentence(s Sentence, nChunks int, cited func([]int) []*evidence) (Reas
 			return Compliance, fmt.Sprintf("%q claims %q, which the cited source does not state", clip(s.Text), c.FindString(s.Claim))
 		}
 	}
-	for _, q := range quantities(s.Claim) {
+	toks := analysis.Tokens(s.Claim)
+	for _, q := range append(quantities(s.Claim), numberWords(s.Claim, toks)...) {
 		if !q.isQuantity() {
 			continue
 		}
-		found := false
-		for _, ev := range evs {
-			if ev.hasQuantity(q) {
-				found = true
-				break
-			}
-		}
-		if !found {
+		if !slices.ContainsFunc(evs, func(ev *evidence) bool { return ev.hasQuantity(q) }) {
 			return UngroundedNumber, fmt.Sprintf("%q does not appear in %s", q.Text, citationList(s.Citations))
 		}
 	}

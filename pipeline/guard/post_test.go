@@ -386,3 +386,37 @@ func TestTriggersCoverPatterns(t *testing.T) {
 		})
 	}
 }
+
+// TestPostNumberWords checks numbers written in words as strictly as
+// numbers written in digits, in either direction.
+func TestPostNumberWords(t *testing.T) {
+	chunks := []store.Chunk{{
+		ID: "277-007-D-C-40327/03/5", DocID: "277-007-D-C-40327", Page: 6,
+		Text: "Each trench holds two DC circuits and 3 earthing conductors. The contractor shall install " +
+			"twenty-five earth rods along the fence and two hundred and fifty metres of bare copper tape.",
+	}}
+	tests := []struct {
+		name   string
+		answer string
+		want   Reason
+	}{
+		{name: "same word", answer: "Each trench holds two DC circuits [S1].", want: None},
+		{name: "word for a digit", answer: "Each trench holds three earthing conductors [S1].", want: None},
+		{name: "digit for a word", answer: "Each trench holds 2 DC circuits [S1].", want: None},
+		{name: "hyphenated", answer: "The contractor shall install 25 earth rods along the fence [S1].", want: None},
+		{name: "compound", answer: "The contractor shall install two hundred and fifty metres of bare copper tape [S1].", want: None},
+		{name: "changed word", answer: "Each trench holds five DC circuits [S1].", want: UngroundedNumber},
+		{name: "changed word for a digit", answer: "Each trench holds four earthing conductors [S1].", want: UngroundedNumber},
+		{name: "changed compound", answer: "The contractor shall install twenty-six earth rods along the fence [S1].", want: UngroundedNumber},
+		{name: "changed multiplier", answer: "The contractor shall install two thousand metres of bare copper tape [S1].", want: UngroundedNumber},
+		{name: "lone one is a pronoun", answer: "Each trench holds two DC circuits, one per string [S1].", want: None},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			v := Post(context.Background(), "How many?", tt.answer, chunks, PostOptions{MinSupport: -1})
+			if v.Reason != tt.want {
+				t.Errorf("Post = %s %q, want %s", v.Reason, v.Detail, tt.want)
+			}
+		})
+	}
+}

@@ -85,6 +85,79 @@ func identifierQuantity(surface, folded string) quantity {
 // isQuantity reports whether q holds a number or a code.
 func (q quantity) isQuantity() bool { return q.Num != "" || q.Code != "" }
 
+// numberWords returns the numbers toks spell in words ("three",
+// "twenty-five", "two hundred and fifty") as quantities without a unit, so
+// "three cables" is checked against the source like "3 cables". A lone
+// "one" is left out: it is a pronoun ("the one nearest") as often as a
+// number.
+func numberWords(text string, toks []analysis.Token) []quantity {
+	var out []quantity
+	for i := 0; i < len(toks); {
+		if !isNumberWord(toks[i]) {
+			i++
+			continue
+		}
+		// A run of number words joined by spaces or hyphens, with "and"
+		// after a hundred or a thousand ("two hundred and fifty").
+		end := i + 1
+		for j := i + 1; j < len(toks) && wordJoined(text, toks[j-1].End, toks[j].Start); j++ {
+			if isNumberWord(toks[j]) {
+				end = j + 1
+				continue
+			}
+			if toks[j].Text != "and" || numberWordValues[toks[j-1].Text] < 100 {
+				break
+			}
+		}
+		run := toks[i:end]
+		if len(run) > 1 || run[0].Text != "one" {
+			out = append(out, quantity{Text: text[run[0].Start:run[len(run)-1].End], Num: spelledValue(run)})
+		}
+		i = end
+	}
+	return out
+}
+
+func isNumberWord(t analysis.Token) bool {
+	_, ok := numberWordValues[t.Text]
+	return ok && t.Kind == analysis.Word
+}
+
+// wordJoined reports whether only a space or a hyphen separates two words.
+func wordJoined(text string, end, start int) bool {
+	gap := strings.TrimSpace(text[end:start])
+	return gap == "" || gap == "-"
+}
+
+// spelledValue is the value of a run of number words ("and" skipped), as a
+// canonical number.
+func spelledValue(run []analysis.Token) string {
+	var total, current int64
+	for _, t := range run {
+		v, ok := numberWordValues[t.Text]
+		switch {
+		case !ok:
+		case v == 100:
+			current = max(current, 1) * 100
+		case v >= 1000:
+			total += max(current, 1) * v
+			current = 0
+		default:
+			current += v
+		}
+	}
+	return strconv.FormatInt(total+current, 10)
+}
+
+// numberWordValues are the English number words.
+var numberWordValues = map[string]int64{
+	"zero": 0, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8,
+	"nine": 9, "ten": 10, "eleven": 11, "twelve": 12, "thirteen": 13, "fourteen": 14, "fifteen": 15,
+	"sixteen": 16, "seventeen": 17, "eighteen": 18, "nineteen": 19, "twenty": 20, "thirty": 30,
+	"forty": 40, "fifty": 50, "sixty": 60, "seventy": 70, "eighty": 80, "ninety": 90,
+	"hundred": 100, "thousand": 1_000, "million": 1_000_000, "billion": 1_000_000_000,
+}
+
 // adjacent reports whether only spaces (at most two) separate two tokens.
 func adjacent(text string, end, start int) bool {
 	gap := text[end:start]
