@@ -360,7 +360,10 @@ func (in *Ingester) ingestFile(ctx context.Context, tenant string, inp input, kn
 			res.Pages, res.Rows, res.Chunks = prev.Pages, prev.Rows, prev.Chunks
 			return res, nil
 		}
-		if !samePath(prev.File, inp.path) {
+		// A revision stays with the file it came from while that file
+		// exists; once it is gone (moved, renamed, or removed as the
+		// message below advises) another file may supply the revision.
+		if !samePath(prev.File, inp.path) && fileExists(prev.File) {
 			res.Err = fmt.Errorf("%w: %s revision %q is already indexed from %s with different content; issue a new revision or remove one of the files",
 				ErrDuplicate, doc.Number, doc.Revision, prev.File)
 			return res, nil
@@ -422,6 +425,13 @@ func byteSize(n int64) string {
 		return fmt.Sprintf("%d KB", n>>10)
 	}
 	return fmt.Sprintf("%d bytes", n)
+}
+
+// fileExists reports whether path may still exist: only a definite "does
+// not exist" says no.
+func fileExists(path string) bool {
+	_, err := os.Stat(path)
+	return !errors.Is(err, fs.ErrNotExist)
 }
 
 func samePath(a, b string) bool {

@@ -357,3 +357,29 @@ func TestEditedFileFromAnotherDirectory(t *testing.T) {
 		t.Fatalf("edited file: %s (%v), want indexed", f.Outcome, f.Err)
 	}
 }
+
+// TestRemovedFileReleasesItsRevision follows the advice of ErrDuplicate:
+// once the file a revision was indexed from is gone, another file may
+// supply that revision.
+func TestRemovedFileReleasesItsRevision(t *testing.T) {
+	e := newEnv(t, 0)
+	a := e.write(t, "a/277-600 Rev 2 Spec.md", spec("800"))
+	e.ingest(t, a)
+	b := e.write(t, "b/277-600 Rev 2 Spec.md", spec("900"))
+	if f := result(t, e.ingest(t, b), "b/277-600 Rev 2 Spec.md"); f.Outcome != ingest.Failed || !errors.Is(f.Err, ingest.ErrDuplicate) {
+		t.Fatalf("second file while the first exists: %s (%v), want ErrDuplicate", f.Outcome, f.Err)
+	}
+	if err := os.Remove(a); err != nil {
+		t.Fatal(err)
+	}
+	if f := result(t, e.ingest(t, b), "b/277-600 Rev 2 Spec.md"); f.Outcome != ingest.Indexed {
+		t.Fatalf("after removing the first file: %s (%v), want indexed", f.Outcome, f.Err)
+	}
+	hits, err := e.st.Search(context.Background(), store.SearchRequest{Tenant: tenant, Query: "minimum trench depth"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(hits) != 1 || !strings.Contains(hits[0].Chunk.Text, "900 mm") {
+		t.Errorf("search sees %+v, want the second file's text", hits)
+	}
+}
