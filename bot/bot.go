@@ -245,7 +245,7 @@ func (b *Bot) answer(ctx context.Context, q Query, standalone string) (Answer, e
 		b.cfg.Metrics.cacheLookup(true)
 		return ans, nil
 	}
-	vec := b.semanticVector(ctx, standalone)
+	vec, embedFailed := b.semanticVector(ctx, standalone)
 	if vec != nil {
 		if ans, ok := b.semanticHit(ctx, key, vec); ok {
 			ans.TimingsMS = map[string]float64{"cache": ms(b.cfg.Now().Sub(lookupStart)), "total": ms(b.cfg.Now().Sub(lookupStart))}
@@ -254,7 +254,7 @@ func (b *Bot) answer(ctx context.Context, q Query, standalone string) (Answer, e
 		}
 	}
 	b.cfg.Metrics.cacheLookup(false)
-	ans, err := b.cfg.Pipeline.Answer(ctx, pipeline.Request{Tenant: q.Tenant, Question: standalone, Vector: vec, OnToken: q.OnToken})
+	ans, err := b.cfg.Pipeline.Answer(ctx, pipeline.Request{Tenant: q.Tenant, Question: standalone, Vector: vec, EmbedFailed: embedFailed, OnToken: q.OnToken})
 	if err == nil && cacheable(ans) {
 		b.store(ctx, key, standalone, vec, ans)
 	}
@@ -277,18 +277,22 @@ func (b *Bot) cached(ctx context.Context, key cache.Key) (Answer, bool) {
 	return decodeCached(e.Value)
 }
 
-func (b *Bot) semanticVector(ctx context.Context, question string) []float32 {
+// semanticVector embeds the question for a semantic cache lookup. failed
+// reports an embedder that was tried and failed, so the pipeline does not
+// wait on it a second time for the same question.
+func (b *Bot) semanticVector(ctx context.Context, question string) (vec []float32, failed bool) {
 	if b.cfg.Embedder == nil {
-		return nil
+		return nil, false
 	}
 	if _, ok := b.cfg.Answers.(cache.SemanticAnswers); !ok {
-		return nil
+		return nil, false
 	}
 	vecs, err := b.cfg.Embedder.Embed(ctx, []string{question})
 	if err != nil || len(vecs) != 1 {
-		return nil
+		b.cfg.Logger.Warn("question embedding failed; no semantic cache, keyword search only", "err", err)
+		return nil, true
 	}
-	return vecs[0]
+	return vecs[0], false
 }
 
 func (b *Bot) semanticHit(ctx context.Context, key cache.Key, vec []float32) (Answer, bool) {

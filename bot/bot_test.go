@@ -26,6 +26,7 @@ type scriptedPipeline struct {
 	calls    atomic.Int32
 	mu       sync.Mutex
 	asked    []string
+	requests []pipeline.Request
 	statuses []string
 }
 
@@ -33,6 +34,7 @@ func (p *scriptedPipeline) Answer(_ context.Context, req pipeline.Request) (pipe
 	n := p.calls.Add(1)
 	p.mu.Lock()
 	p.asked = append(p.asked, req.Question)
+	p.requests = append(p.requests, req)
 	p.mu.Unlock()
 	ans := pipeline.Answer{
 		ID: "ans-" + string(rune('a'+n-1)), Status: pipeline.StatusAnswered, Answer: "Answer to " + req.Question + " [S1].",
@@ -56,6 +58,12 @@ func (p *scriptedPipeline) Status(_ context.Context, _, query string) (pipeline.
 	p.statuses = append(p.statuses, query)
 	p.mu.Unlock()
 	return pipeline.Answer{ID: "status", Status: pipeline.StatusAnswered, Answer: query + " is at revision 03.", TimingsMS: map[string]float64{}}, nil
+}
+
+func (p *scriptedPipeline) lastRequest() pipeline.Request {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.requests[len(p.requests)-1]
 }
 
 func (p *scriptedPipeline) lastAsked() string {
@@ -353,4 +361,26 @@ func readAudit(t *testing.T, path string) []bot.AuditRecord {
 		out = append(out, r)
 	}
 	return out
+}
+
+// failingEmbedder is an embedding endpoint that is down, counting calls.
+type failingEmbedder struct{ calls atomic.Int32 }
+
+func (e *failingEmbedder) Embed(context.Context, []string) ([][]float32, error) {
+	e.calls.Add(1)
+	return nil, errors.New("embeddings endpoint timed out")
+}
+
+func TestEmbedderDownIsTriedOnce(t *testing.T) {
+	emb := &failingEmbedder{}
+	f := newFixture(t, func(c *bot.Config) { c.UserLimit, c.Embedder = 0, emb })
+	if _, err := f.bot.Handle(context.Background(), query("What is the trench depth?")); err != nil {
+		t.Fatal(err)
+	}
+	if n := emb.calls.Load(); n != 1 {
+		t.Errorf("embedder called %d times by the bot, want 1", n)
+	}
+	if req := f.pipe.lastRequest(); !req.EmbedFailed || req.Vector != nil {
+		t.Errorf("pipeline request = %+v; want EmbedFailed so it does not embed again", req)
+	}
 }

@@ -91,6 +91,10 @@ type Request struct {
 	// Vector is the question's embedding when the caller already has it
 	// (the semantic cache computed it); nil means embed here if configured.
 	Vector []float32
+	// EmbedFailed says the caller already tried to embed the question and
+	// failed: search by keyword only (a degraded answer) rather than wait
+	// on the embedder a second time.
+	EmbedFailed bool
 	// OnToken receives generated text as it streams (LLM generator only).
 	// Streamed text is a draft: the post-guard may still reject it.
 	OnToken func(string)
@@ -170,7 +174,7 @@ func (r *run) answer(ctx context.Context, req Request) (Answer, error) {
 	r.ans.Intent = string(intent.Category)
 	r.ans.Trace.Category, r.ans.Trace.Complexity = string(intent.Category), string(intent.Complexity)
 
-	hits, err := r.retrieve(ctx, req.Tenant, question, req.Vector)
+	hits, err := r.retrieve(ctx, req, question)
 	if err != nil {
 		return r.fail(err)
 	}
@@ -224,20 +228,25 @@ func (r *run) answer(ctx context.Context, req Request) (Answer, error) {
 }
 
 // retrieve embeds the question when it can and searches. An embedder
-// failure degrades to keyword search; a store failure is an error.
-func (r *run) retrieve(ctx context.Context, tenant, question string, vector []float32) ([]store.Hit, error) {
-	req := store.SearchRequest{Tenant: tenant, Query: question, Mode: store.ModeHybrid, K: r.p.cfg.Candidates, Vector: vector}
+// failure, here or already in the caller, degrades to keyword search; a
+// store failure is an error.
+func (r *run) retrieve(ctx context.Context, in Request, question string) ([]store.Hit, error) {
+	req := store.SearchRequest{Tenant: in.Tenant, Query: question, Mode: store.ModeHybrid, K: r.p.cfg.Candidates, Vector: in.Vector}
 	if req.Vector == nil && r.p.cfg.Embedder != nil {
-		var (
-			vecs [][]float32
-			err  error
-		)
-		r.stage("embed", func() { vecs, err = r.p.cfg.Embedder.Embed(ctx, []string{question}) })
-		if err != nil || len(vecs) != 1 {
+		if in.EmbedFailed {
 			r.ans.Trace.Degraded = append(r.ans.Trace.Degraded, "embedder")
-			r.p.cfg.Logger.Warn("query embedding failed; keyword search only", "answer_id", r.ans.ID, "err", err)
 		} else {
-			req.Vector = vecs[0]
+			var (
+				vecs [][]float32
+				err  error
+			)
+			r.stage("embed", func() { vecs, err = r.p.cfg.Embedder.Embed(ctx, []string{question}) })
+			if err != nil || len(vecs) != 1 {
+				r.ans.Trace.Degraded = append(r.ans.Trace.Degraded, "embedder")
+				r.p.cfg.Logger.Warn("query embedding failed; keyword search only", "answer_id", r.ans.ID, "err", err)
+			} else {
+				req.Vector = vecs[0]
+			}
 		}
 	}
 	var (

@@ -390,3 +390,43 @@ func TestStatusBypassesClassification(t *testing.T) {
 		t.Errorf("status source has no Drive link")
 	}
 }
+
+// countingEmbedder returns one fixed vector per text, counting calls.
+type countingEmbedder struct{ calls int }
+
+func (e *countingEmbedder) Embed(_ context.Context, texts []string) ([][]float32, error) {
+	e.calls++
+	out := make([][]float32, len(texts))
+	for i := range out {
+		out[i] = []float32{1, 0, 0}
+	}
+	return out, nil
+}
+
+// TestEmbedFailedUpstream: when the caller already failed to embed the
+// question, the pipeline does not call the embedder again, searches by
+// keyword and marks the answer degraded (so it is not cached).
+func TestEmbedFailedUpstream(t *testing.T) {
+	st := trenchStore(t)
+	emb := &countingEmbedder{}
+	p, err := pipeline.New(pipeline.Config{
+		Searcher: st, Catalog: st, Generator: generate.NewExtractive(generate.ExtractiveOptions{}), Embedder: emb,
+		Pre: guard.DefaultPreOptions(), Post: guard.DefaultPostOptions(),
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ans, err := p.Answer(context.Background(), pipeline.Request{Tenant: tenant, Question: "What is the minimum trench depth for DC cables?", EmbedFailed: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if emb.calls != 0 {
+		t.Errorf("embedder called %d times after the caller's embedding failed", emb.calls)
+	}
+	if ans.Status != pipeline.StatusAnswered || !strings.Contains(ans.Answer, "800 mm") {
+		t.Errorf("keyword search did not answer: %s %q", ans.Status, ans.Answer)
+	}
+	if len(ans.Trace.Degraded) != 1 || ans.Trace.Degraded[0] != "embedder" {
+		t.Errorf("degraded = %v, want [embedder]", ans.Trace.Degraded)
+	}
+}
