@@ -287,7 +287,8 @@ func isRegisterName(name string) bool {
 }
 
 // registerIndex finds a file's register entry by its path relative to the
-// register's folder, or failing that by its base name.
+// register's folder, or failing that by its base name when the register
+// lists that name only once.
 type registerIndex struct {
 	dir    string
 	name   string
@@ -313,7 +314,14 @@ func loadRegisterIn(dir string) (*registerIndex, error) {
 			}
 			rel := filepath.ToSlash(filepath.Clean(e.File))
 			idx.byPath[strings.ToLower(rel)] = e
-			idx.byBase[strings.ToLower(filepath.Base(rel))] = e
+			base := strings.ToLower(filepath.Base(rel))
+			if _, dup := idx.byBase[base]; dup {
+				// Several entries share the name: a file found elsewhere
+				// cannot tell which (if any) it is.
+				idx.byBase[base] = nil
+				continue
+			}
+			idx.byBase[base] = e
 		}
 		return idx, nil
 	}

@@ -383,3 +383,42 @@ func TestRemovedFileReleasesItsRevision(t *testing.T) {
 		t.Errorf("search sees %+v, want the second file's text", hits)
 	}
 }
+
+// TestRegisterAmbiguousFileName checks that a file the register does not
+// list is not given the identity of another file that shares its name:
+// with two entries named layout.md, a draft in a third folder must be
+// ignored, not indexed as the newest revision.
+func TestRegisterAmbiguousFileName(t *testing.T) {
+	e := newEnv(t, 0)
+	e.write(t, "register.csv", "Document No,Title,Rev,Status,File\n"+
+		"277-700,Trench layout,02,IFC,rev02/layout.md\n"+
+		"277-700,Trench layout,03,IFC,rev03/layout.md\n"+
+		"277-701,Cable schedule,01,IFC,schedule.md\n")
+	e.write(t, "rev02/layout.md", spec("800"))
+	e.write(t, "drafts/layout.md", spec("999"))
+	e.write(t, "docs/schedule.md", "Cable schedule for the DC strings.\n")
+	rep := e.ingest(t, e.dir)
+	cases := []struct {
+		file string
+		want ingest.Outcome
+	}{
+		{"rev02/layout.md", ingest.Indexed},
+		{"drafts/layout.md", ingest.Ignored},
+		// A name the register lists once still finds its entry from any folder.
+		{"docs/schedule.md", ingest.Indexed},
+	}
+	for _, c := range cases {
+		if f := result(t, rep, c.file); f.Outcome != c.want {
+			t.Errorf("%s: %s (%v), want %s", c.file, f.Outcome, f.Err, c.want)
+		}
+	}
+	docs, err := e.st.Documents(context.Background(), tenant)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, d := range docs {
+		if d.Number == "277-700" && (d.Revision != "02" || !d.Active) {
+			t.Errorf("indexed %s revision %s (active %v), want only revision 02", d.Number, d.Revision, d.Active)
+		}
+	}
+}
