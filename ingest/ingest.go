@@ -225,7 +225,7 @@ func (in *Ingester) collect(paths []string) ([]input, []FileResult) {
 			fail(p, err)
 			continue
 		}
-		before := len(inputs)
+		before, reported := len(inputs), len(results)
 		err = filepath.WalkDir(p, func(fp string, d fs.DirEntry, err error) error {
 			if err != nil {
 				fail(fp, fmt.Errorf("cannot read: %w", unwrapPathError(err)))
@@ -253,7 +253,7 @@ func (in *Ingester) collect(paths []string) ([]input, []FileResult) {
 		if err != nil {
 			fail(p, err)
 		}
-		if len(inputs) == before && !hasIgnored(results) {
+		if len(inputs) == before && !hasIgnored(results[reported:]) {
 			fail(p, fmt.Errorf("no supported files in folder (supported: %s)", strings.Join(SupportedExtensions(), ", ")))
 		}
 	}

@@ -422,3 +422,22 @@ func TestRegisterAmbiguousFileName(t *testing.T) {
 		}
 	}
 }
+
+// TestEmptyFolderAfterIgnoredFiles checks that a folder with nothing to
+// read is reported even when an earlier path of the batch had files the
+// register ignores.
+func TestEmptyFolderAfterIgnoredFiles(t *testing.T) {
+	e := newEnv(t, 0)
+	e.write(t, "a/register.csv", "Document No,Rev,File\n277-800,1,spec.md\n")
+	e.write(t, "a/spec.md", spec("800"))
+	e.write(t, "a/notes.txt", "not in the register")
+	e.write(t, "b/drawing.dwg", "AC1032")
+	b := filepath.Join(e.dir, "b")
+	rep := e.ingest(t, filepath.Join(e.dir, "a"), b)
+	if f := result(t, rep, "notes.txt"); f.Outcome != ingest.Ignored {
+		t.Errorf("unlisted file: %s, want ignored", f.Outcome)
+	}
+	if f := result(t, rep, "b"); f.Outcome != ingest.Failed || f.Err == nil {
+		t.Errorf("folder with no supported files: %s (%v), want failed", f.Outcome, f.Err)
+	}
+}
