@@ -393,6 +393,9 @@ func (in *Ingester) ingestFile(ctx context.Context, tenant string, inp input, kn
 	}
 	if in.cfg.Embedder != nil {
 		if err := in.embed(ctx, chunks); err != nil {
+			if ctx.Err() != nil {
+				return res, fmt.Errorf("ingest: %w", ctx.Err())
+			}
 			res.Err = err
 			return res, nil
 		}

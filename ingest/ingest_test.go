@@ -441,3 +441,25 @@ func TestEmptyFolderAfterIgnoredFiles(t *testing.T) {
 		t.Errorf("folder with no supported files: %s (%v), want failed", f.Outcome, f.Err)
 	}
 }
+
+// cancellingEmbedder cancels the ingest's context, as a user pressing
+// Ctrl-C while chunks are being embedded would.
+type cancellingEmbedder struct{ cancel context.CancelFunc }
+
+func (e cancellingEmbedder) Embed(ctx context.Context, _ []string) ([][]float32, error) {
+	e.cancel()
+	return nil, ctx.Err()
+}
+
+func TestCancelledWhileEmbedding(t *testing.T) {
+	e := newEnv(t, 0)
+	p := e.write(t, "277-900 Rev 1 Spec.md", spec("800"))
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	pdf := ingest.NewPDF("", nil)
+	defer pdf.Close()
+	in := ingest.New(ingest.Config{Store: e.st, PDF: pdf, Embedder: cancellingEmbedder{cancel}, EmbedModel: "m"})
+	if _, err := in.Ingest(ctx, tenant, []string{p}, nil); !errors.Is(err, context.Canceled) {
+		t.Errorf("err = %v, want context.Canceled", err)
+	}
+}
