@@ -205,8 +205,7 @@ func (b *Bot) Handle(ctx context.Context, q Query) (Answer, error) {
 		return ans, nil
 	}
 
-	turns := b.turns(ctx, q)
-	standalone := b.standalone(ctx, q.Text, turns)
+	standalone := b.standalone(ctx, q)
 	ans, err := b.answer(ctx, q, standalone)
 	ans.Question, ans.StandaloneQuestion = q.Text, standalone
 	if err == nil {
@@ -393,9 +392,15 @@ func summary(s string) string {
 func ms(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }
 
 // standalone rewrites a follow-up into a standalone question, by the LLM
-// when one is configured (falling back to the heuristic on failure).
-func (b *Bot) standalone(ctx context.Context, question string, turns []cache.Turn) string {
-	if len(turns) == 0 || !IsFollowUp(question) {
+// when one is configured (falling back to the heuristic on failure). Only a
+// follow-up reads the conversation memory.
+func (b *Bot) standalone(ctx context.Context, q Query) string {
+	question := q.Text
+	if !IsFollowUp(question) {
+		return question
+	}
+	turns := b.turns(ctx, q)
+	if len(turns) == 0 {
 		return question
 	}
 	if b.cfg.Rewriter != nil {

@@ -384,3 +384,40 @@ func TestEmbedderDownIsTriedOnce(t *testing.T) {
 		t.Errorf("pipeline request = %+v; want EmbedFailed so it does not embed again", req)
 	}
 }
+
+// countingSessions counts reads of the conversation memory.
+type countingSessions struct {
+	cache.Sessions
+	reads atomic.Int32
+}
+
+func (s *countingSessions) Turns(ctx context.Context, conversation string) ([]cache.Turn, error) {
+	s.reads.Add(1)
+	return s.Sessions.Turns(ctx, conversation)
+}
+
+func TestOnlyFollowUpsReadMemory(t *testing.T) {
+	var sessions *countingSessions
+	f := newFixture(t, func(c *bot.Config) {
+		c.UserLimit = 0
+		sessions = &countingSessions{Sessions: c.Sessions}
+		c.Sessions = sessions
+	})
+	ctx := context.Background()
+	for _, q := range []string{"What is the minimum trench depth for DC cables?", "What is the default system loss in PVWatts?"} {
+		if _, err := f.bot.Handle(ctx, query(q)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if n := sessions.reads.Load(); n != 0 {
+		t.Errorf("standalone questions read the memory %d times, want 0", n)
+	}
+	ans, err := f.bot.Handle(ctx, query("and for AC cables?"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := sessions.reads.Load(); n != 1 || ans.StandaloneQuestion != "What is the default system loss in PVWatts for AC cables?" {
+		t.Errorf("follow-up: %d reads, standalone %q", n, ans.StandaloneQuestion)
+	}
+}
+
