@@ -218,10 +218,11 @@ func (b *Bot) Handle(ctx context.Context, q Query) (Answer, error) {
 // StatusLookup answers "/cew status <document>" from the register.
 func (b *Bot) StatusLookup(ctx context.Context, q Query) (Answer, error) {
 	start := b.cfg.Now()
-	if ans, limited := b.rateLimit(ctx, q); limited {
-		return ans, nil
+	ans, limited := b.rateLimit(ctx, q)
+	var err error
+	if !limited {
+		ans, err = b.cfg.Pipeline.Status(ctx, q.Tenant, q.Text)
 	}
-	ans, err := b.cfg.Pipeline.Status(ctx, q.Tenant, q.Text)
 	ans.Question, ans.StandaloneQuestion = "status "+q.Text, "status "+q.Text
 	b.record(ctx, q, ans, start)
 	return ans, err

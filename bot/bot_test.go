@@ -421,3 +421,21 @@ func TestOnlyFollowUpsReadMemory(t *testing.T) {
 	}
 }
 
+// TestRateLimitedStatusLookupIsRecorded: a refused status lookup is audited
+// and counted like a refused question.
+func TestRateLimitedStatusLookupIsRecorded(t *testing.T) {
+	f := newFixture(t, func(c *bot.Config) { c.UserLimit = 1 })
+	ctx := context.Background()
+	for range 2 {
+		if _, err := f.bot.StatusLookup(ctx, query("277-007-D-C-40327")); err != nil {
+			t.Fatal(err)
+		}
+	}
+	recs := readAudit(t, f.audit)
+	if len(recs) != 2 {
+		t.Fatalf("%d audit records for 2 status lookups: %+v", len(recs), recs)
+	}
+	if recs[1].Status != bot.StatusBlocked || recs[1].Reason != string(bot.ReasonRateLimited) || recs[1].Question != "277-007-D-C-40327" {
+		t.Errorf("rate-limited lookup recorded as %+v", recs[1])
+	}
+}
