@@ -286,18 +286,26 @@ func (c *Chat) stream(ctx context.Context, req openai.ChatCompletionRequest, onT
 // wrap names the package and model and removes the API key from the
 // message: some servers echo a rejected key in their error text.
 func (c *Chat) wrap(err error) error {
-	return &redactedError{msg: c.redact(fmt.Sprintf("llm: chat with %s: %v", c.cfg.Model, err)), err: err}
+	return redactError(c.cfg.APIKey, fmt.Sprintf("llm: chat with %s", c.cfg.Model), err)
+}
+
+func (c *Chat) redact(s string) string { return redact(c.cfg.APIKey, s) }
+
+// redactError prefixes err's message and removes key from it, keeping err
+// for errors.Is and errors.As.
+func redactError(key, prefix string, err error) error {
+	return &redactedError{msg: redact(key, prefix+": "+err.Error()), err: err}
 }
 
 // minSecretLen keeps redaction from mangling messages when a local server
 // is configured with a placeholder key such as "x".
 const minSecretLen = 6
 
-func (c *Chat) redact(s string) string {
-	if len(c.cfg.APIKey) < minSecretLen {
+func redact(key, s string) string {
+	if len(key) < minSecretLen {
 		return s
 	}
-	return strings.ReplaceAll(s, c.cfg.APIKey, "[redacted]")
+	return strings.ReplaceAll(s, key, "[redacted]")
 }
 
 // redactedError carries a cleaned message while keeping the original error

@@ -74,7 +74,8 @@ func (e *Embedder) Embed(ctx context.Context, texts []string) ([][]float32, erro
 			return e.embedOnce(ctx, texts[start:end])
 		})
 		if err != nil {
-			return nil, fmt.Errorf("llm: embeddings with %s: %w", e.cfg.Model, err)
+			// Some servers echo a rejected key in their error text.
+			return nil, redactError(e.cfg.APIKey, "llm: embeddings with "+e.cfg.Model, err)
 		}
 		out = append(out, vecs...)
 	}

@@ -6,6 +6,7 @@ import (
 	"math"
 	"net/http"
 	"net/http/httptest"
+	"strings"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -90,6 +91,26 @@ func TestEmbedder(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+func TestEmbedderNeverRevealsTheKey(t *testing.T) {
+	const key = "sk-live-0123456789abcdef"
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.WriteHeader(http.StatusUnauthorized)
+		_, _ = w.Write([]byte(`{"error":{"message":"Incorrect API key provided: ` + key + `.","type":"invalid_request_error"}}`))
+	}))
+	t.Cleanup(srv.Close)
+	e := NewEmbedder(EndpointConfig{BaseURL: srv.URL, Model: "m", APIKey: key, Retry: fastRetry})
+	_, err := e.Embed(context.Background(), []string{"trench depth"})
+	if err == nil {
+		t.Fatal("Embed succeeded, want an error")
+	}
+	if strings.Contains(err.Error(), key) {
+		t.Errorf("error reveals the key: %v", err)
+	}
+	if !strings.Contains(err.Error(), "[redacted]") || StatusCode(err) != http.StatusUnauthorized {
+		t.Errorf("error %q (status %d) lost the server's message or status", err, StatusCode(err))
 	}
 }
 
