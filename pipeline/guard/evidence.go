@@ -34,6 +34,10 @@ type evidence struct {
 	looseUnits map[string]struct{}
 	// negated is set when the chunk has a negating word anywhere.
 	negated bool
+	// sequence is the chunk's terms in order (see termSequence), and
+	// negatedRuns the terms around each of its negations without it.
+	sequence    string
+	negatedRuns []negatedRun
 }
 
 func newEvidence(c store.Chunk) *evidence {
@@ -78,6 +82,8 @@ func newEvidence(c store.Chunk) *evidence {
 		i = next
 	}
 	ev.quantities = append(ev.quantities, numberWords(full, toks)...)
+	ev.sequence = termSequence(full, toks)
+	ev.negatedRuns = negatedRuns(full, toks)
 	return ev
 }
 

@@ -212,6 +212,9 @@ func checkSentence(s Sentence, nChunks int, cited func([]int) []*evidence) (Reas
 	if w := negation(s.Claim); w != "" && !anyNegation(evs) {
 		return Ungrounded, fmt.Sprintf("%q says %q but the cited source states nothing in the negative", clip(s.Text), w)
 	}
+	if w := droppedNegation(termSequence(s.Claim, toks), toks, evs); w != "" {
+		return Ungrounded, fmt.Sprintf("%q leaves out the %q of the cited source, which says the opposite", clip(s.Text), w)
+	}
 	for _, t := range contentTokens(s.Claim) {
 		if t.Proper && !supportedToken(t.Token, evs) {
 			return Ungrounded, fmt.Sprintf("the name %q does not appear in %s", s.Claim[t.Start:t.End], citationList(s.Citations))

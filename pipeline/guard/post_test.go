@@ -420,3 +420,48 @@ func TestPostNumberWords(t *testing.T) {
 		})
 	}
 }
+
+// TestPostDroppedNegation rejects answers that repeat a source's words
+// without the negation among them, which say the opposite of the source
+// while every word is supported.
+func TestPostDroppedNegation(t *testing.T) {
+	chunks := []store.Chunk{{
+		ID: "277-007-D-C-40327/03/6", DocID: "277-007-D-C-40327", Page: 7,
+		Text: "Cable joints shall not be placed under roads. Do not energise the cable before the insulation test. " +
+			"DC cables are not buried under roads but are buried under verges. The depth shall be not less than 800 mm. " +
+			"Earthing conductors cannot be shared between circuits. The warning tape isn't required in ducts.",
+	}, {
+		ID: "277-007-D-C-40327/03/7", DocID: "277-007-D-C-40327", Page: 8,
+		Text: "LV cables shall not be laid in ducts. LV cables shall be laid in trenches.",
+	}}
+	tests := []struct {
+		name       string
+		answer     string
+		want       Reason
+		wantDetail string
+	}{
+		{name: "shall not", answer: "Cable joints shall be placed under roads [S1].", want: Ungrounded, wantDetail: `"not"`},
+		{name: "do not", answer: "Energise the cable before the insulation test [S1].", want: Ungrounded, wantDetail: `"not"`},
+		{name: "not with a contrast", answer: "DC cables are buried under roads [S1].", want: Ungrounded},
+		{name: "not less than", answer: "The depth shall be less than 800 mm [S1].", want: Ungrounded},
+		{name: "cannot", answer: "Earthing conductors can be shared between circuits [S1].", want: Ungrounded, wantDetail: `"cannot"`},
+		{name: "contraction", answer: "The warning tape is required in ducts [S1].", want: Ungrounded, wantDetail: `"isn't"`},
+		{name: "negation kept", answer: "Cable joints shall not be placed under roads [S1].", want: None},
+		{name: "imperative kept", answer: "Do not energise the cable before the insulation test [S1].", want: None},
+		{name: "the other half of a contrast", answer: "DC cables are buried under verges [S1].", want: None},
+		{name: "prohibition in other words", answer: "Cable joints are prohibited under roads [S1].", want: None},
+		{name: "the source also says it plainly", answer: "LV cables shall be laid in trenches [S2].", want: None},
+		{name: "plain statement of another source", answer: "LV cables shall be laid in trenches [S1][S2].", want: None},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			v := Post(context.Background(), "Where?", tt.answer, chunks, PostOptions{MinSupport: -1})
+			if v.Reason != tt.want {
+				t.Fatalf("Post = %s %q, want %s", v.Reason, v.Detail, tt.want)
+			}
+			if !strings.Contains(v.Detail, tt.wantDetail) {
+				t.Errorf("detail = %q, want it to contain %q", v.Detail, tt.wantDetail)
+			}
+		})
+	}
+}

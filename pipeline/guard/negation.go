@@ -1,0 +1,166 @@
+package guard
+
+import (
+	"slices"
+	"strings"
+
+	"github.com/cewhq/cew/store/analysis"
+)
+
+// A dropped negation turns "Cable joints shall not be placed under roads"
+// into "Cable joints shall be placed under roads": every word of the claim
+// is in the source, so word overlap cannot see it. For each negation in a
+// source, the words around it are kept with the negation taken out ("joint
+// shall be place"); a claim that contains that run of words says what the
+// source denies, unless the source also says it without a negation
+// elsewhere.
+
+// clauseMark stands for a clause boundary in a term sequence.
+const clauseMark = "^"
+
+// negationLeft and negationRight are how many terms before and after a
+// negation make up the run a claim must not contain without it. Three after
+// it tell "not buried under roads" from "buried under verges".
+const (
+	negationLeft  = 2
+	negationRight = 3
+)
+
+// termSequence writes the terms of toks as one string, "\x00"-separated
+// and with clauseMark where punctuation or a line break separates two
+// tokens, so a run of terms is a substring search.
+func termSequence(text string, toks []analysis.Token) string {
+	var b strings.Builder
+	b.WriteString("\x00" + clauseMark + "\x00")
+	for i, t := range toks {
+		if i > 0 && clauseBreak(text, toks[i-1].End, t.Start) {
+			b.WriteString(clauseMark + "\x00")
+		}
+		b.WriteString(t.Term + "\x00")
+	}
+	return b.String()
+}
+
+func clauseBreak(text string, end, start int) bool {
+	return strings.ContainsAny(text[end:start], ".!?;:,\n()")
+}
+
+// negatedRun is the terms around a negation of a source with the negation
+// taken out, as termSequence writes them, and the negating word as written.
+type negatedRun struct {
+	terms    string
+	negation string
+}
+
+// negatedRuns returns a negatedRun for each negation in toks: negationLeft
+// terms before it and negationRight after it, within its clause.
+func negatedRuns(text string, toks []analysis.Token) []negatedRun {
+	var runs []negatedRun
+	for k, t := range toks {
+		positive, ok := withoutNegation(t.Text)
+		if !ok {
+			continue
+		}
+		j := k - 1
+		if t.Text == "not" && j >= 0 && isDoSupport(toks[j].Text) && !clauseBreak(text, toks[j].End, t.Start) {
+			j-- // "do not lay" says "lay": the auxiliary goes too
+		}
+		var left []string // nearest first
+		for len(left) < negationLeft {
+			if j < 0 || clauseBreak(text, toks[j].End, toks[j+1].Start) {
+				left = append(left, clauseMark)
+				break
+			}
+			left = append(left, toks[j].Term)
+			j--
+		}
+		var right []string
+		for j := k + 1; j < len(toks) && len(right) < negationRight && !clauseBreak(text, toks[j-1].End, toks[j].Start); j++ {
+			right = append(right, toks[j].Term)
+		}
+		if len(right) == 0 {
+			continue
+		}
+		run := make([]string, 0, len(left)+1+len(right))
+		for i := len(left) - 1; i >= 0; i-- {
+			run = append(run, left[i])
+		}
+		if positive != "" {
+			run = append(run, positive)
+		}
+		run = append(run, right...)
+		if len(run) < 3 || !hasContentTerm(run) {
+			continue
+		}
+		runs = append(runs, negatedRun{terms: "\x00" + strings.Join(run, "\x00") + "\x00", negation: text[t.Start:t.End]})
+	}
+	return runs
+}
+
+// withoutNegation is the term a negating word leaves when it is taken out
+// ("" for "not", "can" for "cannot"); false for words such as "without"
+// or "none" whose removal leaves no statement to compare.
+func withoutNegation(w string) (string, bool) {
+	switch w {
+	case "not", "no", "never":
+		return "", true
+	case "cannot", "can't":
+		return "can", true
+	case "won't":
+		return "will", true
+	case "shan't":
+		return "shall", true
+	case "don't", "doesn't", "didn't":
+		return "", true
+	}
+	if base, ok := strings.CutSuffix(w, "n't"); ok {
+		// "isn't", "mustn't", "shouldn't": the auxiliary stays.
+		if toks := analysis.Tokens(base); len(toks) == 1 {
+			return toks[0].Term, true
+		}
+	}
+	return "", false
+}
+
+func isDoSupport(w string) bool { return w == "do" || w == "does" || w == "did" }
+
+func hasContentTerm(run []string) bool {
+	for _, t := range run {
+		if t != clauseMark && !analysis.IsStopword(t) {
+			return true
+		}
+	}
+	return false
+}
+
+// negativeSense holds stems of words that state a prohibition without a
+// negating word ("joints are prohibited under roads"): a claim using one
+// may restate a negated source faithfully.
+var negativeSense = map[string]bool{
+	"prohibit": true, "forbid": true, "forbidden": true, "avoid": true, "exclud": true, "prevent": true,
+	"disallow": true, "omit": true, "absent": true, "lack": true, "fail": true, "instead": true,
+	"except": true, "unless": true, "only": true,
+}
+
+// droppedNegation returns the negating word of a cited source that the
+// claim leaves out of the source's words, or "" when it leaves none out.
+func droppedNegation(claimSeq string, claimToks []analysis.Token, evs []*evidence) string {
+	for _, t := range claimToks {
+		if negativeSense[t.Term] {
+			return ""
+		}
+	}
+	for _, ev := range evs {
+		for _, run := range ev.negatedRuns {
+			if !strings.Contains(claimSeq, run.terms) {
+				continue
+			}
+			// A source may say the same words without the negation
+			// elsewhere ("not in ducts …; in trenches …").
+			if !slices.ContainsFunc(evs, func(other *evidence) bool { return strings.Contains(other.sequence, run.terms) }) {
+				return run.negation
+			}
+		}
+	}
+	return ""
+}
