@@ -97,6 +97,10 @@ func TestReopenKeepsEverything(t *testing.T) {
 	c1[0].Vector = []float32{3, 4, 0}
 	c1[1].Vector = []float32{0, 0, 1}
 	mustPut(t, s, d1, c1)
+	first, err := s.Generation(t.Context(), tenant)
+	if err != nil {
+		t.Fatal(err)
+	}
 	old := testDoc(tenant, "277-007-D-C-40327", "01", "IFC")
 	mustPut(t, s, old, testChunks(old, "Trench depth 600 mm for DC cables."))
 	d2 := testDoc(tenant, "spec", "A", "For approval")
@@ -105,6 +109,10 @@ func TestReopenKeepsEverything(t *testing.T) {
 	mustPut(t, s, d2, testChunks(d2, "Cable ladder width 450 mm."))
 	other := testDoc("other", "x", "1", "IFC")
 	mustPut(t, s, other, testChunks(other, "Trench depth 1 m."))
+	otherGeneration, err := s.Generation(t.Context(), "other")
+	if err != nil {
+		t.Fatal(err)
+	}
 
 	queries := []store.SearchRequest{
 		{Tenant: tenant, Query: "trench depth cables", Mode: store.ModeKeyword},
@@ -129,15 +137,15 @@ func TestReopenKeepsEverything(t *testing.T) {
 	if len(after.hits["backfill|bm25|false"]) != 0 {
 		t.Errorf("a replaced chunk came back after reopen")
 	}
-	if after.generation != 4 {
-		t.Errorf("generation after 4 writes and a reopen = %d, want 4", after.generation)
+	if after.generation != first+3 {
+		t.Errorf("generation after 4 writes and a reopen = %d, want %d", after.generation, first+3)
 	}
 	mustPut(t, s, d2, testChunks(d2, "Cable ladder width 600 mm."))
-	if g, _ := s.Generation(t.Context(), tenant); g != 5 {
-		t.Errorf("generation after one more write = %d, want 5", g)
+	if g, _ := s.Generation(t.Context(), tenant); g != first+4 {
+		t.Errorf("generation after one more write = %d, want %d", g, first+4)
 	}
-	if g, _ := s.Generation(t.Context(), "other"); g != 1 {
-		t.Errorf("generation of the other tenant = %d, want 1 (its own counter)", g)
+	if g, _ := s.Generation(t.Context(), "other"); g != otherGeneration {
+		t.Errorf("generation of the other tenant = %d, want %d (its own counter)", g, otherGeneration)
 	}
 }
 
@@ -560,5 +568,26 @@ func TestInvalidVectors(t *testing.T) {
 				t.Errorf("Search error = %v, want ErrInvalid", err)
 			}
 		})
+	}
+}
+
+// TestRebuiltIndexDoesNotRepeatGenerations checks that two indexes built
+// by the same writes do not share generations: a shared answer cache keys
+// on the generation, so an index rebuilt from scratch after a file changed
+// in place must not serve the answers cached for the old one.
+func TestRebuiltIndexDoesNotRepeatGenerations(t *testing.T) {
+	generations := make([]uint64, 2)
+	for i := range generations {
+		s := openTemp(t)
+		d := testDoc("site", "spec", "01", "IFC")
+		mustPut(t, s, d, testChunks(d, fmt.Sprintf("Trench depth %d mm.", 800+50*i)))
+		g, err := s.Generation(t.Context(), "site")
+		if err != nil {
+			t.Fatal(err)
+		}
+		generations[i] = g
+	}
+	if generations[0] == generations[1] {
+		t.Errorf("both indexes are at generation %d after their first write", generations[0])
 	}
 }

@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"math"
+	"math/rand/v2"
 	"strings"
 
 	bolt "go.etcd.io/bbolt"
@@ -72,7 +73,7 @@ func (s *Store) PutDocument(ctx context.Context, doc store.Document, chunks []st
 		revs[i] = doc
 	}
 	store.MarkActive(revs)
-	generation := uint64(1)
+	generation := firstGeneration()
 	if ix != nil {
 		generation = ix.generation + 1
 	}
@@ -100,6 +101,14 @@ func (s *Store) PutDocument(ctx context.Context, doc store.Document, chunks []st
 	s.log.Debug("document indexed", "tenant", doc.Tenant, "doc_id", doc.ID, "revision", doc.Revision,
 		"chunks", len(chunks), "generation", generation)
 	return nil
+}
+
+// firstGeneration is where a tenant's counter starts in a new index: a
+// random point rather than 1, so an index rebuilt from scratch (or another
+// data directory swapped in) does not repeat the generations a shared
+// answer cache still holds answers under.
+func firstGeneration() uint64 {
+	return 1<<32 + rand.Uint64N(1<<62)
 }
 
 // publish applies a committed write to the in-memory index under the lock
