@@ -28,7 +28,8 @@ const NotFoundText = guard.NotFoundText
 
 // Source is a cited chunk, as every adapter renders it.
 type Source struct {
-	ChunkID   string  `json:"chunk_id,omitempty"`
+	// ChunkID is not in the answer contract; `cew search --json` adds it.
+	ChunkID   string  `json:"-"`
 	DocID     string  `json:"doc_id"`
 	DocName   string  `json:"doc_name"`
 	Revision  string  `json:"revision"`

@@ -102,10 +102,14 @@ func TestAskJSONContract(t *testing.T) {
 	if !strings.Contains(first.Answer, "800 mm") || !strings.Contains(first.Answer, "[S1]") {
 		t.Errorf("answer = %q; want the revision 03 value with a citation", first.Answer)
 	}
-	for _, k := range []string{"doc_id", "doc_name", "revision", "page", "section", "sheet", "row", "drive_link", "snippet", "score"} {
+	sourceKeys := []string{"doc_id", "doc_name", "revision", "page", "section", "sheet", "row", "drive_link", "snippet", "score"}
+	for _, k := range sourceKeys {
 		if _, ok := first.Sources[0][k]; !ok {
 			t.Errorf("source lacks %q: %v", k, first.Sources[0])
 		}
+	}
+	if len(first.Sources[0]) != len(sourceKeys) {
+		t.Errorf("source has keys beyond the contract's %v: %v", sourceKeys, first.Sources[0])
 	}
 	if first.Sources[0]["revision"] != "03" {
 		t.Errorf("cited revision %v, want 03 (02 is superseded)", first.Sources[0]["revision"])

@@ -15,8 +15,14 @@ import (
 
 // searchOutput is the `cew search --json` contract.
 type searchOutput struct {
-	Query string            `json:"query"`
-	Hits  []pipeline.Source `json:"hits"`
+	Query string      `json:"query"`
+	Hits  []searchHit `json:"hits"`
+}
+
+// searchHit is a source of the answer contract plus its chunk id.
+type searchHit struct {
+	ChunkID string `json:"chunk_id"`
+	pipeline.Source
 }
 
 func newSearchCmd(a *app) *cobra.Command {
@@ -85,9 +91,9 @@ func (a *app) search(ctx context.Context, st store.Searcher, q string, mode stor
 	if err != nil {
 		return searchOutput{}, err
 	}
-	out := searchOutput{Query: q, Hits: make([]pipeline.Source, 0, len(hits))}
+	out := searchOutput{Query: q, Hits: make([]searchHit, 0, len(hits))}
 	for _, h := range hits {
-		out.Hits = append(out.Hits, pipeline.SourceFromHit(h))
+		out.Hits = append(out.Hits, searchHit{ChunkID: h.Chunk.ID, Source: pipeline.SourceFromHit(h)})
 	}
 	return out, nil
 }
@@ -96,7 +102,7 @@ func printSearch(a *app, out searchOutput) {
 	w := a.stdout
 	fmt.Fprintf(w, "%q — %s\n", out.Query, plural(len(out.Hits), "hit"))
 	for i, h := range out.Hits {
-		fmt.Fprintf(w, "%2d. [%.3f] %s, rev %s, %s\n", i+1, h.Score, h.DocName, orDash(h.Revision), location(h))
+		fmt.Fprintf(w, "%2d. [%.3f] %s, rev %s, %s\n", i+1, h.Score, h.DocName, orDash(h.Revision), location(h.Source))
 		fmt.Fprintf(w, "    %s\n", pipeline.Snippet(h.Snippet, 200))
 	}
 }
