@@ -161,9 +161,10 @@ func contentTokens(claim string) []contentToken {
 		proper := t.Kind == analysis.Word && capitalised(claim[t.Start:])
 		if i == 0 {
 			// A sentence starts with a capital anyway; its first word is a
-			// name only when the next word is capitalised too ("Westchester
-			// County").
-			proper = proper && len(toks) > 1 && toks[1].Kind == analysis.Word && capitalised(claim[toks[1].Start:])
+			// name only when it has more capitals ("ABB", "PVWatts") or the
+			// next word is capitalised too ("Westchester County").
+			proper = proper && (capitals(claim[t.Start:t.End]) > 1 ||
+				len(toks) > 1 && toks[1].Kind == analysis.Word && capitalised(claim[toks[1].Start:]))
 		}
 		out = append(out, contentToken{Token: t, Proper: proper})
 	}
@@ -195,6 +196,16 @@ func isFramingWord(term string) bool {
 		return true
 	}
 	return false
+}
+
+func capitals(s string) int {
+	n := 0
+	for _, r := range s {
+		if unicode.IsUpper(r) {
+			n++
+		}
+	}
+	return n
 }
 
 func capitalised(s string) bool {

@@ -202,6 +202,8 @@ func TestPostRejects(t *testing.T) {
 		{name: "percent for a ratio", answer: "The default DC-to-AC ratio is 1.1 % [S3].", wantReason: UngroundedNumber},
 		{name: "invented name", answer: "The trench bedding from Hanson Aggregates is 100 mm of sand [S1].",
 			wantReason: Ungrounded, wantDetail: `"Hanson"`},
+		{name: "invented name first", answer: "SMA cables shall be laid at a minimum depth of 800 mm below finished ground level [S1].",
+			wantReason: Ungrounded, wantDetail: `the name "SMA"`},
 		{name: "invented negation", answer: "Total system losses are not specified as a percentage [S2].",
 			wantReason: Ungrounded, wantDetail: `says "not"`},
 		{name: "unsupported statement", answer: "The trench must be backfilled with lean concrete and compacted in layers [S1].",
