@@ -348,13 +348,12 @@ func (in *Ingester) ingestFile(ctx context.Context, tenant string, inp input, kn
 	doc := in.identify(tenant, inp)
 	res.Number, res.Revision = doc.Number, doc.Revision
 
-	data, err := in.readFile(inp.path)
+	hash, err := in.hashFile(inp.path)
 	if err != nil {
 		res.Err = err
 		return res, nil
 	}
-	sum := sha256.Sum256(data)
-	doc.ContentHash = hex.EncodeToString(sum[:])
+	doc.ContentHash = hash
 
 	key := doc.ID + "\x00" + doc.Revision
 	if other, ok := claimed[key]; ok {
@@ -487,25 +486,33 @@ func (in *Ingester) identify(tenant string, inp input) store.Document {
 	return doc
 }
 
-func (in *Ingester) readFile(path string) ([]byte, error) {
+// hashFile checks that a file can be ingested and returns the hex SHA-256
+// of its content, read as a stream: the parsers read the file themselves,
+// so holding it in memory here would only double the peak for large files.
+func (in *Ingester) hashFile(path string) (string, error) {
 	info, err := os.Stat(path)
 	if err != nil {
-		return nil, fmt.Errorf("cannot read file: %w", unwrapPathError(err))
+		return "", fmt.Errorf("cannot read file: %w", unwrapPathError(err))
 	}
 	if info.Size() == 0 {
-		return nil, ErrEmptyFile
+		return "", ErrEmptyFile
 	}
 	if info.Size() > in.cfg.MaxFileSize {
-		return nil, fmt.Errorf("%w (%s, the limit is %s)", ErrTooLarge, byteSize(info.Size()), byteSize(in.cfg.MaxFileSize))
+		return "", fmt.Errorf("%w (%s, the limit is %s)", ErrTooLarge, byteSize(info.Size()), byteSize(in.cfg.MaxFileSize))
 	}
 	if _, ok := parserFor(path); !ok {
-		return nil, fmt.Errorf("%w %q (supported: %s)", ErrUnsupported, filepath.Ext(path), strings.Join(SupportedExtensions(), ", "))
+		return "", fmt.Errorf("%w %q (supported: %s)", ErrUnsupported, filepath.Ext(path), strings.Join(SupportedExtensions(), ", "))
 	}
-	data, err := os.ReadFile(path)
+	f, err := os.Open(path)
 	if err != nil {
-		return nil, fmt.Errorf("cannot read file: %w", unwrapPathError(err))
+		return "", fmt.Errorf("cannot read file: %w", unwrapPathError(err))
 	}
-	return data, nil
+	defer f.Close()
+	h := sha256.New()
+	if _, err := io.Copy(h, f); err != nil {
+		return "", fmt.Errorf("cannot read file: %w", unwrapPathError(err))
+	}
+	return hex.EncodeToString(h.Sum(nil)), nil
 }
 
 // parse dispatches on the file extension.

@@ -2,6 +2,8 @@ package ingest_test
 
 import (
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"errors"
 	"os"
 	"path/filepath"
@@ -461,5 +463,22 @@ func TestCancelledWhileEmbedding(t *testing.T) {
 	in := ingest.New(ingest.Config{Store: e.st, PDF: pdf, Embedder: cancellingEmbedder{cancel}, EmbedModel: "m"})
 	if _, err := in.Ingest(ctx, tenant, []string{p}, nil); !errors.Is(err, context.Canceled) {
 		t.Errorf("err = %v, want context.Canceled", err)
+	}
+}
+
+// TestContentHashIsFileSHA256 pins the content hash to the SHA-256 of the
+// file's bytes, which indexes already on disk were built with: any other
+// value would re-index every unchanged file.
+func TestContentHashIsFileSHA256(t *testing.T) {
+	e := newEnv(t, 0)
+	content := spec("800")
+	e.ingest(t, e.write(t, "277-950 Rev 1 Spec.md", content))
+	docs, err := e.st.Documents(context.Background(), tenant)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sum := sha256.Sum256([]byte(content))
+	if len(docs) != 1 || docs[0].ContentHash != hex.EncodeToString(sum[:]) {
+		t.Errorf("documents = %+v, want one with content hash %x", docs, sum)
 	}
 }
