@@ -117,6 +117,9 @@ func (c *Chat) Complete(ctx context.Context, req ChatRequest) (ChatResult, error
 	if err != nil {
 		return ChatResult{}, c.wrap(err)
 	}
+	// Only reached when OnToken panics (done runs once): a half-open trial
+	// left in flight would keep the breaker from ever closing.
+	defer done(context.Canceled)
 	var (
 		attempts int
 		streamed bool

@@ -326,3 +326,36 @@ func TestChatBreaker(t *testing.T) {
 		}
 	}
 }
+
+// TestChatBreakerSurvivesPanickingOnToken: a trial call whose OnToken
+// panics must not leave the breaker half-open with a trial in flight, which
+// would refuse every later call.
+func TestChatBreakerSurvivesPanickingOnToken(t *testing.T) {
+	srv := llmtest.NewServer(t)
+	clk := &clock{now: time.Unix(1_700_000_000, 0)}
+	breaker := llm.NewBreaker(llm.BreakerConfig{Failures: 1, CoolDown: time.Minute, Now: clk.Now})
+	retry := fastRetry
+	retry.MaxTries = 1
+	chat := llm.NewChat(llm.EndpointConfig{BaseURL: srv.URL, Model: "m", Retry: retry}, llm.WithBreaker(breaker))
+
+	srv.Script(llmtest.Error(500, "down"))
+	if _, err := chat.Complete(context.Background(), llm.ChatRequest{System: "s", User: "u"}); err == nil {
+		t.Fatal("failing call succeeded")
+	}
+	clk.Advance(time.Minute)
+	srv.Script(llmtest.Answer(answer), llmtest.Answer(answer))
+	func() {
+		defer func() {
+			if recover() == nil {
+				t.Fatal("OnToken's panic was swallowed")
+			}
+		}()
+		_, _ = chat.Complete(context.Background(), llm.ChatRequest{System: "s", User: "u", OnToken: func(string) { panic("renderer bug") }})
+	}()
+	if _, err := chat.Complete(context.Background(), llm.ChatRequest{System: "s", User: "u"}); err != nil {
+		t.Fatalf("call after the panic: %v", err)
+	}
+	if got := breaker.State(); got != llm.BreakerClosed {
+		t.Errorf("breaker %v, want closed", got)
+	}
+}
