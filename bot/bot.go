@@ -305,17 +305,27 @@ func (b *Bot) semanticHit(ctx context.Context, key cache.Key, vec []float32) (An
 	return decodeCached(e.Value)
 }
 
+// cachedAnswer is what the answer cache holds: the answer contract plus
+// the chunk ids behind its sources, which the audit trail records for a
+// cache hit as for the answer it repeats.
+type cachedAnswer struct {
+	Answer
+	CitedChunks []string `json:"cited_chunks,omitempty"`
+}
+
 func decodeCached(data []byte) (Answer, bool) {
-	var ans Answer
-	if err := json.Unmarshal(data, &ans); err != nil {
+	var c cachedAnswer
+	if err := json.Unmarshal(data, &c); err != nil {
 		return Answer{}, false
 	}
+	ans := c.Answer
+	ans.Trace.CitedChunks = c.CitedChunks
 	ans.Cached = true
 	return ans, true
 }
 
 func (b *Bot) store(ctx context.Context, key cache.Key, question string, vec []float32, ans Answer) {
-	data, err := json.Marshal(ans)
+	data, err := json.Marshal(cachedAnswer{Answer: ans, CitedChunks: ans.Trace.CitedChunks})
 	if err != nil {
 		return
 	}

@@ -40,6 +40,7 @@ func (p *scriptedPipeline) Answer(_ context.Context, req pipeline.Request) (pipe
 		ID: "ans-" + string(rune('a'+n-1)), Status: pipeline.StatusAnswered, Answer: "Answer to " + req.Question + " [S1].",
 		Sources:   []pipeline.Source{{DocID: "277-007-d-c-40327", DocName: "277-007-D-C-40327 — Trenches", Revision: "03", Page: 5}},
 		TimingsMS: map[string]float64{"total": 1}, Question: req.Question, StandaloneQuestion: req.Question,
+		Trace: pipeline.Trace{CitedChunks: []string{"277-007-d-c-40327/03/0"}},
 	}
 	switch {
 	case strings.Contains(req.Question, "fail"):
@@ -133,6 +134,9 @@ func TestCache(t *testing.T) {
 	}
 	if second.Question != "  what is the TRENCH depth " {
 		t.Errorf("cached answer carries question %q, want the one asked", second.Question)
+	}
+	if recs := readAudit(t, f.audit); len(recs) != 2 || !recs[1].Cached || len(recs[1].Sources) != 1 || recs[1].Sources[0] != "277-007-d-c-40327/03/0" {
+		t.Errorf("the cache hit's audit record lacks the cited chunks: %+v", recs)
 	}
 
 	t.Run("generation bump invalidates", func(t *testing.T) {
