@@ -188,6 +188,9 @@ func (in *Ingester) collect(paths []string) ([]input, []FileResult) {
 		inputs  []input
 		results []FileResult
 		seen    = map[string]bool{}
+		// registers of the folders of files named one by one (a shell glob
+		// such as docs/*.pdf), so each register is read once
+		registers = map[string]*registerIndex{}
 	)
 	fail := func(p string, err error) {
 		results = append(results, FileResult{Path: p, Outcome: Failed, Err: err})
@@ -212,10 +215,14 @@ func (in *Ingester) collect(paths []string) ([]input, []FileResult) {
 			continue
 		}
 		if !info.IsDir() {
-			reg, err := loadRegisterIn(filepath.Dir(p))
-			if err != nil {
-				fail(p, err)
-				continue
+			dir := filepath.Dir(p)
+			reg, ok := registers[dir]
+			if !ok {
+				if reg, err = loadRegisterIn(dir); err != nil {
+					fail(p, err)
+					continue
+				}
+				registers[dir] = reg
 			}
 			add(p, reg)
 			continue
