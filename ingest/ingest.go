@@ -398,7 +398,7 @@ func (in *Ingester) ingestFile(ctx context.Context, tenant string, inp input, kn
 		return res, nil
 	}
 	if in.cfg.Embedder != nil {
-		if err := in.embed(ctx, chunks); err != nil {
+		if err := EmbedChunks(ctx, in.cfg.Embedder, chunks); err != nil {
 			if ctx.Err() != nil {
 				return res, fmt.Errorf("ingest: %w", ctx.Err())
 			}
@@ -581,10 +581,6 @@ func SupportedExtensions() []string {
 
 // embedBatch bounds one embeddings request.
 const embedBatch = 64
-
-func (in *Ingester) embed(ctx context.Context, chunks []store.Chunk) error {
-	return EmbedChunks(ctx, in.cfg.Embedder, chunks)
-}
 
 // EmbedChunks sets the Vector of every chunk, embedding EmbeddingText in
 // batches.
