@@ -274,7 +274,7 @@ func (b *Bot) cached(ctx context.Context, key cache.Key) (Answer, bool) {
 	if err != nil || !ok {
 		return Answer{}, false
 	}
-	return decodeCached(e.Value)
+	return b.decodeCached(e.Value)
 }
 
 // semanticVector embeds the question for a semantic cache lookup. failed
@@ -302,20 +302,26 @@ func (b *Bot) semanticHit(ctx context.Context, key cache.Key, vec []float32) (An
 	if err != nil || !ok {
 		return Answer{}, false
 	}
-	return decodeCached(e.Value)
+	return b.decodeCached(e.Value)
 }
 
 // cachedAnswer is what the answer cache holds: the answer contract plus
 // the chunk ids behind its sources, which the audit trail records for a
-// cache hit as for the answer it repeats.
+// cache hit as for the answer it repeats, and the prompt set and model that
+// produced it.
 type cachedAnswer struct {
 	Answer
 	CitedChunks []string `json:"cited_chunks,omitempty"`
+	PromptSet   string   `json:"prompt_set"`
+	Model       string   `json:"model"`
 }
 
-func decodeCached(data []byte) (Answer, bool) {
+// decodeCached reads a cache entry. A semantic match is found by tenant and
+// generation alone, so the prompt set and model are checked here: an answer
+// made before either changed is not served.
+func (b *Bot) decodeCached(data []byte) (Answer, bool) {
 	var c cachedAnswer
-	if err := json.Unmarshal(data, &c); err != nil {
+	if err := json.Unmarshal(data, &c); err != nil || c.PromptSet != b.cfg.PromptSet || c.Model != b.cfg.Model {
 		return Answer{}, false
 	}
 	ans := c.Answer
@@ -325,7 +331,7 @@ func decodeCached(data []byte) (Answer, bool) {
 }
 
 func (b *Bot) store(ctx context.Context, key cache.Key, question string, vec []float32, ans Answer) {
-	data, err := json.Marshal(cachedAnswer{Answer: ans, CitedChunks: ans.Trace.CitedChunks})
+	data, err := json.Marshal(cachedAnswer{Answer: ans, CitedChunks: ans.Trace.CitedChunks, PromptSet: b.cfg.PromptSet, Model: b.cfg.Model})
 	if err != nil {
 		return
 	}

@@ -443,3 +443,52 @@ func TestRateLimitedStatusLookupIsRecorded(t *testing.T) {
 		t.Errorf("rate-limited lookup recorded as %+v", recs[1])
 	}
 }
+
+// fixedEmbedder embeds every question as the same vector, so every cached
+// answer of a tenant and generation is a semantic match.
+type fixedEmbedder struct{}
+
+func (fixedEmbedder) Embed(_ context.Context, texts []string) ([][]float32, error) {
+	out := make([][]float32, len(texts))
+	for i := range out {
+		out[i] = []float32{0.6, 0.8}
+	}
+	return out, nil
+}
+
+// TestSemanticHitNeedsSameModel: semantic matches are looked up by tenant
+// and generation only; an answer cached by another model or prompt set
+// (a shared Redis during a rolling deploy) is not served.
+func TestSemanticHitNeedsSameModel(t *testing.T) {
+	ctx := context.Background()
+	var shared cache.Answers
+	first := newFixture(t, func(c *bot.Config) {
+		c.UserLimit, c.Embedder, c.Model, c.PromptSet = 0, fixedEmbedder{}, "model-a", "prompts-1"
+		shared = c.Answers
+	})
+	if _, err := first.bot.Handle(ctx, query("What is the trench depth?")); err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct {
+		name, model, prompts string
+		wantCached           bool
+	}{
+		{"same model and prompts", "model-a", "prompts-1", true},
+		{"another model", "model-b", "prompts-1", false},
+		{"other prompts", "model-a", "prompts-2", false},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			f := newFixture(t, func(c *bot.Config) {
+				c.UserLimit, c.Embedder, c.Model, c.PromptSet, c.Answers = 0, fixedEmbedder{}, tc.model, tc.prompts, shared
+			})
+			ans, err := f.bot.Handle(ctx, query("How deep is the trench?"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if ans.Cached != tc.wantCached {
+				t.Errorf("cached = %v, want %v", ans.Cached, tc.wantCached)
+			}
+		})
+	}
+}
