@@ -63,20 +63,35 @@ func (a *app) chatEndpoint() llm.EndpointConfig {
 	return llm.EndpointConfig{BaseURL: a.cfg.LLMBaseURL, Model: a.cfg.LLMModel, APIKey: a.cfg.OpenAIKey, Timeout: a.cfg.LLMTimeout}
 }
 
-// pipelineConfigSummary names the configuration an evaluation ran with.
-func (a *app) pipelineConfigSummary() map[string]any {
-	gen := "extractive"
+// answerConfig names what answers are made with besides the prompts and
+// the index: the generator, the retrieval and the reranker.
+func (a *app) answerConfig() (gen, retrieval, reranker string) {
+	gen = "extractive"
 	if a.cfg.LLMModel != "" {
 		gen = "llm:" + a.cfg.LLMModel
 	}
-	retrieval := "bm25"
+	retrieval = "bm25"
 	if a.cfg.EmbedModel != "" {
 		retrieval = "hybrid:" + a.cfg.EmbedModel
 	}
-	reranker := "lexical"
+	reranker = "lexical"
 	if a.cfg.RerankURL != "" {
-		reranker = "http"
+		reranker = "http:" + a.cfg.RerankModel
 	}
+	return gen, retrieval, reranker
+}
+
+// cacheModel is the model part of answer cache keys: every component that
+// changes answers, so switching any of them never serves an answer made
+// with the previous one.
+func (a *app) cacheModel() string {
+	gen, retrieval, reranker := a.answerConfig()
+	return gen + " " + retrieval + " " + reranker
+}
+
+// pipelineConfigSummary names the configuration an evaluation ran with.
+func (a *app) pipelineConfigSummary() map[string]any {
+	gen, retrieval, reranker := a.answerConfig()
 	return map[string]any{
 		"generator": gen, "retrieval": retrieval, "reranker": reranker,
 		"pre_guard": guard.DefaultPreOptions(), "post_guard_min_support": guard.DefaultPostOptions().MinSupport,
@@ -151,7 +166,7 @@ func (a *app) newBot(ctx context.Context, st store.Store, metrics *bot.Metrics, 
 		Metrics:   metrics,
 		Logger:    a.logger,
 		PromptSet: prompts.SetHash(),
-		Model:     "extractive",
+		Model:     a.cacheModel(),
 		CacheTTL:  a.cfg.CacheTTL, SessionTurns: a.cfg.SessionTurns, SessionTTL: a.cfg.SessionTTL,
 		UserLimit: a.cfg.RateLimitUser, TenantLimit: a.cfg.RateLimitTenant, LimitWindow: a.cfg.RateLimitWindow,
 	}
@@ -162,7 +177,6 @@ func (a *app) newBot(ctx context.Context, st store.Store, metrics *bot.Metrics, 
 		cfg.Embedder = e
 	}
 	if a.cfg.LLMModel != "" {
-		cfg.Model = a.cfg.LLMModel
 		cfg.Rewriter = bot.NewLLMRewriter(llm.NewChat(a.chatEndpoint(), llm.WithLogger(a.logger)))
 	}
 	return bot.New(cfg)
