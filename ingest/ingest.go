@@ -203,7 +203,11 @@ func (in *Ingester) collect(paths []string) ([]input, []FileResult) {
 		seen[abs] = true
 		entry := reg.lookup(p)
 		if reg != nil && entry == nil {
-			results = append(results, FileResult{Path: p, Outcome: Ignored, Err: fmt.Errorf("not listed in %s", reg.name)})
+			err := fmt.Errorf("not listed in %s", reg.name)
+			if e, ok := reg.byBase[strings.ToLower(filepath.Base(p))]; ok && e == nil {
+				err = fmt.Errorf("not listed in %s at this path, and several of its entries have this file name", reg.name)
+			}
+			results = append(results, FileResult{Path: p, Outcome: Ignored, Err: err})
 			return
 		}
 		inputs = append(inputs, input{path: p, entry: entry})

@@ -414,6 +414,9 @@ func TestRegisterAmbiguousFileName(t *testing.T) {
 			t.Errorf("%s: %s (%v), want %s", c.file, f.Outcome, f.Err, c.want)
 		}
 	}
+	if f := result(t, rep, "drafts/layout.md"); f.Err == nil || !strings.Contains(f.Err.Error(), "several") {
+		t.Errorf("ignored draft: %v, want a reason naming the shared file name", f.Err)
+	}
 	docs, err := e.st.Documents(context.Background(), tenant)
 	if err != nil {
 		t.Fatal(err)
