@@ -58,6 +58,7 @@ type app struct {
 	logger *slog.Logger
 
 	store   *embedded.Store
+	llmChat *llm.Chat
 	closers []func() error
 }
 

@@ -50,13 +50,21 @@ func (a *app) newPipeline(st store.Store) (*pipeline.Pipeline, error) {
 	extractive := generate.NewExtractive(generate.ExtractiveOptions{})
 	cfg.Generator = extractive
 	if a.cfg.LLMModel != "" {
-		// One client, one circuit breaker per endpoint: the generator and
-		// the post-guard's verifier fail together when the model is down.
-		chat := llm.NewChat(a.chatEndpoint(), llm.WithLogger(a.logger))
-		cfg.Generator = generate.NewLLM(chat, extractive, generate.LLMOptions{MaxTokens: a.cfg.LLMMaxTokens, Logger: a.logger})
-		cfg.Post.Verifier = generate.NewVerifier(chat)
+		cfg.Generator = generate.NewLLM(a.chat(), extractive, generate.LLMOptions{MaxTokens: a.cfg.LLMMaxTokens, Logger: a.logger})
+		cfg.Post.Verifier = generate.NewVerifier(a.chat())
 	}
 	return pipeline.New(cfg)
+}
+
+// chat is the one client of the chat endpoint, with one circuit breaker:
+// the generator, the post-guard's verifier and the follow-up rewriter fail
+// over together when the model is down instead of each waiting out its own
+// retries and timeouts.
+func (a *app) chat() *llm.Chat {
+	if a.llmChat == nil {
+		a.llmChat = llm.NewChat(a.chatEndpoint(), llm.WithLogger(a.logger))
+	}
+	return a.llmChat
 }
 
 func (a *app) chatEndpoint() llm.EndpointConfig {
@@ -177,7 +185,7 @@ func (a *app) newBot(ctx context.Context, st store.Store, metrics *bot.Metrics, 
 		cfg.Embedder = e
 	}
 	if a.cfg.LLMModel != "" {
-		cfg.Rewriter = bot.NewLLMRewriter(llm.NewChat(a.chatEndpoint(), llm.WithLogger(a.logger)))
+		cfg.Rewriter = bot.NewLLMRewriter(a.chat())
 	}
 	return bot.New(cfg)
 }

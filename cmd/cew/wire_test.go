@@ -28,3 +28,12 @@ func TestCacheModel(t *testing.T) {
 		})
 	}
 }
+
+// TestOneChatClient: the rewriter, the generator and the verifier use one
+// client, so one circuit breaker sees every failure of the endpoint.
+func TestOneChatClient(t *testing.T) {
+	a := &app{cfg: Config{LLMModel: "gpt-4o", OpenAIKey: "sk-test"}}
+	if a.chat() == nil || a.chat() != a.chat() {
+		t.Errorf("each use of the chat endpoint gets its own client")
+	}
+}
