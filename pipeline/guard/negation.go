@@ -27,18 +27,26 @@ const (
 )
 
 // termSequence writes the terms of toks as one string, "\x00"-separated
-// and with clauseMark where punctuation or a line break separates two
-// tokens, so a run of terms is a substring search.
+// and with clauseMark first and where punctuation or a line break separates
+// two tokens, so a run of terms is a substring search.
 func termSequence(text string, toks []analysis.Token) string {
-	var b strings.Builder
-	b.WriteString("\x00" + clauseMark + "\x00")
+	terms, _ := clauseTerms(text, toks)
+	return "\x00" + strings.Join(terms, "\x00") + "\x00"
+}
+
+// clauseTerms is the terms of toks in order with clauseMark first and at
+// every clause break; at[i] is the index in toks of terms[i] (-1 for a
+// mark).
+func clauseTerms(text string, toks []analysis.Token) (terms []string, at []int) {
+	terms, at = make([]string, 0, len(toks)+4), make([]int, 0, len(toks)+4)
+	terms, at = append(terms, clauseMark), append(at, -1)
 	for i, t := range toks {
 		if i > 0 && clauseBreak(text, toks[i-1].End, t.Start) {
-			b.WriteString(clauseMark + "\x00")
+			terms, at = append(terms, clauseMark), append(at, -1)
 		}
-		b.WriteString(t.Term + "\x00")
+		terms, at = append(terms, t.Term), append(at, i)
 	}
-	return b.String()
+	return terms, at
 }
 
 func clauseBreak(text string, end, start int) bool {

@@ -212,6 +212,9 @@ func checkSentence(s Sentence, nChunks int, cited func([]int) []*evidence) (Reas
 	if w := negation(s.Claim); w != "" && !anyNegation(evs) {
 		return Ungrounded, fmt.Sprintf("%q says %q but the cited source states nothing in the negative", clip(s.Text), w)
 	}
+	if said, source := swappedQualifier(s.Claim, toks, evs); said != "" {
+		return Ungrounded, fmt.Sprintf("%q says %q where the cited source says %q", clip(s.Text), said, source)
+	}
 	if w := droppedNegation(termSequence(s.Claim, toks), toks, evs); w != "" {
 		return Ungrounded, fmt.Sprintf("%q leaves out the %q of the cited source, which says the opposite", clip(s.Text), w)
 	}

@@ -467,3 +467,36 @@ func TestPostDroppedNegation(t *testing.T) {
 		})
 	}
 }
+
+// TestPostSwappedQualifier rejects answers that put the opposite qualifier
+// where the cited source has one: a maximum for a minimum, above for below,
+// AC for DC.
+func TestPostSwappedQualifier(t *testing.T) {
+	tests := []struct {
+		name       string
+		answer     string
+		want       Reason
+		wantDetail string
+	}{
+		{name: "maximum for minimum", answer: "DC cables shall be laid at a maximum depth of 800 mm below finished ground level [S1].",
+			want: Ungrounded, wantDetail: `says "maximum" where the cited source says "minimum"`},
+		{name: "above for below", answer: "DC cables shall be laid at a minimum depth of 800 mm above finished ground level [S1].",
+			want: Ungrounded, wantDetail: `"above"`},
+		{name: "below for above", answer: "A yellow warning tape shall be installed 300 mm below the cables [S1].", want: Ungrounded},
+		{name: "AC for DC", answer: "For a 4 kW AC system, this would result in a 3.63 kW AC inverter rating [S3].", want: Ungrounded},
+		{name: "as the source says", answer: "DC cables shall be laid at a minimum depth of 800 mm below finished ground level [S1].", want: None},
+		{name: "both in the source", answer: "The warning tape is 300 mm above the cables, which are 800 mm below finished ground level [S1].", want: None},
+		{name: "synonym", answer: "DC cables shall be laid at a min depth of 800 mm [S1].", want: None},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			v := Post(context.Background(), "What depth?", tt.answer, sources, PostOptions{MinSupport: -1})
+			if v.Reason != tt.want {
+				t.Fatalf("Post = %s %q, want %s", v.Reason, v.Detail, tt.want)
+			}
+			if !strings.Contains(v.Detail, tt.wantDetail) {
+				t.Errorf("detail = %q, want it to contain %q", v.Detail, tt.wantDetail)
+			}
+		})
+	}
+}
