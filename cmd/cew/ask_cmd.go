@@ -56,10 +56,9 @@ the run.`,
 			if session == "" && len(args) == 0 {
 				session = "run-" + rand.Text()
 			}
+			user := cliUser()
 			ask := func(q string) error {
-				ans, err := b.Handle(cmd.Context(), bot.Query{
-					Platform: bot.PlatformCLI, Tenant: a.cfg.Tenant, Channel: "cli", Thread: session, User: cliUser(), Text: q,
-				})
+				ans, err := b.Handle(cmd.Context(), cliQuery(a.cfg.Tenant, session, user, q))
 				if err != nil {
 					a.logger.Error("answer failed", "answer_id", ans.ID, "err", err)
 				}
@@ -78,6 +77,17 @@ the run.`,
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print the answer contract as JSON")
 	cmd.Flags().StringVar(&session, "session", "", "conversation id: remember turns and rewrite follow-ups")
 	return cmd
+}
+
+// cliQuery is one question from the terminal. Only a session (--session,
+// or one run reading stdin) is a conversation: a one-off question neither
+// reads nor joins the memory of other runs, which a shared cache keeps.
+func cliQuery(tenant, session, user, text string) bot.Query {
+	q := bot.Query{Platform: bot.PlatformCLI, Tenant: tenant, User: user, Text: text}
+	if session != "" {
+		q.Channel, q.Thread = "cli", session
+	}
+	return q
 }
 
 // readQuestions feeds stdin lines to ask, prompting when interactive.
