@@ -9,10 +9,19 @@ import (
 // them: "02" < "10", "A" < "B" < "Z" < "AA", "P1" < "P2" < "P10",
 // "Rev 3" = "03", "2012.1.12" < "2012.2.1". A label is split into runs of
 // digits and runs of letters (separators only split); runs compare in turn,
-// digits numerically, letters by length then alphabetically, a digit run
-// before a letter run. It returns -1, 0 or +1.
+// digits numerically, letters by length then alphabetically. Two common
+// conventions decide between schemes: lettered pre-issue revisions come
+// before numbered issues (A, B, then 0, 1), and ISO 19650 preliminary
+// revisions come before contractual ones (P01…, then C01…). A register
+// status such as "Superseded" overrides the order (see MarkActive).
+// It returns -1, 0 or +1.
 func CompareRevisions(a, b string) int {
 	ra, rb := revisionRuns(a), revisionRuns(b)
+	if len(ra) > 0 && len(rb) > 0 {
+		if c := compareStage(ra[0], rb[0]); c != 0 {
+			return c
+		}
+	}
 	for i := 0; i < len(ra) && i < len(rb); i++ {
 		if c := compareRun(ra[i], rb[i]); c != 0 {
 			return c
@@ -53,12 +62,33 @@ func revisionRuns(r string) []string {
 	return runs
 }
 
+// compareStage orders the leading runs of two labels from different
+// schemes: ISO 19650's P (preliminary) before C (contractual), and a letter
+// (pre-issue) before a number (issued). It returns 0 when neither applies.
+func compareStage(a, b string) int {
+	switch {
+	case a == "P" && b == "C":
+		return -1
+	case a == "C" && b == "P":
+		return 1
+	}
+	da, db := unicode.IsDigit(rune(a[0])), unicode.IsDigit(rune(b[0]))
+	switch {
+	case da && !db:
+		return 1
+	case !da && db:
+		return -1
+	}
+	return 0
+}
+
 func compareRun(a, b string) int {
 	da, db := unicode.IsDigit(rune(a[0])), unicode.IsDigit(rune(b[0]))
 	switch {
 	case da && db:
 		a, b = strings.TrimLeft(a, "0"), strings.TrimLeft(b, "0")
 	case da != db:
+		// Past the first run ("3A" against "3-1"), a number before a letter.
 		if da {
 			return -1
 		}
