@@ -90,31 +90,53 @@ func cliQuery(tenant, session, user, text string) bot.Query {
 	return q
 }
 
-// readQuestions feeds stdin lines to ask, prompting when interactive.
+// readQuestions feeds stdin lines to ask, prompting when interactive. An
+// interrupt ends it at once, even while it waits for a line: the read runs
+// in its own goroutine, left blocked on stdin as the command exits.
 func readQuestions(ctx context.Context, a *app, interactive bool, ask func(string) error) error {
-	sc := bufio.NewScanner(a.stdin)
-	sc.Buffer(make([]byte, 64<<10), 1<<20)
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel() // releases the reader when ask fails
+	lines := make(chan string)
+	scanErr := make(chan error, 1)
+	go func() {
+		defer close(lines)
+		sc := bufio.NewScanner(a.stdin)
+		sc.Buffer(make([]byte, 64<<10), 1<<20)
+		for sc.Scan() {
+			select {
+			case lines <- sc.Text():
+			case <-ctx.Done():
+				scanErr <- ctx.Err()
+				return
+			}
+		}
+		scanErr <- sc.Err()
+	}()
 	prompt := func() {
 		if interactive {
 			fmt.Fprint(a.stdout, "cew> ")
 		}
 	}
 	prompt()
-	for sc.Scan() {
-		if ctx.Err() != nil {
+	for {
+		select {
+		case <-ctx.Done():
 			return ctx.Err()
-		}
-		if q := strings.TrimSpace(sc.Text()); q != "" {
-			if err := ask(q); err != nil {
-				return err
+		case line, ok := <-lines:
+			if !ok {
+				if interactive {
+					fmt.Fprintln(a.stdout)
+				}
+				return <-scanErr
 			}
+			if q := strings.TrimSpace(line); q != "" {
+				if err := ask(q); err != nil {
+					return err
+				}
+			}
+			prompt()
 		}
-		prompt()
 	}
-	if interactive {
-		fmt.Fprintln(a.stdout)
-	}
-	return sc.Err()
 }
 
 // printAnswer renders an answer for a terminal.

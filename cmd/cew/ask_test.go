@@ -1,9 +1,14 @@
 package main
 
 import (
+	"bytes"
 	"context"
+	"errors"
+	"io"
 	"log/slog"
+	"strings"
 	"testing"
+	"time"
 
 	"github.com/cewhq/cew/bot"
 )
@@ -42,5 +47,44 @@ func TestOneOffQuestionsHaveNoConversation(t *testing.T) {
 				t.Errorf("standalone question = %q, want %q", ans.StandaloneQuestion, tc.want)
 			}
 		})
+	}
+}
+
+// TestReadQuestionsStopsOnInterrupt: an interrupt at the interactive prompt
+// ends the loop without waiting for another line of input.
+func TestReadQuestionsStopsOnInterrupt(t *testing.T) {
+	stdin, w := io.Pipe() // a terminal nobody types into
+	defer w.Close()
+	ctx, cancel := context.WithCancel(context.Background())
+	a := &app{stdin: stdin, stdout: io.Discard}
+	done := make(chan error, 1)
+	go func() { done <- readQuestions(ctx, a, true, func(string) error { return nil }) }()
+	time.Sleep(20 * time.Millisecond)
+	cancel()
+	select {
+	case err := <-done:
+		if !errors.Is(err, context.Canceled) {
+			t.Errorf("err = %v, want context.Canceled", err)
+		}
+	case <-time.After(5 * time.Second):
+		t.Fatal("readQuestions kept waiting for input after the interrupt")
+	}
+}
+
+func TestReadQuestions(t *testing.T) {
+	var out bytes.Buffer
+	a := &app{stdin: strings.NewReader("first\n\n  second  \nthird"), stdout: &out}
+	var got []string
+	err := readQuestions(context.Background(), a, false, func(q string) error {
+		got = append(got, q)
+		return nil
+	})
+	if err != nil || strings.Join(got, "|") != "first|second|third" || out.Len() != 0 {
+		t.Errorf("questions %q, err %v, output %q", got, err, out.String())
+	}
+	stop := errors.New("stop")
+	a.stdin = strings.NewReader("one\ntwo\n")
+	if err := readQuestions(context.Background(), a, false, func(string) error { return stop }); !errors.Is(err, stop) {
+		t.Errorf("err = %v, want the callback's error", err)
 	}
 }

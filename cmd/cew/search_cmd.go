@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bufio"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -58,16 +57,7 @@ and prints one JSON object per line.`,
 			if len(args) == 1 {
 				return run(args[0])
 			}
-			sc := bufio.NewScanner(a.stdin)
-			sc.Buffer(make([]byte, 64<<10), 1<<20)
-			for sc.Scan() {
-				if q := strings.TrimSpace(sc.Text()); q != "" {
-					if err := run(q); err != nil {
-						return err
-					}
-				}
-			}
-			return sc.Err()
+			return readQuestions(cmd.Context(), a, false, run)
 		},
 	}
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print JSON")
