@@ -276,7 +276,9 @@ func (a *Adapter) answerConversation(ctx context.Context, c conversation) {
 
 // deliver replaces the placeholder with the answer; when that fails it
 // posts the answer as a new message and removes the placeholder, so a
-// draft can never stay in place of the checked answer.
+// draft can never stay in place of the checked answer. The placeholder is
+// removed even when the answer is lost: an unchecked draft must not
+// outlive it.
 func (a *Adapter) deliver(ctx context.Context, log *slog.Logger, channel, threadTS, placeholder string, m message) {
 	if placeholder != "" {
 		err := a.updateMessage(ctx, channel, placeholder, m)
@@ -288,7 +290,6 @@ func (a *Adapter) deliver(ctx context.Context, log *slog.Logger, channel, thread
 	if _, err := a.postMessage(ctx, channel, threadTS, m); err != nil {
 		a.metrics.drop("lost_answer")
 		log.Error("answer not delivered", "stage", "deliver", "err", err)
-		return
 	}
 	if placeholder != "" {
 		if err := a.deleteMessage(ctx, channel, placeholder); err != nil {

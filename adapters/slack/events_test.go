@@ -445,6 +445,8 @@ func TestSlackAPIFailures(t *testing.T) {
 		name     string
 		method   string
 		failures []apiFailure
+		// extra scripts other methods' calls.
+		extra map[string][]apiFailure
 		// wantWaits are the retry waits, in order; 0 means "some backoff".
 		wantWaits []time.Duration
 		// wantMethods is the sequence of calls the adapter makes.
@@ -481,6 +483,12 @@ func TestSlackAPIFailures(t *testing.T) {
 				"chat.postMessage", "chat.delete"},
 		},
 		{
+			name: "answer lost: the placeholder and any draft in it go", method: "chat.update",
+			failures:    []apiFailure{{slackError: "cant_update_message"}},
+			extra:       map[string][]apiFailure{"chat.postMessage": {{succeed: true}, {slackError: "is_archived"}}},
+			wantMethods: []string{"chat.postMessage", "chat.update", "chat.postMessage", "chat.delete"},
+		},
+		{
 			name: "no placeholder: the answer is posted alone", method: "chat.postMessage",
 			failures:    []apiFailure{{slackError: "not_in_channel"}},
 			wantMethods: []string{"chat.postMessage", "chat.postMessage"},
@@ -490,6 +498,9 @@ func TestSlackAPIFailures(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			env := newTestEnv(t, newFakeBot(), nil)
 			env.slack.fail(tt.method, tt.failures...)
+			for m, fs := range tt.extra {
+				env.slack.fail(m, fs...)
+			}
 			env.post(t, "/slack/events", readTestdata(t, "events/app_mention.json"), nil)
 			env.drain(t)
 			calls := env.slack.all()

@@ -62,6 +62,7 @@ type apiFailure struct {
 	status     int    // HTTP status; 0 = 200 with ok:false
 	retryAfter string // Retry-After header
 	slackError string // the "error" of an ok:false response
+	succeed    bool   // the call succeeds: lets a later call fail
 }
 
 // fakeSlack is slack-go's slacktest server with the chat methods recorded,
@@ -107,6 +108,9 @@ func (fs *fakeSlack) record(method string) http.HandlerFunc {
 		var fail *apiFailure
 		if q := fs.failures[method]; len(q) > 0 {
 			fail, fs.failures[method] = &q[0], q[1:]
+			if fail.succeed {
+				fail = nil
+			}
 		}
 		fs.calls = append(fs.calls, apiCall{Method: method, Form: r.PostForm})
 		fs.nextTS++
