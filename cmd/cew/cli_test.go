@@ -181,6 +181,8 @@ func TestConfig(t *testing.T) {
 	dir := t.TempDir()
 	yamlPath := filepath.Join(dir, "cew.yaml")
 	os.WriteFile(yamlPath, []byte("tenant: from-file\nllm_model: gpt-x\nllm_base_url: http://localhost:11434/v1\nmax_file_mb: 5\n"), 0o644)
+	emptyValues := filepath.Join(dir, "empty.yaml")
+	os.WriteFile(emptyValues, []byte("llm_model:\nredis_url:\ntenant: acme\n"), 0o644)
 	badYAML := filepath.Join(dir, "bad.yaml")
 	os.WriteFile(badYAML, []byte("tenant: x\nno_such_key: 1\n"), 0o644)
 	tests := []struct {
@@ -196,6 +198,11 @@ func TestConfig(t *testing.T) {
 		}},
 		{name: "file, then environment wins", env: map[string]string{"CEW_CONFIG": yamlPath, "CEW_MAX_FILE_MB": "7"}, check: func(t *testing.T, c Config) {
 			if c.Tenant != "from-file" || c.LLMModel != "gpt-x" || c.MaxFileMB != 7 {
+				t.Errorf("config = %+v", c)
+			}
+		}},
+		{name: "YAML keys without a value stay unset", env: map[string]string{"CEW_CONFIG": emptyValues}, check: func(t *testing.T, c Config) {
+			if c.LLMModel != "" || c.RedisURL != "" || c.Tenant != "acme" {
 				t.Errorf("config = %+v", c)
 			}
 		}},

@@ -91,8 +91,8 @@ func duration(f func(*Config) *time.Duration) func(*Config, string) error {
 	}
 }
 
-// settings is the one list of what cew can be configured with; `cew config`
-// and the README are generated from the same list.
+// settings is the one list of what cew can be configured with; `cew --help`
+// is generated from it.
 var settings = []setting{
 	{env: "CEW_DATA_DIR", def: ".cew", help: "where the embedded index, audit log and caches live", set: str(func(c *Config) *string { return &c.DataDir })},
 	{env: "CEW_TENANT", def: "default", help: "tenant for the CLI and for single-company deployments", set: str(func(c *Config) *string { return &c.Tenant })},
@@ -203,6 +203,9 @@ func readConfigFile(path string) (map[string]string, error) {
 		if !ok {
 			unknown = append(unknown, k)
 			continue
+		}
+		if v == nil {
+			continue // "key:" with no value leaves the setting unset
 		}
 		out[env] = fmt.Sprint(v)
 	}
