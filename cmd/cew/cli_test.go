@@ -266,3 +266,24 @@ func TestHelp(t *testing.T) {
 		}
 	}
 }
+
+// TestEvalCacheLeavesDataDir: the cache evaluation runs in scratch folders
+// (its audit log included) and reports both passes.
+func TestEvalCacheLeavesDataDir(t *testing.T) {
+	c := newCLI(t)
+	squad := filepath.Join(t.TempDir(), "squad.json")
+	os.WriteFile(squad, []byte(`{"data": [{"title": "Trenches", "paragraphs": [{"context": "The minimum trench depth for DC cables is 800 mm from finished ground level.",
+		"qas": [{"id": "q1", "question": "What is the minimum trench depth for DC cables?", "answers": [{"text": "800 mm"}]},
+		        {"id": "q2", "question": "Who won the 2018 world cup?", "is_impossible": true, "answers": []}]}]}]}`), 0o644)
+	reports := t.TempDir()
+	out, errOut, code := c.run(t, "", "eval", "cache", "--squad", squad, "--report-dir", reports)
+	if code != 0 {
+		t.Fatalf("eval cache: exit %d\n%s%s", code, out, errOut)
+	}
+	if !strings.Contains(out, "pass2/hit_rate = 1 ") {
+		t.Errorf("second pass is not all hits:\n%s", out)
+	}
+	if entries, _ := os.ReadDir(c.env["CEW_DATA_DIR"]); len(entries) != 0 {
+		t.Errorf("the evaluation wrote into the data directory: %v", entries)
+	}
+}

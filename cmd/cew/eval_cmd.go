@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"crypto/rand"
 	"encoding/json"
 	"fmt"
 	"os"
@@ -48,25 +49,33 @@ metric.`,
 	return cmd
 }
 
-// scratchStore opens an empty embedded index in a temporary folder that is
-// removed when the command ends.
-func (a *app) scratchStore() (*embedded.Store, error) {
+// scratchDir makes a temporary folder that is removed when the command ends.
+func (a *app) scratchDir() (string, error) {
 	dir, err := os.MkdirTemp("", "cew-eval-*")
+	if err != nil {
+		return "", err
+	}
+	a.closers = append(a.closers, func() error { return os.RemoveAll(dir) })
+	return dir, nil
+}
+
+// scratchStore opens an empty embedded index in a scratch folder.
+func (a *app) scratchStore() (*embedded.Store, error) {
+	dir, err := a.scratchDir()
 	if err != nil {
 		return nil, err
 	}
 	st, err := embedded.Open(dir, embedded.Options{Logger: a.logger})
 	if err != nil {
-		_ = os.RemoveAll(dir)
 		return nil, err
 	}
-	a.closers = append(a.closers, func() error { return os.RemoveAll(dir) }, st.Close)
+	a.closers = append(a.closers, st.Close)
 	return st, nil
 }
 
-// squadIndex loads a SQuAD file and indexes its paragraphs in a scratch
-// store.
-func (a *app) squadIndex(ctx context.Context, path string) (eval.SQuAD, *embedded.Store, error) {
+// squadIndex loads a SQuAD file and indexes its paragraphs for tenant in a
+// scratch store.
+func (a *app) squadIndex(ctx context.Context, path, tenant string) (eval.SQuAD, *embedded.Store, error) {
 	s, err := eval.LoadSQuAD(path)
 	if err != nil {
 		return s, nil, err
@@ -75,7 +84,7 @@ func (a *app) squadIndex(ctx context.Context, path string) (eval.SQuAD, *embedde
 	if err != nil {
 		return s, nil, err
 	}
-	return s, st, eval.IngestSQuAD(ctx, st, evalTenant, s, ingestEmbedder(a.embedder()))
+	return s, st, eval.IngestSQuAD(ctx, st, tenant, s, ingestEmbedder(a.embedder()))
 }
 
 func newEvalRetrievalCmd(a *app, report func(eval.Report) error) *cobra.Command {
@@ -175,7 +184,7 @@ func newEvalQACmd(a *app, report func(eval.Report) error) *cobra.Command {
 		Args:  cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			ctx := cmd.Context()
-			s, st, err := a.squadIndex(ctx, squadPath)
+			s, st, err := a.squadIndex(ctx, squadPath, evalTenant)
 			if err != nil {
 				return err
 			}
@@ -287,8 +296,15 @@ pass and the latency of hits and misses.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			ctx := cmd.Context()
-			s, st, err := a.squadIndex(ctx, squadPath)
+			// A tenant of its own: a shared Redis may still hold answers of
+			// an earlier run, whose scratch index had the same generations.
+			tenant := evalTenant + "-" + rand.Text()
+			s, st, err := a.squadIndex(ctx, squadPath, tenant)
 			if err != nil {
+				return err
+			}
+			// The bot's audit log goes to a scratch folder too.
+			if a.cfg.DataDir, err = a.scratchDir(); err != nil {
 				return err
 			}
 			b, err := a.newBot(ctx, st, nil, bot.PlatformCLI)
@@ -306,7 +322,7 @@ pass and the latency of hits and misses.`,
 				hits := 0
 				for _, q := range questions {
 					start := time.Now()
-					ans, err := b.Handle(ctx, bot.Query{Platform: bot.PlatformCLI, Tenant: evalTenant, Text: q})
+					ans, err := b.Handle(ctx, bot.Query{Platform: bot.PlatformCLI, Tenant: tenant, Text: q})
 					took := float64(time.Since(start).Microseconds()) / 1000
 					if err != nil {
 						return err
