@@ -254,7 +254,7 @@ func (h *HTTP) call(ctx context.Context, query string, texts []string) ([]float6
 	defer resp.Body.Close()
 	if resp.StatusCode/100 != 2 {
 		snippet, _ := io.ReadAll(io.LimitReader(resp.Body, errorBodyBytes))
-		return nil, fmt.Errorf("rank: http: %s: %s", resp.Status, strings.TrimSpace(string(snippet)))
+		return nil, fmt.Errorf("rank: http: %s: %s", resp.Status, h.redact(strings.TrimSpace(string(snippet))))
 	}
 	raw, err := io.ReadAll(resp.Body)
 	if err != nil {
@@ -265,6 +265,19 @@ func (h *HTTP) call(ctx context.Context, query string, texts []string) ([]float6
 		return nil, err
 	}
 	return scoresByIndex(results, len(texts))
+}
+
+// minSecretLen keeps redaction from mangling messages when a local server
+// is configured with a placeholder key such as "x".
+const minSecretLen = 6
+
+// redact removes the API key from an endpoint's error text: some servers
+// echo a rejected key, and the pipeline logs reranker errors.
+func (h *HTTP) redact(s string) string {
+	if len(h.cfg.APIKey) < minSecretLen {
+		return s
+	}
+	return strings.ReplaceAll(s, h.cfg.APIKey, "[redacted]")
 }
 
 // decodeResults reads either a bare list (TEI) or an object with a results

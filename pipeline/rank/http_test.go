@@ -240,6 +240,8 @@ func TestHTTPRerankFailures(t *testing.T) {
 			sentinel: context.DeadlineExceeded,
 		},
 		{name: "unknown format", cfg: HTTPConfig{Format: "soap"}, respond: write(http.StatusOK, "[]"), contains: "unknown format"},
+		{name: "rejected key is not repeated", cfg: HTTPConfig{APIKey: "jina_0123456789abcdef"},
+			respond: write(http.StatusUnauthorized, `{"detail":"invalid API key jina_0123456789abcdef"}`), contains: "invalid API key [redacted]"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
