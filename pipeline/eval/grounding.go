@@ -122,15 +122,15 @@ func Grounding(ctx context.Context, path string, opts guard.PostOptions, limit i
 				tn++
 				b.TN++
 			}
-			b.Accuracy = fractionOf(b.TP+b.TN, b.TP+b.TN+b.FP+b.FN)
+			b.Accuracy = ratio(b.TP+b.TN, b.TP+b.TN+b.FP+b.FN)
 			rep.ByLength[key] = b
 		}
 	}
 	rep.N = len(samples)
 	rep.Right, rep.Hallucinated = len(samples), len(samples)
-	rep.Accuracy = fractionOf(tp+tn, tp+tn+fp+fn)
-	rep.Precision = fractionOf(tp, tp+fp)
-	rep.Recall = fractionOf(tp, tp+fn)
+	rep.Accuracy = ratio(tp+tn, tp+tn+fp+fn)
+	rep.Precision = ratio(tp, tp+fp)
+	rep.Recall = ratio(tp, tp+fn)
 	if rep.Precision+rep.Recall > 0 {
 		rep.F1 = 2 * rep.Precision * rep.Recall / (rep.Precision + rep.Recall)
 	}
@@ -192,11 +192,4 @@ func lengthBucket(answer string) string {
 	default:
 		return "11+ words"
 	}
-}
-
-func fractionOf(a, b int) float64 {
-	if b == 0 {
-		return 0
-	}
-	return float64(a) / float64(b)
 }
