@@ -21,7 +21,8 @@ type EndpointConfig struct {
 	// Timeout bounds one HTTP call; 0 means 30 s.
 	Timeout time.Duration
 	Retry   RetryPolicy
-	// HTTPClient overrides the transport (tests); nil means a client with Timeout.
+	// HTTPClient overrides the transport (tests); nil means a plain client.
+	// Timeout is applied per call through the context, not by the client.
 	HTTPClient *http.Client
 }
 
