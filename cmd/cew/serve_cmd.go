@@ -103,13 +103,18 @@ func (a *app) serve(ctx context.Context) error {
 		}()
 	}
 
+	// A failed listener (HTTP or Socket Mode) stops the server as a signal
+	// does: the other listener is closed and the answers in flight finish
+	// before the store they use is closed.
+	var runErr error
 	select {
 	case <-ctx.Done():
 		a.logger.Info("shutting down: finishing answers in flight")
-	case err := <-errc:
-		if !errors.Is(err, http.ErrServerClosed) {
-			return err
+	case runErr = <-errc:
+		if errors.Is(runErr, http.ErrServerClosed) {
+			runErr = nil
 		}
+		a.logger.Error("shutting down: a listener failed", "err", runErr)
 	}
 	stopSocket()
 	shutdownCtx, cancel := context.WithTimeout(context.WithoutCancel(ctx), shutdownGrace)
@@ -120,7 +125,7 @@ func (a *app) serve(ctx context.Context) error {
 		err = errors.Join(err, adapter.Shutdown(shutdownCtx))
 	}
 	a.logger.Info("stopped", "err", err)
-	return err
+	return errors.Join(runErr, err)
 }
 
 // readiness is the /readyz body.

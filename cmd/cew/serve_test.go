@@ -246,3 +246,40 @@ func TestServe(t *testing.T) {
 		t.Errorf("a secret reached the logs")
 	}
 }
+
+// TestServeStopsWhenSocketModeFails: when Slack refuses the Socket Mode
+// connection, serve returns the error and no longer serves HTTP.
+func TestServeStopsWhenSocketModeFails(t *testing.T) {
+	slack := slacktest.NewTestServer(func(c slacktest.Customize) {
+		c.Handle("/auth.test", func(w http.ResponseWriter, _ *http.Request) {
+			fmt.Fprint(w, `{"ok":true,"team":"Project","user":"cew","team_id":"T1","user_id":"UCEW","bot_id":"BCEW"}`)
+		})
+		c.Handle("/apps.connections.open", func(w http.ResponseWriter, _ *http.Request) {
+			fmt.Fprint(w, `{"ok":false,"error":"invalid_auth"}`)
+		})
+	})
+	slack.Start()
+	t.Cleanup(slack.Stop)
+	addr := freeAddr(t)
+	env := map[string]string{
+		"CEW_DATA_DIR": t.TempDir(), "CEW_ADDR": addr, "SLACK_BOT_TOKEN": testBotToken,
+		"SLACK_APP_TOKEN": "xapp-revoked", "CEW_SLACK_API_URL": slack.GetAPIURL(),
+	}
+	served := make(chan error, 1)
+	go func() {
+		var out bytes.Buffer
+		served <- execute(context.Background(), strings.NewReader(""), &out, &out, func(k string) string { return env[k] }, []string{"serve"})
+	}()
+	select {
+	case err := <-served:
+		if err == nil || !strings.Contains(err.Error(), "socket mode") {
+			t.Fatalf("serve returned %v, want the socket mode error", err)
+		}
+	case <-time.After(30 * time.Second):
+		t.Fatal("serve kept running after Socket Mode failed")
+	}
+	if resp, err := http.Get("http://" + addr + "/healthz"); err == nil {
+		resp.Body.Close()
+		t.Errorf("the HTTP server is still up after serve returned")
+	}
+}
