@@ -271,6 +271,8 @@ func TestRewriteFollowUp(t *testing.T) {
 		{"page appended", "what about on page 13?", "What is the minimum trench depth for DC cables on page 13?", true},
 		{"pronoun resolved to the cited document", "which revision is that?", "which revision is 277-007-d-c-40327?", true},
 		{"standalone question untouched", "What is the default system loss in PVWatts?", "", false},
+		{"existential there is not a pronoun", "Is there a warning tape?", "", false},
+		{"pronoun after an existential there", "is there a warning tape on it?", "is there a warning tape on 277-007-d-c-40327?", true},
 		{"long question starting with and", "And what is the maximum allowed bending radius of the 240 mm2 copper cable in the trench?", "", false},
 	}
 	for _, tc := range tests {

@@ -3,6 +3,7 @@ package bot
 import (
 	"context"
 	"regexp"
+	"slices"
 	"strings"
 	"unicode"
 
@@ -21,6 +22,9 @@ var (
 	followUpLead = regexp.MustCompile(`(?i)^\s*(and|also|what about|how about|what of|same for|and what about|and how about|then|but)\b[\s,]*`)
 	// anaphora are words that point back at the previous answer.
 	anaphora = regexp.MustCompile(`(?i)\b(it|its|that|this|those|these|they|them|there|same|the above|that one|this one|the latter|the former)\b`)
+	// existentialThere is "there" that points at nothing: "is there a
+	// warning tape?", "there are two trenches".
+	existentialThere = regexp.MustCompile(`(?i)\b(?:(?:is|are|was|were)\s+there|there\s+(?:is|are|was|were))\b`)
 	// leadingPrep finds the prepositional phrase a follow-up replaces.
 	leadingPrep = regexp.MustCompile(`(?i)^(for|on|in|at|of|with|under|from|to|about|per)\s+(.+)$`)
 )
@@ -40,7 +44,19 @@ func IsFollowUp(q string) bool {
 	if followUpLead.MatchString(q) {
 		return true
 	}
-	return anaphora.MatchString(q) && contentWords(q) <= 3
+	return pointsBack(q) != nil && contentWords(q) <= 3
+}
+
+// pointsBack locates the first word of q that points back at the previous
+// answer, or nil.
+func pointsBack(q string) []int {
+	existential := existentialThere.FindAllStringIndex(q, -1)
+	for _, loc := range anaphora.FindAllStringIndex(q, -1) {
+		if !strings.EqualFold(q[loc[0]:loc[1]], "there") || !slices.ContainsFunc(existential, func(e []int) bool { return e[0] <= loc[0] && loc[1] <= e[1] }) {
+			return loc
+		}
+	}
+	return nil
 }
 
 // RewriteFollowUp rewrites a follow-up into a standalone question from the
@@ -74,8 +90,7 @@ func RewriteFollowUp(q string, prev cache.Turn) string {
 		return strings.TrimRight(base, "?!. ") + " " + focus + "?"
 	}
 	if len(prev.DocIDs) > 0 {
-		loc := anaphora.FindStringIndex(q)
-		if loc != nil {
+		if loc := pointsBack(q); loc != nil {
 			return q[:loc[0]] + prev.DocIDs[0] + q[loc[1]:]
 		}
 	}
