@@ -20,6 +20,7 @@ import (
 
 	"github.com/cewhq/cew/cache"
 	"github.com/cewhq/cew/pipeline"
+	"github.com/cewhq/cew/store/analysis"
 )
 
 // Answer and Source are the pipeline's answer contract, re-exported so
@@ -299,10 +300,42 @@ func (b *Bot) semanticHit(ctx context.Context, key cache.Key, vec []float32) (An
 	sem := b.cfg.Answers.(cache.SemanticAnswers)
 	e, _, ok, err := sem.Nearest(ctx, key.Tenant, key.Generation, vec, b.cfg.SemanticThreshold)
 	b.cfg.Health.Observe(err)
-	if err != nil || !ok {
+	if err != nil || !ok || !sameSpecifics(key.Question, e.Question) {
 		return Answer{}, false
 	}
 	return b.decodeCached(e.Value)
+}
+
+// sameSpecifics reports whether two questions name the same identifiers,
+// numbers and acronyms. Embeddings put "trench depth for DC cables" and
+// "… for AC cables", or "Inverter 4" and "Inverter 42", above any useful
+// similarity threshold; serving one's answer for the other would be a
+// wrong value, so a semantic hit needs these to match exactly.
+func sameSpecifics(a, b string) bool {
+	sa, sb := specifics(a), specifics(b)
+	if len(sa) != len(sb) {
+		return false
+	}
+	for t := range sa {
+		if !sb[t] {
+			return false
+		}
+	}
+	return true
+}
+
+func specifics(q string) map[string]bool {
+	out := map[string]bool{}
+	for _, t := range analysis.Tokens(q) {
+		surface := q[t.Start:t.End]
+		switch {
+		case t.Kind == analysis.Number || t.Kind == analysis.Identifier:
+			out[t.Text] = true
+		case len(surface) >= 2 && strings.ToUpper(surface) == surface && strings.ToLower(surface) != surface:
+			out[t.Text] = true // an acronym: AC, DC, LV, MV, PVWatts-style codes
+		}
+	}
+	return out
 }
 
 // cachedAnswer is what the answer cache holds: the answer contract plus

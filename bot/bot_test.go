@@ -494,3 +494,49 @@ func TestSemanticHitNeedsSameModel(t *testing.T) {
 		})
 	}
 }
+
+func TestSameSpecifics(t *testing.T) {
+	tests := []struct {
+		a, b string
+		want bool
+	}{
+		{"What is the minimum trench depth for DC cables?", "what's the min trench depth for DC cables", true},
+		{"What is the minimum trench depth for DC cables?", "What is the minimum trench depth for AC cables?", false},
+		{"What is the rated power of Inverter 4?", "What is the rated power of Inverter 42?", false},
+		{"Status of 277-007-D-C-40327?", "status of 277-007-D-C-40328", false},
+		{"How deep is the trench at 800 mm cover?", "How deep is the trench at 600 mm cover?", false},
+	}
+	for _, tc := range tests {
+		t.Run(tc.a+" / "+tc.b, func(t *testing.T) {
+			if got := bot.SameSpecifics(tc.a, tc.b); got != tc.want {
+				t.Errorf("SameSpecifics = %v, want %v", got, tc.want)
+			}
+		})
+	}
+}
+
+// sameVector embeds every text as the same vector: the worst case of a
+// semantic cache, where every question looks alike.
+type sameVector struct{}
+
+func (sameVector) Embed(_ context.Context, texts []string) ([][]float32, error) {
+	out := make([][]float32, len(texts))
+	for i := range texts {
+		out[i] = []float32{1, 0, 0}
+	}
+	return out, nil
+}
+
+func TestSemanticCacheNeedsSameSpecifics(t *testing.T) {
+	f := newFixture(t, func(c *bot.Config) { c.UserLimit, c.Embedder = 0, sameVector{} })
+	ctx := context.Background()
+	f.bot.Handle(ctx, query("What is the minimum trench depth for DC cables?"))
+	para, _ := f.bot.Handle(ctx, query("Minimum trench depth of DC cables, please"))
+	if !para.Cached {
+		t.Errorf("a paraphrase naming the same things missed the semantic cache")
+	}
+	other, _ := f.bot.Handle(ctx, query("What is the minimum trench depth for AC cables?"))
+	if other.Cached {
+		t.Errorf("the DC answer was served for an AC question")
+	}
+}

@@ -1,0 +1,4 @@
+package bot
+
+// SameSpecifics exposes sameSpecifics to the external tests.
+var SameSpecifics = sameSpecifics
