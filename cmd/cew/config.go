@@ -53,6 +53,7 @@ type Config struct {
 	SlackAPIURL     string
 	SlackTenants    string
 	SlackWorkers    int
+	SlackDrafts     bool
 	AnswerTimeout   time.Duration
 }
 
@@ -76,6 +77,17 @@ func positiveInt(f func(*Config) *int) func(*Config, string) error {
 			return fmt.Errorf("must be a positive whole number, got %q", v)
 		}
 		*f(c) = n
+		return nil
+	}
+}
+
+func boolean(f func(*Config) *bool) func(*Config, string) error {
+	return func(c *Config, v string) error {
+		b, err := strconv.ParseBool(v)
+		if err != nil {
+			return fmt.Errorf("must be true or false, got %q", v)
+		}
+		*f(c) = b
 		return nil
 	}
 }
@@ -126,6 +138,7 @@ var settings = []setting{
 	{env: "CEW_SLACK_API_URL", help: "Slack Web API base URL override (tests, proxies)", set: str(func(c *Config) *string { return &c.SlackAPIURL })},
 	{env: "CEW_SLACK_TENANTS", help: "Slack team id → tenant, e.g. T123=acme,T456=beta; unset = every workspace uses CEW_TENANT", set: str(func(c *Config) *string { return &c.SlackTenants })},
 	{env: "CEW_SLACK_WORKERS", def: "16", help: "concurrent Slack answers", set: positiveInt(func(c *Config) *int { return &c.SlackWorkers })},
+	{env: "CEW_SLACK_DRAFTS", def: "false", help: "with an LLM, stream the unchecked draft into the Slack placeholder before the checked answer replaces it", set: boolean(func(c *Config) *bool { return &c.SlackDrafts })},
 	{env: "CEW_ANSWER_TIMEOUT", def: "60s", help: "time limit of one answer in the server", set: duration(func(c *Config) *time.Duration { return &c.AnswerTimeout })},
 }
 

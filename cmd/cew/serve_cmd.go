@@ -68,6 +68,7 @@ func (a *app) serve(ctx context.Context) error {
 			BotToken: a.cfg.SlackBotToken, SigningSecret: a.cfg.SlackSigningKey, AppToken: a.cfg.SlackAppToken,
 			APIURL: a.cfg.SlackAPIURL, Tenants: tenants, DefaultTenant: a.cfg.Tenant,
 			Workers: a.cfg.SlackWorkers, AnswerTimeout: a.cfg.AnswerTimeout, Logger: a.logger, Registerer: reg,
+			DraftInterval: draftInterval(a.cfg.SlackDrafts),
 		}, b)
 		if err != nil {
 			return err
@@ -126,6 +127,16 @@ func (a *app) serve(ctx context.Context) error {
 	}
 	a.logger.Info("stopped", "err", err)
 	return errors.Join(runErr, err)
+}
+
+// draftInterval turns streamed drafts on (Slack's default pace) or off.
+// Off by default: a draft has not passed the post-guard yet, and a number
+// a reader sees for a second can still end up on site.
+func draftInterval(on bool) time.Duration {
+	if on {
+		return slack.DefaultDraftInterval
+	}
+	return -1
 }
 
 // readiness is the /readyz body.
