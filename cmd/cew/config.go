@@ -33,6 +33,7 @@ type Config struct {
 	LLMMaxTokens int
 	RerankURL    string
 	RerankModel  string
+	RerankKey    string
 
 	Addr             string
 	MaxFileMB        int
@@ -119,6 +120,7 @@ var settings = []setting{
 	{env: "CEW_LLM_TIMEOUT", def: "30s", help: "timeout of one LLM call", set: duration(func(c *Config) *time.Duration { return &c.LLMTimeout })},
 	{env: "CEW_LLM_MAX_TOKENS", def: "600", help: "maximum tokens of a generated answer", set: positiveInt(func(c *Config) *int { return &c.LLMMaxTokens })},
 	{env: "CEW_RERANK_URL", help: "TEI/Jina/Cohere-style /rerank endpoint; unset = lexical reranker", set: str(func(c *Config) *string { return &c.RerankURL })},
+	{env: "CEW_RERANK_API_KEY", secret: true, help: "API key for the rerank endpoint (its own: OPENAI_API_KEY is never sent there)", set: str(func(c *Config) *string { return &c.RerankKey })},
 	{env: "CEW_RERANK_MODEL", help: "reranker model name sent to the rerank endpoint", set: str(func(c *Config) *string { return &c.RerankModel })},
 	{env: "CEW_ADDR", def: "127.0.0.1:8080", help: "listen address of cew serve", set: str(func(c *Config) *string { return &c.Addr })},
 	{env: "CEW_MAX_FILE_MB", def: "100", help: "files bigger than this are skipped at ingestion", set: positiveInt(func(c *Config) *int { return &c.MaxFileMB })},
@@ -310,6 +312,7 @@ func (c Config) LogValue() slog.Value {
 		slog.String("embed_model", c.EmbedModel),
 		slog.String("llm_model", c.LLMModel),
 		slog.Bool("openai_api_key_set", c.OpenAIKey != ""),
+		slog.Bool("rerank_api_key_set", c.RerankKey != ""),
 		slog.Bool("slack_bot_token_set", c.SlackBotToken != ""),
 		slog.Bool("slack_socket_mode", c.SlackAppToken != ""),
 	)

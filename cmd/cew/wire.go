@@ -45,7 +45,7 @@ func (a *app) newPipeline(st store.Store) (*pipeline.Pipeline, error) {
 		cfg.Embedder = e
 	}
 	if a.cfg.RerankURL != "" {
-		cfg.Reranker = rank.NewHTTP(rank.HTTPConfig{URL: a.cfg.RerankURL, Model: a.cfg.RerankModel, APIKey: a.cfg.OpenAIKey})
+		cfg.Reranker = rank.NewHTTP(rank.HTTPConfig{URL: a.cfg.RerankURL, Model: a.cfg.RerankModel, APIKey: a.cfg.RerankKey})
 	}
 	extractive := generate.NewExtractive(generate.ExtractiveOptions{})
 	cfg.Generator = extractive
