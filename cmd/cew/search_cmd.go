@@ -109,7 +109,7 @@ func location(s pipeline.Source) string {
 		parts = append(parts, "section "+s.Section)
 	}
 	if len(parts) == 0 {
-		return "(no location)"
+		return "register entry"
 	}
 	return strings.Join(parts, ", ")
 }
