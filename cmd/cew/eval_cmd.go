@@ -109,15 +109,21 @@ func newEvalRetrievalCmd(a *app, report func(eval.Report) error) *cobra.Command 
 				return err
 			}
 			a.logger.Info("indexed corpus", "docs", len(b.Docs), "took", time.Since(start).Round(time.Millisecond))
+			// Each query is embedded once for the dense, hybrid and reranked
+			// systems.
+			queryVectors := map[string][]float32{}
 			search := func(mode store.Mode) func(context.Context, string) ([]store.Hit, error) {
 				return func(ctx context.Context, q string) ([]store.Hit, error) {
 					req := store.SearchRequest{Tenant: evalTenant, Query: q, Mode: mode, K: eval.RecallDepth}
 					if emb != nil && mode != store.ModeKeyword {
-						vecs, err := emb.Embed(ctx, []string{q})
-						if err != nil {
-							return nil, err
+						if queryVectors[q] == nil {
+							vecs, err := emb.Embed(ctx, []string{q})
+							if err != nil {
+								return nil, err
+							}
+							queryVectors[q] = vecs[0]
 						}
-						req.Vector = vecs[0]
+						req.Vector = queryVectors[q]
 					}
 					return st.Search(ctx, req)
 				}

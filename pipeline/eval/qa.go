@@ -49,17 +49,18 @@ func LoadSQuAD(path string) (SQuAD, error) {
 // IngestSQuAD indexes every paragraph as its own document titled with its
 // article and numbered as page = paragraph position within the article.
 func IngestSQuAD(ctx context.Context, st ingest.Store, tenant string, s SQuAD, embed ingest.Embedder) error {
+	ix := &indexer{st: st, embed: embed}
 	for ai, a := range s.Data {
 		title := strings.ReplaceAll(a.Title, "_", " ")
 		for pi, p := range a.Paragraphs {
 			id := fmt.Sprintf("squad-%02d-%03d", ai+1, pi+1)
 			doc := store.Document{Tenant: tenant, ID: id, Number: id, Title: title}
-			if err := indexText(ctx, st, embed, doc, ingest.Block{Page: pi + 1, Text: p.Context}); err != nil {
+			if err := ix.add(ctx, doc, ingest.Block{Page: pi + 1, Text: p.Context}); err != nil {
 				return err
 			}
 		}
 	}
-	return nil
+	return ix.flush(ctx)
 }
 
 // Answerer is the pipeline under evaluation.

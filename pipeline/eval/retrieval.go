@@ -139,31 +139,75 @@ func readQrels(path string) (map[string]map[string]int, error) {
 // IngestBEIR writes one document per corpus entry (title + text, cut by the
 // ordinary chunker) into st for tenant. embed may be nil.
 func IngestBEIR(ctx context.Context, st ingest.Store, tenant string, docs []BEIRDoc, embed ingest.Embedder) error {
+	ix := &indexer{st: st, embed: embed}
 	for _, d := range docs {
 		doc := store.Document{Tenant: tenant, ID: d.ID, Number: d.ID, Title: d.Title}
-		if err := indexText(ctx, st, embed, doc, ingest.Block{Page: 1, Text: strings.TrimSpace(d.Text)}); err != nil {
+		if err := ix.add(ctx, doc, ingest.Block{Page: 1, Text: strings.TrimSpace(d.Text)}); err != nil {
 			return err
 		}
 	}
-	return nil
+	return ix.flush(ctx)
 }
 
-// indexText indexes one block of text as an evaluation document.
-func indexText(ctx context.Context, st ingest.Store, embed ingest.Embedder, doc store.Document, b ingest.Block) error {
+// indexer writes evaluation documents, embedding the chunks of many
+// documents per request: one request per document would leave an
+// embedding server's batching idle and dominate the evaluation's time.
+type indexer struct {
+	st      ingest.Store
+	embed   ingest.Embedder
+	pending []pendingDoc
+	chunks  int
+}
+
+type pendingDoc struct {
+	doc    store.Document
+	chunks []store.Chunk
+}
+
+// indexBatch is how many chunks are embedded together.
+const indexBatch = 256
+
+func (ix *indexer) add(ctx context.Context, doc store.Document, b ingest.Block) error {
 	doc.Revision, doc.Status, doc.Pages = "1", "eval", 1
 	chunks := ingest.Chunk(doc, []ingest.Block{b}, ingest.DefaultChunkOptions)
 	if len(chunks) == 0 {
 		return nil
 	}
-	if embed != nil {
-		if err := ingest.EmbedChunks(ctx, embed, chunks); err != nil {
-			return fmt.Errorf("eval: %s: %w", doc.ID, err)
+	doc.Chunks = len(chunks)
+	ix.pending = append(ix.pending, pendingDoc{doc, chunks})
+	ix.chunks += len(chunks)
+	if ix.chunks >= indexBatch {
+		return ix.flush(ctx)
+	}
+	return nil
+}
+
+func (ix *indexer) flush(ctx context.Context) error {
+	if len(ix.pending) == 0 {
+		return nil
+	}
+	if ix.embed != nil {
+		all := make([]store.Chunk, 0, ix.chunks)
+		for _, p := range ix.pending {
+			all = append(all, p.chunks...)
+		}
+		if err := ingest.EmbedChunks(ctx, ix.embed, all); err != nil {
+			return fmt.Errorf("eval: %w", err)
+		}
+		i := 0
+		for _, p := range ix.pending {
+			for j := range p.chunks {
+				p.chunks[j].Vector = all[i].Vector
+				i++
+			}
 		}
 	}
-	doc.Chunks = len(chunks)
-	if err := st.PutDocument(ctx, doc, chunks); err != nil {
-		return fmt.Errorf("eval: index %s: %w", doc.ID, err)
+	for _, p := range ix.pending {
+		if err := ix.st.PutDocument(ctx, p.doc, p.chunks); err != nil {
+			return fmt.Errorf("eval: index %s: %w", p.doc.ID, err)
+		}
 	}
+	ix.pending, ix.chunks = ix.pending[:0], 0
 	return nil
 }
 
