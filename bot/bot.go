@@ -241,17 +241,19 @@ func (b *Bot) answer(ctx context.Context, q Query, standalone string) (Answer, e
 	}
 	key := cache.Key{Tenant: q.Tenant, Generation: gen, Question: standalone, PromptSet: b.cfg.PromptSet, Model: b.cfg.Model}
 	lookupStart := b.cfg.Now()
-	if ans, ok := b.cached(ctx, key); ok {
-		ans.TimingsMS = map[string]float64{"cache": ms(b.cfg.Now().Sub(lookupStart)), "total": ms(b.cfg.Now().Sub(lookupStart))}
+	hit := func(ans Answer) (Answer, error) {
+		took := ms(b.cfg.Now().Sub(lookupStart))
+		ans.TimingsMS = map[string]float64{"cache": took, "total": took}
 		b.cfg.Metrics.cacheLookup(true)
 		return ans, nil
+	}
+	if ans, ok := b.cached(ctx, key); ok {
+		return hit(ans)
 	}
 	vec, embedFailed := b.semanticVector(ctx, standalone)
 	if vec != nil {
 		if ans, ok := b.semanticHit(ctx, key, vec); ok {
-			ans.TimingsMS = map[string]float64{"cache": ms(b.cfg.Now().Sub(lookupStart)), "total": ms(b.cfg.Now().Sub(lookupStart))}
-			b.cfg.Metrics.cacheLookup(true)
-			return ans, nil
+			return hit(ans)
 		}
 	}
 	b.cfg.Metrics.cacheLookup(false)
