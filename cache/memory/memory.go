@@ -268,42 +268,27 @@ func (s *Store) Nearest(ctx context.Context, tenant string, generation uint64, v
 		return cache.Entry{}, 0, false, nil
 	}
 	now := s.now()
-	var candidates []candidate
+	var candidates []cache.Candidate
 	s.semanticMu.RLock()
 	for _, it := range s.semantic[tenant] {
 		if it.generation != generation || len(it.unit) != len(vec) || !now.Before(it.expires) {
 			continue
 		}
 		if sim := dot(it.unit, vec) / norm; sim >= minSimilarity {
-			candidates = append(candidates, candidate{hash: it.hash, similarity: sim})
+			candidates = append(candidates, cache.Candidate{Hash: it.hash, Similarity: sim})
 		}
 	}
 	s.semanticMu.RUnlock()
 
 	// The best vector's answer may have been evicted from the byte-bounded
 	// answer cache; the next best still serves.
-	slices.SortFunc(candidates, func(a, b candidate) int { return compareDesc(a.similarity, b.similarity) })
+	cache.SortCandidates(candidates)
 	for _, c := range candidates {
-		if e, ok, _ := s.lookup(c.hash); ok {
-			return e, min(c.similarity, 1), true, nil
+		if e, ok, _ := s.lookup(c.Hash); ok {
+			return e, min(c.Similarity, 1), true, nil
 		}
 	}
 	return cache.Entry{}, 0, false, nil
-}
-
-type candidate struct {
-	hash       string
-	similarity float64
-}
-
-func compareDesc(a, b float64) int {
-	switch {
-	case a > b:
-		return -1
-	case a < b:
-		return 1
-	}
-	return 0
 }
 
 // Turns returns the conversation's remembered turns, oldest first.

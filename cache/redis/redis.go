@@ -11,7 +11,6 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
-	"slices"
 	"strings"
 	"time"
 
@@ -299,11 +298,6 @@ func roundUp(d time.Duration) time.Duration {
 	return max(d.Round(time.Millisecond), time.Millisecond)
 }
 
-type candidate struct {
-	hash       string
-	similarity float64
-}
-
 // Nearest returns the live answer of tenant and generation whose question
 // vector is most similar to vec, if that similarity is at least
 // minSimilarity. The set is small, so it is fetched whole and compared
@@ -325,28 +319,23 @@ func (s *Store) Nearest(ctx context.Context, tenant string, generation uint64, v
 	if err != nil {
 		return cache.Entry{}, 0, false, s.fail(ctx, "nearest", err)
 	}
-	var candidates []candidate
+	var candidates []cache.Candidate
 	for hash, stored := range set {
 		if len(stored) != 4*len(vec) {
 			continue
 		}
 		if sim := dotStored(stored, vec) / norm; sim >= minSimilarity {
-			candidates = append(candidates, candidate{hash: hash, similarity: min(sim, 1)})
+			candidates = append(candidates, cache.Candidate{Hash: hash, Similarity: min(sim, 1)})
 		}
 	}
 	if len(candidates) == 0 {
 		return cache.Entry{}, 0, false, nil
 	}
-	slices.SortFunc(candidates, func(a, b candidate) int {
-		if c := -compareFloat(a.similarity, b.similarity); c != 0 {
-			return c
-		}
-		return strings.Compare(a.hash, b.hash)
-	})
+	cache.SortCandidates(candidates)
 	candidates = candidates[:min(len(candidates), maxSemanticCandidates)]
 	keys := make([]string, len(candidates))
 	for i, c := range candidates {
-		keys[i] = s.answerKey(c.hash)
+		keys[i] = s.answerKey(c.Hash)
 	}
 	// The vectors outlive the answers that expired before the set did;
 	// the answer keys are the authority on what is still live.
@@ -364,19 +353,9 @@ func (s *Store) Nearest(ctx context.Context, tenant string, generation uint64, v
 			s.logger.Warn("cache/redis: unreadable answer treated as a miss", "err", err)
 			continue
 		}
-		return e, candidates[i].similarity, true, nil
+		return e, candidates[i].Similarity, true, nil
 	}
 	return cache.Entry{}, 0, false, nil
-}
-
-func compareFloat(a, b float64) int {
-	switch {
-	case a < b:
-		return -1
-	case a > b:
-		return 1
-	}
-	return 0
 }
 
 func (s *Store) sessionKey(conversation string) string { return s.prefix + "session:" + conversation }
