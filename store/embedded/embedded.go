@@ -41,6 +41,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 	"sync"
 	"time"
 
@@ -269,16 +270,16 @@ func (s *Store) Documents(ctx context.Context, tenant string) ([]store.Document,
 // controllers read it; document id and the raw revision label break ties
 // so the order is total.
 func compareDocuments(a, b store.Document) int {
-	if c := compareIDs(a.Number, b.Number); c != 0 {
+	if c := strings.Compare(a.Number, b.Number); c != 0 {
 		return c
 	}
-	if c := compareIDs(a.ID, b.ID); c != 0 {
+	if c := strings.Compare(a.ID, b.ID); c != 0 {
 		return c
 	}
 	if c := store.CompareRevisions(a.Revision, b.Revision); c != 0 {
 		return c
 	}
-	return compareIDs(a.Revision, b.Revision)
+	return strings.Compare(a.Revision, b.Revision)
 }
 
 // Generation implements store.Catalog. A tenant with nothing indexed is at

@@ -4,6 +4,7 @@ import (
 	"math"
 	"runtime"
 	"slices"
+	"strings"
 	"sync"
 
 	"github.com/cewhq/cew/store"
@@ -220,19 +221,9 @@ func fuse(kw, dn []scored, chunks []store.Chunk) []store.Hit {
 			}
 			return 1
 		}
-		return compareIDs(a.Chunk.ID, b.Chunk.ID)
+		return strings.Compare(a.Chunk.ID, b.Chunk.ID)
 	})
 	return hits
-}
-
-func compareIDs(a, b string) int {
-	switch {
-	case a < b:
-		return -1
-	case a > b:
-		return 1
-	}
-	return 0
 }
 
 // topK keeps the k best slots in a min-heap whose root is the worst kept;
