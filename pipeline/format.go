@@ -2,34 +2,16 @@ package pipeline
 
 import (
 	"fmt"
-	"regexp"
-	"strconv"
 
 	"github.com/cewhq/cew/pipeline/guard"
 	"github.com/cewhq/cew/store"
 )
 
-// citationGroup matches "[S1]", "[S1, S3]" and "[S1; S2]".
-var (
-	citationGroup = regexp.MustCompile(`\[S\d+(?:\s*[,;]\s*S?\d+)*\]`)
-	citationNum   = regexp.MustCompile(`\d+`)
-)
-
 // renumberCitations rewrites [S#] markers so they number the answer's
-// sources 1..n in citation order rather than the ranked chunks.
+// sources 1..n in citation order rather than the ranked chunks; the guard
+// owns the citation grammar.
 func renumberCitations(text string, renumber map[int]int) string {
-	return citationGroup.ReplaceAllStringFunc(text, func(group string) string {
-		return citationNum.ReplaceAllStringFunc(group, func(num string) string {
-			n, err := strconv.Atoi(num)
-			if err != nil {
-				return num
-			}
-			if m, ok := renumber[n]; ok {
-				return strconv.Itoa(m)
-			}
-			return num
-		})
-	})
+	return guard.RenumberCitations(text, renumber)
 }
 
 // Confidence thresholds on the blended score.

@@ -101,6 +101,23 @@ func containsInt(s []int, n int) bool {
 	return false
 }
 
+// RenumberCitations rewrites the numbers inside every citation group
+// ("[S3]", "[S1, S3]") through renumber; numbers it does not map stay.
+func RenumberCitations(text string, renumber map[int]int) string {
+	return citationGroup.ReplaceAllStringFunc(text, func(group string) string {
+		return citationNum.ReplaceAllStringFunc(group, func(num string) string {
+			n, err := strconv.Atoi(num)
+			if err != nil {
+				return num
+			}
+			if m, ok := renumber[n]; ok {
+				return strconv.Itoa(m)
+			}
+			return num
+		})
+	})
+}
+
 // SplitLine cuts one line of text into sentences, as the post-guard reads
 // them; the extractive generator quotes units cut by the same rules.
 func SplitLine(line string) []string { return splitLine(line) }

@@ -99,3 +99,19 @@ func TestSplitSentences(t *testing.T) {
 		})
 	}
 }
+
+func TestRenumberCitations(t *testing.T) {
+	tests := []struct{ name, in, want string }{
+		{"single", "Depth is 800 mm [S3].", "Depth is 800 mm [S1]."},
+		{"group", "A [S3, S1] and B [S1][S3].", "A [S1, S2] and B [S2][S1]."},
+		{"unmapped stays", "C [S9].", "C [S9]."},
+		{"not a citation", "Table S3 [3].", "Table S3 [3]."},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			if got := RenumberCitations(tc.in, map[int]int{3: 1, 1: 2}); got != tc.want {
+				t.Errorf("RenumberCitations(%q) = %q, want %q", tc.in, got, tc.want)
+			}
+		})
+	}
+}
