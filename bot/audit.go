@@ -8,27 +8,29 @@ import (
 	"path/filepath"
 	"sync"
 	"time"
+
+	"github.com/cewhq/cew/answer"
 )
 
 // AuditRecord is one line of the audit trail: an answer or a feedback.
 type AuditRecord struct {
-	Kind      string    `json:"kind"` // "answer" or "feedback"
-	At        time.Time `json:"at"`
-	AnswerID  string    `json:"answer_id"`
-	Platform  Platform  `json:"platform"`
-	Tenant    string    `json:"tenant"`
-	Channel   string    `json:"channel,omitempty"`
-	Thread    string    `json:"thread,omitempty"`
-	User      string    `json:"user,omitempty"`
-	EventID   string    `json:"event_id,omitempty"`
-	Question  string    `json:"question,omitempty"`
-	Rewritten string    `json:"standalone_question,omitempty"`
-	Answer    string    `json:"answer,omitempty"`
-	Status    Status    `json:"status,omitempty"`
-	Reason    string    `json:"reason,omitempty"`
-	Intent    string    `json:"intent,omitempty"`
-	Sources   []string  `json:"sources,omitempty"` // chunk ids
-	Cached    bool      `json:"cached,omitempty"`
+	Kind      string          `json:"kind"` // "answer" or "feedback"
+	At        time.Time       `json:"at"`
+	AnswerID  string          `json:"answer_id"`
+	Platform  answer.Platform `json:"platform"`
+	Tenant    string          `json:"tenant"`
+	Channel   string          `json:"channel,omitempty"`
+	Thread    string          `json:"thread,omitempty"`
+	User      string          `json:"user,omitempty"`
+	EventID   string          `json:"event_id,omitempty"`
+	Question  string          `json:"question,omitempty"`
+	Rewritten string          `json:"standalone_question,omitempty"`
+	Answer    string          `json:"answer,omitempty"`
+	Status    answer.Status   `json:"status,omitempty"`
+	Reason    string          `json:"reason,omitempty"`
+	Intent    string          `json:"intent,omitempty"`
+	Sources   []string        `json:"sources,omitempty"` // chunk ids
+	Cached    bool            `json:"cached,omitempty"`
 	// Verdicts of the guards and how the answer was generated.
 	PreGuard  string             `json:"pre_guard,omitempty"`
 	PostGuard string             `json:"post_guard,omitempty"`
@@ -87,7 +89,7 @@ func (a *FileAudit) Close() error {
 
 // record writes the answer's audit record and metrics. Audit failures are
 // logged, never surfaced to the user.
-func (b *Bot) record(ctx context.Context, q Query, ans Answer, start time.Time) {
+func (b *Bot) record(ctx context.Context, q Query, ans answer.Answer, start time.Time) {
 	b.cfg.Metrics.observe(q.Platform, ans)
 	b.cfg.Logger.Info("answer",
 		"answer_id", ans.ID, "event_id", q.EventID, "platform", q.Platform, "tenant", q.Tenant,
@@ -114,7 +116,7 @@ func (b *Bot) record(ctx context.Context, q Query, ans Answer, start time.Time) 
 // Feedback is a 👍/👎 on an answer.
 type Feedback struct {
 	AnswerID string
-	Platform Platform
+	Platform answer.Platform
 	Tenant   string
 	Channel  string
 	User     string

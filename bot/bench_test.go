@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/cewhq/cew/answer"
 	"github.com/cewhq/cew/bot"
 	"github.com/cewhq/cew/cache/memory"
 	"github.com/cewhq/cew/cache/redis"
@@ -70,7 +71,7 @@ func BenchmarkHandle(b *testing.B) {
 					b.Fatal(err)
 				}
 				ctx := context.Background()
-				q := bot.Query{Platform: bot.PlatformCLI, Tenant: "acme", Text: "What is the default value of the total system losses in PVWatts?"}
+				q := bot.Query{Platform: answer.PlatformCLI, Tenant: "acme", Text: "What is the default value of the total system losses in PVWatts?"}
 				if _, err := bt.Handle(ctx, q); err != nil {
 					b.Fatal(err)
 				}

@@ -18,52 +18,21 @@ import (
 	"strings"
 	"time"
 
+	"github.com/cewhq/cew/answer"
 	"github.com/cewhq/cew/cache"
 	"github.com/cewhq/cew/pipeline"
 	"github.com/cewhq/cew/store/analysis"
 )
 
-// Answer and Source are the pipeline's answer contract, re-exported so
-// adapters depend on the bot only.
-type (
-	Answer = pipeline.Answer
-	Source = pipeline.Source
-	Status = pipeline.Status
-)
-
-// Answer statuses, re-exported for adapters.
-const (
-	StatusAnswered  = pipeline.StatusAnswered
-	StatusNotFound  = pipeline.StatusNotFound
-	StatusBlocked   = pipeline.StatusBlocked
-	StatusSmalltalk = pipeline.StatusSmalltalk
-	StatusError     = pipeline.StatusError
-)
-
-// NotFoundText is the sentence cew says when the documents do not answer.
-const NotFoundText = pipeline.NotFoundText
-
-// ReasonRateLimited is the reason code of a rate-limited question.
-const ReasonRateLimited pipeline.Reason = "RATE_LIMITED"
-
 // ErrDuplicate is returned by Handle for an event id already handled (a
 // platform retry, or another replica got it first). Adapters drop it.
 var ErrDuplicate = errors.New("bot: duplicate event")
-
-// Platform names where a query came from.
-type Platform string
-
-const (
-	PlatformSlack Platform = "slack"
-	PlatformTeams Platform = "teams"
-	PlatformCLI   Platform = "cli"
-)
 
 // Query is one message to the bot, normalised by an adapter.
 type Query struct {
 	// EventID is the platform's delivery id, for de-duplication; "" skips it.
 	EventID  string
-	Platform Platform
+	Platform answer.Platform
 	// Tenant is the cew tenant the adapter resolved from the workspace.
 	Tenant  string
 	Channel string
@@ -84,8 +53,8 @@ func (q Query) conversation() string {
 
 // Answerer is the pipeline as the bot uses it.
 type Answerer interface {
-	Answer(ctx context.Context, req pipeline.Request) (pipeline.Answer, error)
-	Status(ctx context.Context, tenant, query string) (pipeline.Answer, error)
+	Answer(ctx context.Context, req pipeline.Request) (answer.Answer, error)
+	Status(ctx context.Context, tenant, query string) (answer.Answer, error)
 }
 
 // Generations reports a tenant's index generation, which cache keys carry.
@@ -192,13 +161,13 @@ func (b *Bot) Degraded() bool { return b.cfg.Health.Degraded() }
 // handled; otherwise the Answer is always usable, and the error is non-nil
 // only when the pipeline itself failed (the Answer then apologises with a
 // reference).
-func (b *Bot) Handle(ctx context.Context, q Query) (Answer, error) {
+func (b *Bot) Handle(ctx context.Context, q Query) (answer.Answer, error) {
 	start := b.cfg.Now()
 	if q.EventID != "" && b.cfg.Deduper != nil {
 		first, err := b.cfg.Deduper.FirstSeen(ctx, string(q.Platform)+":"+q.EventID, b.cfg.DedupeTTL)
 		b.cfg.Health.Observe(err)
 		if err == nil && !first {
-			return Answer{}, ErrDuplicate
+			return answer.Answer{}, ErrDuplicate
 		}
 	}
 	if ans, limited := b.rateLimit(ctx, q); limited {
@@ -217,7 +186,7 @@ func (b *Bot) Handle(ctx context.Context, q Query) (Answer, error) {
 }
 
 // StatusLookup answers "/cew status <document>" from the register.
-func (b *Bot) StatusLookup(ctx context.Context, q Query) (Answer, error) {
+func (b *Bot) StatusLookup(ctx context.Context, q Query) (answer.Answer, error) {
 	start := b.cfg.Now()
 	ans, limited := b.rateLimit(ctx, q)
 	var err error
@@ -231,17 +200,17 @@ func (b *Bot) StatusLookup(ctx context.Context, q Query) (Answer, error) {
 
 // answer serves from the cache when it can, otherwise runs the pipeline and
 // caches what is safe to cache.
-func (b *Bot) answer(ctx context.Context, q Query, standalone string) (Answer, error) {
+func (b *Bot) answer(ctx context.Context, q Query, standalone string) (answer.Answer, error) {
 	if b.cfg.Answers == nil {
-		return b.cfg.Pipeline.Answer(ctx, pipeline.Request{Tenant: q.Tenant, Question: standalone, OnToken: q.OnToken})
+		return b.cfg.Pipeline.Answer(ctx, pipeline.Request{Tenant: q.Tenant, Platform: q.Platform, Question: standalone, OnToken: q.OnToken})
 	}
 	gen, err := b.cfg.Generations.Generation(ctx, q.Tenant)
 	if err != nil {
-		return b.cfg.Pipeline.Answer(ctx, pipeline.Request{Tenant: q.Tenant, Question: standalone, OnToken: q.OnToken})
+		return b.cfg.Pipeline.Answer(ctx, pipeline.Request{Tenant: q.Tenant, Platform: q.Platform, Question: standalone, OnToken: q.OnToken})
 	}
 	key := cache.Key{Tenant: q.Tenant, Generation: gen, Question: standalone, PromptSet: b.cfg.PromptSet, Model: b.cfg.Model}
 	lookupStart := b.cfg.Now()
-	hit := func(ans Answer) (Answer, error) {
+	hit := func(ans answer.Answer) (answer.Answer, error) {
 		took := ms(b.cfg.Now().Sub(lookupStart))
 		ans.TimingsMS = map[string]float64{"cache": took, "total": took}
 		b.cfg.Metrics.cacheLookup(true)
@@ -257,7 +226,7 @@ func (b *Bot) answer(ctx context.Context, q Query, standalone string) (Answer, e
 		}
 	}
 	b.cfg.Metrics.cacheLookup(false)
-	ans, err := b.cfg.Pipeline.Answer(ctx, pipeline.Request{Tenant: q.Tenant, Question: standalone, Vector: vec, EmbedFailed: embedFailed, OnToken: q.OnToken})
+	ans, err := b.cfg.Pipeline.Answer(ctx, pipeline.Request{Tenant: q.Tenant, Platform: q.Platform, Question: standalone, Vector: vec, EmbedFailed: embedFailed, OnToken: q.OnToken})
 	if err == nil && cacheable(ans) {
 		b.store(ctx, key, standalone, vec, ans)
 	}
@@ -267,15 +236,15 @@ func (b *Bot) answer(ctx context.Context, q Query, standalone string) (Answer, e
 // cacheable: answers and refusals are cached (the generation protects
 // refusals from going stale); errors, blocked questions and anything
 // produced while a dependency was degraded are not.
-func cacheable(ans Answer) bool {
-	return (ans.Status == StatusAnswered || ans.Status == StatusNotFound) && len(ans.Trace.Degraded) == 0
+func cacheable(ans answer.Answer) bool {
+	return (ans.Status == answer.StatusAnswered || ans.Status == answer.StatusNotFound) && len(ans.Trace.Degraded) == 0
 }
 
-func (b *Bot) cached(ctx context.Context, key cache.Key) (Answer, bool) {
+func (b *Bot) cached(ctx context.Context, key cache.Key) (answer.Answer, bool) {
 	e, ok, err := b.cfg.Answers.Get(ctx, key)
 	b.cfg.Health.Observe(err)
 	if err != nil || !ok {
-		return Answer{}, false
+		return answer.Answer{}, false
 	}
 	return b.decodeCached(e.Value)
 }
@@ -298,12 +267,12 @@ func (b *Bot) semanticVector(ctx context.Context, question string) (vec []float3
 	return vecs[0], false
 }
 
-func (b *Bot) semanticHit(ctx context.Context, key cache.Key, vec []float32) (Answer, bool) {
+func (b *Bot) semanticHit(ctx context.Context, key cache.Key, vec []float32) (answer.Answer, bool) {
 	sem := b.cfg.Answers.(cache.SemanticAnswers)
 	e, _, ok, err := sem.Nearest(ctx, key.Tenant, key.Generation, vec, b.cfg.SemanticThreshold)
 	b.cfg.Health.Observe(err)
 	if err != nil || !ok || !sameSpecifics(key.Question, e.Question) {
-		return Answer{}, false
+		return answer.Answer{}, false
 	}
 	return b.decodeCached(e.Value)
 }
@@ -345,7 +314,7 @@ func specifics(q string) map[string]bool {
 // cache hit as for the answer it repeats, and the prompt set and model that
 // produced it.
 type cachedAnswer struct {
-	Answer
+	answer.Answer
 	CitedChunks []string `json:"cited_chunks,omitempty"`
 	PromptSet   string   `json:"prompt_set"`
 	Model       string   `json:"model"`
@@ -354,10 +323,10 @@ type cachedAnswer struct {
 // decodeCached reads a cache entry. A semantic match is found by tenant and
 // generation alone, so the prompt set and model are checked here: an answer
 // made before either changed is not served.
-func (b *Bot) decodeCached(data []byte) (Answer, bool) {
+func (b *Bot) decodeCached(data []byte) (answer.Answer, bool) {
 	var c cachedAnswer
 	if err := json.Unmarshal(data, &c); err != nil || c.PromptSet != b.cfg.PromptSet || c.Model != b.cfg.Model {
-		return Answer{}, false
+		return answer.Answer{}, false
 	}
 	ans := c.Answer
 	ans.Trace.CitedChunks = c.CitedChunks
@@ -365,7 +334,7 @@ func (b *Bot) decodeCached(data []byte) (Answer, bool) {
 	return ans, true
 }
 
-func (b *Bot) store(ctx context.Context, key cache.Key, question string, vec []float32, ans Answer) {
+func (b *Bot) store(ctx context.Context, key cache.Key, question string, vec []float32, ans answer.Answer) {
 	data, err := json.Marshal(cachedAnswer{Answer: ans, CitedChunks: ans.Trace.CitedChunks, PromptSet: b.cfg.PromptSet, Model: b.cfg.Model})
 	if err != nil {
 		return
@@ -377,9 +346,9 @@ func (b *Bot) store(ctx context.Context, key cache.Key, question string, vec []f
 // rateLimit applies the per-user then the per-tenant limit. A limiter that
 // is down lets the question through: failing open keeps the bot answering,
 // and the pipeline's own cost is bounded by the worker pool.
-func (b *Bot) rateLimit(ctx context.Context, q Query) (Answer, bool) {
+func (b *Bot) rateLimit(ctx context.Context, q Query) (answer.Answer, bool) {
 	if b.cfg.Limiter == nil {
-		return Answer{}, false
+		return answer.Answer{}, false
 	}
 	checks := []struct {
 		key   string
@@ -401,13 +370,13 @@ func (b *Bot) rateLimit(ctx context.Context, q Query) (Answer, bool) {
 		wait := max(1, int(d.RetryAfter.Round(time.Second)/time.Second))
 		msg := fmt.Sprintf("That is more questions than %s can ask per %s (%d). Please wait %d s and ask again.",
 			c.who, b.cfg.LimitWindow, c.limit, wait)
-		return Answer{
-			ID: "", Status: StatusBlocked, Reason: ReasonRateLimited, Answer: msg, Sources: []Source{},
-			Confidence: pipeline.Confidence{Level: "low", Reason: "rate limited"}, TimingsMS: map[string]float64{},
+		return answer.Answer{
+			ID: "", Status: answer.StatusBlocked, Reason: answer.ReasonRateLimited, Answer: msg, Sources: []answer.Source{},
+			Confidence: answer.Confidence{Level: "low", Reason: "rate limited"}, TimingsMS: map[string]float64{},
 			Question: q.Text, StandaloneQuestion: q.Text,
 		}, true
 	}
-	return Answer{}, false
+	return answer.Answer{}, false
 }
 
 func (b *Bot) turns(ctx context.Context, q Query) []cache.Turn {
@@ -419,11 +388,11 @@ func (b *Bot) turns(ctx context.Context, q Query) []cache.Turn {
 	return turns
 }
 
-func (b *Bot) remember(ctx context.Context, q Query, ans Answer) {
+func (b *Bot) remember(ctx context.Context, q Query, ans answer.Answer) {
 	if b.cfg.Sessions == nil || (q.Channel == "" && q.Thread == "") {
 		return
 	}
-	if ans.Status != StatusAnswered && ans.Status != StatusNotFound {
+	if ans.Status != answer.StatusAnswered && ans.Status != answer.StatusNotFound {
 		return
 	}
 	t := cache.Turn{Question: q.Text, Standalone: ans.StandaloneQuestion, Answer: summary(ans.Answer), At: b.cfg.Now()}
@@ -438,7 +407,7 @@ func (b *Bot) remember(ctx context.Context, q Query, ans Answer) {
 const summaryRunes = 400
 
 func summary(s string) string {
-	return pipeline.Snippet(s, summaryRunes)
+	return answer.Snippet(s, summaryRunes)
 }
 
 func ms(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }

@@ -13,6 +13,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/cewhq/cew/answer"
 	"github.com/cewhq/cew/bot"
 	"github.com/cewhq/cew/cache"
 	"github.com/cewhq/cew/cache/memory"
@@ -30,35 +31,35 @@ type scriptedPipeline struct {
 	statuses []string
 }
 
-func (p *scriptedPipeline) Answer(_ context.Context, req pipeline.Request) (pipeline.Answer, error) {
+func (p *scriptedPipeline) Answer(_ context.Context, req pipeline.Request) (answer.Answer, error) {
 	n := p.calls.Add(1)
 	p.mu.Lock()
 	p.asked = append(p.asked, req.Question)
 	p.requests = append(p.requests, req)
 	p.mu.Unlock()
-	ans := pipeline.Answer{
-		ID: "ans-" + string(rune('a'+n-1)), Status: pipeline.StatusAnswered, Answer: "Answer to " + req.Question + " [S1].",
-		Sources:   []pipeline.Source{{DocID: "277-007-d-c-40327", DocName: "277-007-D-C-40327 — Trenches", Revision: "03", Page: 5}},
+	ans := answer.Answer{
+		ID: "ans-" + string(rune('a'+n-1)), Status: answer.StatusAnswered, Answer: "Answer to " + req.Question + " [S1].",
+		Sources:   []answer.Source{{DocID: "277-007-d-c-40327", DocName: "277-007-D-C-40327 — Trenches", Revision: "03", Page: 5}},
 		TimingsMS: map[string]float64{"total": 1}, Question: req.Question, StandaloneQuestion: req.Question,
-		Trace: pipeline.Trace{CitedChunks: []string{"277-007-d-c-40327/03/0"}},
+		Trace: answer.Trace{CitedChunks: []string{"277-007-d-c-40327/03/0"}},
 	}
 	switch {
 	case strings.Contains(req.Question, "fail"):
-		ans.Status = pipeline.StatusError
+		ans.Status = answer.StatusError
 		return ans, errors.New("store down")
 	case strings.Contains(req.Question, "degrade"):
 		ans.Trace.Degraded = []string{"llm"}
 	case strings.Contains(req.Question, "unknown"):
-		ans.Status, ans.Reason, ans.Answer, ans.Sources = pipeline.StatusNotFound, "NO_CHUNKS_FOUND", pipeline.NotFoundText, nil
+		ans.Status, ans.Reason, ans.Answer, ans.Sources = answer.StatusNotFound, "NO_CHUNKS_FOUND", answer.NotFoundText, nil
 	}
 	return ans, nil
 }
 
-func (p *scriptedPipeline) Status(_ context.Context, _, query string) (pipeline.Answer, error) {
+func (p *scriptedPipeline) Status(_ context.Context, _, query string) (answer.Answer, error) {
 	p.mu.Lock()
 	p.statuses = append(p.statuses, query)
 	p.mu.Unlock()
-	return pipeline.Answer{ID: "status", Status: pipeline.StatusAnswered, Answer: query + " is at revision 03.", TimingsMS: map[string]float64{}}, nil
+	return answer.Answer{ID: "status", Status: answer.StatusAnswered, Answer: query + " is at revision 03.", TimingsMS: map[string]float64{}}, nil
 }
 
 func (p *scriptedPipeline) lastRequest() pipeline.Request {
@@ -115,7 +116,7 @@ func newFixture(t *testing.T, mutate func(*bot.Config)) *fixture {
 }
 
 func query(text string) bot.Query {
-	return bot.Query{Platform: bot.PlatformSlack, Tenant: "acme", Channel: "C1", Thread: "1700000000.000100", User: "U1", Text: text}
+	return bot.Query{Platform: answer.PlatformSlack, Tenant: "acme", Channel: "C1", Thread: "1700000000.000100", User: "U1", Text: text}
 }
 
 func TestCache(t *testing.T) {
@@ -211,21 +212,21 @@ func TestRateLimit(t *testing.T) {
 	ctx := context.Background()
 	for i := range 3 {
 		ans, _ := f.bot.Handle(ctx, query("question number "+string(rune('a'+i))))
-		if ans.Status != bot.StatusAnswered {
+		if ans.Status != answer.StatusAnswered {
 			t.Fatalf("question %d: %s", i, ans.Status)
 		}
 	}
 	ans, _ := f.bot.Handle(ctx, query("one too many"))
-	if ans.Status != bot.StatusBlocked || ans.Reason != bot.ReasonRateLimited || !strings.Contains(ans.Answer, "wait") {
+	if ans.Status != answer.StatusBlocked || ans.Reason != answer.ReasonRateLimited || !strings.Contains(ans.Answer, "wait") {
 		t.Fatalf("4th question: %s %s %q, want blocked RATE_LIMITED with the time to wait", ans.Status, ans.Reason, ans.Answer)
 	}
 	other := query("another user asks")
 	other.User = "U2"
-	if ans, _ := f.bot.Handle(ctx, other); ans.Status != bot.StatusAnswered {
+	if ans, _ := f.bot.Handle(ctx, other); ans.Status != answer.StatusAnswered {
 		t.Errorf("another user was limited: %s", ans.Status)
 	}
 	*f.now = f.now.Add(time.Minute + time.Second)
-	if ans, _ := f.bot.Handle(ctx, query("next window")); ans.Status != bot.StatusAnswered {
+	if ans, _ := f.bot.Handle(ctx, query("next window")); ans.Status != answer.StatusAnswered {
 		t.Errorf("next window still limited: %s", ans.Status)
 	}
 }
@@ -321,7 +322,7 @@ func TestCacheDownStillAnswers(t *testing.T) {
 	q.EventID = "Ev1"
 	for i := range 2 {
 		ans, err := f.bot.Handle(context.Background(), q)
-		if err != nil || ans.Status != bot.StatusAnswered || ans.Cached {
+		if err != nil || ans.Status != answer.StatusAnswered || ans.Cached {
 			t.Fatalf("call %d with the cache down: %s cached=%v err=%v", i, ans.Status, ans.Cached, err)
 		}
 	}
@@ -338,7 +339,7 @@ func TestStatusLookupAndFeedbackAudit(t *testing.T) {
 	if err != nil || !strings.Contains(ans.Answer, "revision 03") {
 		t.Fatalf("status lookup: %q %v", ans.Answer, err)
 	}
-	if err := f.bot.RecordFeedback(ctx, bot.Feedback{AnswerID: "ans-a", Platform: bot.PlatformSlack, Tenant: "acme", User: "U1", Up: true}); err != nil {
+	if err := f.bot.RecordFeedback(ctx, bot.Feedback{AnswerID: "ans-a", Platform: answer.PlatformSlack, Tenant: "acme", User: "U1", Up: true}); err != nil {
 		t.Fatal(err)
 	}
 	if err := f.bot.RecordFeedback(ctx, bot.Feedback{}); err == nil {
@@ -441,7 +442,7 @@ func TestRateLimitedStatusLookupIsRecorded(t *testing.T) {
 	if len(recs) != 2 {
 		t.Fatalf("%d audit records for 2 status lookups: %+v", len(recs), recs)
 	}
-	if recs[1].Status != bot.StatusBlocked || recs[1].Reason != string(bot.ReasonRateLimited) || recs[1].Question != "277-007-D-C-40327" {
+	if recs[1].Status != answer.StatusBlocked || recs[1].Reason != string(answer.ReasonRateLimited) || recs[1].Question != "277-007-D-C-40327" {
 		t.Errorf("rate-limited lookup recorded as %+v", recs[1])
 	}
 }

@@ -1,6 +1,7 @@
 package bot
 
 import (
+	"github.com/cewhq/cew/answer"
 	"github.com/prometheus/client_golang/prometheus"
 )
 
@@ -46,7 +47,7 @@ func NewMetrics(reg prometheus.Registerer) *Metrics {
 	return m
 }
 
-func (m *Metrics) observe(p Platform, ans Answer) {
+func (m *Metrics) observe(p answer.Platform, ans answer.Answer) {
 	if m == nil {
 		return
 	}
@@ -79,7 +80,7 @@ func (m *Metrics) cacheLookup(hit bool) {
 	m.cache.WithLabelValues("miss").Inc()
 }
 
-func (m *Metrics) feedback(p Platform, vote string) {
+func (m *Metrics) feedback(p answer.Platform, vote string) {
 	if m == nil {
 		return
 	}

@@ -15,6 +15,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/cewhq/cew/answer"
 	"github.com/cewhq/cew/pipeline/classify"
 	"github.com/cewhq/cew/pipeline/generate"
 	"github.com/cewhq/cew/pipeline/guard"
@@ -88,6 +89,9 @@ func New(cfg Config) (*Pipeline, error) {
 type Request struct {
 	Tenant   string
 	Question string
+	// Platform phrases the canned replies (help, greeting) for where the
+	// question was asked; "" means plain words.
+	Platform answer.Platform
 	// Vector is the question's embedding when the caller already has it
 	// (the semantic cache computed it); nil means embed here if configured.
 	Vector []float32
@@ -103,7 +107,7 @@ type Request struct {
 // Answer runs the pipeline. The returned Answer is always usable; the error
 // is non-nil only when a dependency failed (the Answer then has status
 // "error" and a reference the user can quote).
-func (p *Pipeline) Answer(ctx context.Context, req Request) (Answer, error) {
+func (p *Pipeline) Answer(ctx context.Context, req Request) (answer.Answer, error) {
 	run := p.newRun(req.Question)
 	ans, err := run.answer(ctx, req)
 	ans.TimingsMS["total"] = ms(p.cfg.Now().Sub(run.start))
@@ -112,7 +116,7 @@ func (p *Pipeline) Answer(ctx context.Context, req Request) (Answer, error) {
 
 // Status answers a document status lookup from the register directly, as
 // "/cew status <document>" asks, without classifying the text.
-func (p *Pipeline) Status(ctx context.Context, tenant, query string) (Answer, error) {
+func (p *Pipeline) Status(ctx context.Context, tenant, query string) (answer.Answer, error) {
 	run := p.newRun("status " + query)
 	if tenant == "" {
 		return run.fail(store.ErrNoTenant)
@@ -123,8 +127,8 @@ func (p *Pipeline) Status(ctx context.Context, tenant, query string) (Answer, er
 }
 
 func (p *Pipeline) newRun(question string) *run {
-	return &run{p: p, start: p.cfg.Now(), ans: Answer{
-		ID: p.cfg.NewID(), Sources: []Source{}, TimingsMS: map[string]float64{},
+	return &run{p: p, start: p.cfg.Now(), ans: answer.Answer{
+		ID: p.cfg.NewID(), Sources: []answer.Source{}, TimingsMS: map[string]float64{},
 		Question: question, StandaloneQuestion: question,
 	}}
 }
@@ -133,7 +137,7 @@ func (p *Pipeline) newRun(question string) *run {
 type run struct {
 	p     *Pipeline
 	start time.Time
-	ans   Answer
+	ans   answer.Answer
 }
 
 // stage times fn into the answer under name.
@@ -147,7 +151,7 @@ func ms(d time.Duration) float64 {
 	return float64(d.Microseconds()) / 1000
 }
 
-func (r *run) answer(ctx context.Context, req Request) (Answer, error) {
+func (r *run) answer(ctx context.Context, req Request) (answer.Answer, error) {
 	if req.Tenant == "" {
 		return r.fail(store.ErrNoTenant)
 	}
@@ -165,8 +169,9 @@ func (r *run) answer(ctx context.Context, req Request) (Answer, error) {
 	r.stage("classify", func() { intent = classify.Classify(question) })
 	switch intent.Kind {
 	case classify.KindSmalltalk, classify.KindHelp:
-		r.ans.Status, r.ans.Intent, r.ans.Answer = StatusSmalltalk, string(intent.Kind), intent.Reply
-		r.ans.Confidence = Confidence{Level: "high", Score: 1, Reason: "canned reply, no documents needed"}
+		r.ans.Status, r.ans.Intent = answer.StatusSmalltalk, string(intent.Kind)
+		r.ans.Answer = answer.CannedText(intent.Reply, req.Platform)
+		r.ans.Confidence = answer.Confidence{Level: "high", Score: 1, Reason: "canned reply, no documents needed"}
 		return r.ans, nil
 	case classify.KindStatus:
 		return r.statusLookup(ctx, req.Tenant, intent.DocQuery)
@@ -289,12 +294,12 @@ func (r *run) format(text string, ranked []store.Hit, post guard.PostVerdict) {
 	}
 	r.ans.Answer = renumberCitations(text, renumber)
 	r.ans.Related = related(ranked, cited)
-	r.ans.Status = StatusAnswered
+	r.ans.Status = answer.StatusAnswered
 	r.ans.Confidence = confidence(ranked, post)
 }
 
-func related(ranked []store.Hit, exclude map[string]bool) []Source {
-	var out []Source
+func related(ranked []store.Hit, exclude map[string]bool) []answer.Source {
+	var out []answer.Source
 	seen := map[string]bool{}
 	for _, h := range ranked {
 		if exclude[h.Chunk.DocID] || seen[h.Chunk.DocID] {
@@ -308,29 +313,29 @@ func related(ranked []store.Hit, exclude map[string]bool) []Source {
 
 // notFound is the refusal: the fixed sentence, the reason, and the
 // documents that came closest, so the user knows where to look.
-func (r *run) notFound(reason guard.Reason, detail string, ranked []store.Hit) Answer {
-	r.ans.Status, r.ans.Reason, r.ans.Answer = StatusNotFound, reason, NotFoundText
+func (r *run) notFound(reason guard.Reason, detail string, ranked []store.Hit) answer.Answer {
+	r.ans.Status, r.ans.Reason, r.ans.Answer = answer.StatusNotFound, reason, answer.NotFoundText
 	r.ans.Related = related(ranked, nil)
-	r.ans.Confidence = Confidence{Level: "low", Score: 0, Reason: detail}
+	r.ans.Confidence = answer.Confidence{Level: "low", Score: 0, Reason: detail}
 	return r.ans
 }
 
-func (r *run) blocked(reason guard.Reason, message string) Answer {
-	r.ans.Status, r.ans.Reason, r.ans.Answer = StatusBlocked, reason, message
-	r.ans.Confidence = Confidence{Level: "low", Score: 0, Reason: message}
+func (r *run) blocked(reason guard.Reason, message string) answer.Answer {
+	r.ans.Status, r.ans.Reason, r.ans.Answer = answer.StatusBlocked, reason, message
+	r.ans.Confidence = answer.Confidence{Level: "low", Score: 0, Reason: message}
 	return r.ans
 }
 
-func (r *run) fail(err error) (Answer, error) {
-	r.ans.Status, r.ans.Reason = StatusError, guard.Internal
-	r.ans.Answer = fmt.Sprintf("Sorry, something went wrong while searching the documents. Please try again; if it keeps happening, quote reference %s.", r.ans.ID)
-	r.ans.Confidence = Confidence{Level: "low", Score: 0, Reason: "internal error"}
+func (r *run) fail(err error) (answer.Answer, error) {
+	r.ans.Status, r.ans.Reason = answer.StatusError, guard.Internal
+	r.ans.Answer = answer.Apology(r.ans.ID)
+	r.ans.Confidence = answer.Confidence{Level: "low", Score: 0, Reason: "internal error"}
 	return r.ans, fmt.Errorf("pipeline: answer %s: %w", r.ans.ID, err)
 }
 
 // statusLookup answers "/cew status <document>" from the register.
-func (r *run) statusLookup(ctx context.Context, tenant, query string) (Answer, error) {
-	r.ans.Intent = "document_status"
+func (r *run) statusLookup(ctx context.Context, tenant, query string) (answer.Answer, error) {
+	r.ans.Intent = answer.IntentDocumentStatus
 	var (
 		entries []register.Entry
 		err     error
@@ -340,9 +345,9 @@ func (r *run) statusLookup(ctx context.Context, tenant, query string) (Answer, e
 		return r.fail(err)
 	}
 	if len(entries) == 0 {
-		r.ans.Status, r.ans.Reason = StatusNotFound, guard.DocNotFound
+		r.ans.Status, r.ans.Reason = answer.StatusNotFound, guard.DocNotFound
 		r.ans.Answer = fmt.Sprintf("No document in the register matches %q.", query)
-		r.ans.Confidence = Confidence{Level: "high", Score: 1, Reason: "register lookup, no match"}
+		r.ans.Confidence = answer.Confidence{Level: "high", Score: 1, Reason: "register lookup, no match"}
 		return r.ans, nil
 	}
 	const maxShown = 5
@@ -352,16 +357,16 @@ func (r *run) statusLookup(ctx context.Context, tenant, query string) (Answer, e
 			break
 		}
 		lines = append(lines, StatusLine(e)+fmt.Sprintf(" [S%d]", i+1))
-		r.ans.Sources = append(r.ans.Sources, Source{
-			DocID: e.DocID, DocName: DocName(e.Number, e.Title), Revision: e.Revision, DriveLink: e.DriveLink,
+		r.ans.Sources = append(r.ans.Sources, answer.Source{
+			DocID: e.DocID, DocName: answer.DocName(e.Number, e.Title), Revision: e.Revision, DriveLink: e.DriveLink,
 			Snippet: StatusLine(e), Score: round3(max(e.Score, 0)), DocNumber: e.Number, Title: e.Title,
 		})
 	}
-	r.ans.Status = StatusAnswered
+	r.ans.Status = answer.StatusAnswered
 	r.ans.Answer = strings.Join(lines, "\n")
-	r.ans.Confidence = Confidence{Level: "high", Score: 1, Reason: "read from the document register"}
+	r.ans.Confidence = answer.Confidence{Level: "high", Score: 1, Reason: "read from the document register"}
 	if len(entries) > 1 {
-		r.ans.Confidence = Confidence{Level: "medium", Score: 0.6, Reason: fmt.Sprintf("%d documents match; the closest are listed", len(entries))}
+		r.ans.Confidence = answer.Confidence{Level: "medium", Score: 0.6, Reason: fmt.Sprintf("%d documents match; the closest are listed", len(entries))}
 	}
 	return r.ans, nil
 }
@@ -369,7 +374,7 @@ func (r *run) statusLookup(ctx context.Context, tenant, query string) (Answer, e
 // StatusLine is one document's register status in a sentence.
 func StatusLine(e register.Entry) string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "%s", DocName(e.Number, e.Title))
+	fmt.Fprintf(&b, "%s", answer.DocName(e.Number, e.Title))
 	if e.Revision != "" {
 		fmt.Fprintf(&b, " is at revision %s", e.Revision)
 	} else {

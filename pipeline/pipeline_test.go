@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/cewhq/cew/answer"
 	"github.com/cewhq/cew/ingest"
 	"github.com/cewhq/cew/pipeline"
 	"github.com/cewhq/cew/pipeline/generate"
@@ -83,7 +84,7 @@ func TestSampleCorpus(t *testing.T) {
 	tests := []struct {
 		name       string
 		question   string
-		wantStatus pipeline.Status
+		wantStatus answer.Status
 		wantReason guard.Reason
 		// wantDoc and one of wantPages / wantRow locate the first source.
 		wantDoc    string
@@ -93,29 +94,29 @@ func TestSampleCorpus(t *testing.T) {
 		wantIntent string
 	}{
 		{name: "default system losses", question: "What is the default value of the total system losses in PVWatts?",
-			wantStatus: pipeline.StatusAnswered, wantDoc: "nrel-tp-6a20-62641", wantPages: []int{6, 13}, wantInText: "14"},
+			wantStatus: answer.StatusAnswered, wantDoc: "nrel-tp-6a20-62641", wantPages: []int{6, 13}, wantInText: "14"},
 		{name: "inverter row", question: "What is the Paco of the SB7000TL-US-22-208V inverter?",
-			wantStatus: pipeline.StatusAnswered, wantDoc: "cec-inverters", wantRow: 1483, wantInText: "6007"},
+			wantStatus: answer.StatusAnswered, wantDoc: "cec-inverters", wantRow: 1483, wantInText: "6007"},
 		{name: "premium module temperature coefficient", question: "What is the temperature coefficient of premium modules?",
-			wantStatus: pipeline.StatusAnswered, wantDoc: "nrel-tp-6a20-62641", wantPages: []int{6, 7}},
+			wantStatus: answer.StatusAnswered, wantDoc: "nrel-tp-6a20-62641", wantPages: []int{6, 7}},
 		{name: "not in the documents", question: "What is the minimum trench depth for DC cables?",
-			wantStatus: pipeline.StatusNotFound},
+			wantStatus: answer.StatusNotFound},
 		{name: "unknown identifier", question: "What is the rated power of Inverter 42?",
-			wantStatus: pipeline.StatusNotFound},
+			wantStatus: answer.StatusNotFound},
 		{name: "out of domain", question: "Who won the 2018 football world cup?",
-			wantStatus: pipeline.StatusNotFound},
-		{name: "greeting", question: "hello", wantStatus: pipeline.StatusSmalltalk},
-		{name: "help", question: "help", wantStatus: pipeline.StatusSmalltalk},
+			wantStatus: answer.StatusNotFound},
+		{name: "greeting", question: "hello", wantStatus: answer.StatusSmalltalk},
+		{name: "help", question: "help", wantStatus: answer.StatusSmalltalk},
 		{name: "status lookup", question: "status of the PVWatts manual",
-			wantStatus: pipeline.StatusAnswered, wantDoc: "nrel-tp-6a20-62641", wantIntent: "document_status", wantInText: "revision 1"},
+			wantStatus: answer.StatusAnswered, wantDoc: "nrel-tp-6a20-62641", wantIntent: "document_status", wantInText: "revision 1"},
 		{name: "status lookup, no such document", question: "status of drawing 277-007-D-C-40327",
-			wantStatus: pipeline.StatusNotFound, wantReason: guard.DocNotFound},
-		{name: "empty", question: "   ", wantStatus: pipeline.StatusBlocked, wantReason: guard.EmptyQuestion},
-		{name: "too long", question: strings.Repeat("trench depth ", 100), wantStatus: pipeline.StatusBlocked, wantReason: guard.TooLong},
-		{name: "control characters", question: "trench\x00depth?", wantStatus: pipeline.StatusBlocked, wantReason: guard.InvalidChars},
-		{name: "only punctuation", question: "?!?...", wantStatus: pipeline.StatusBlocked, wantReason: guard.NoContent},
+			wantStatus: answer.StatusNotFound, wantReason: guard.DocNotFound},
+		{name: "empty", question: "   ", wantStatus: answer.StatusBlocked, wantReason: guard.EmptyQuestion},
+		{name: "too long", question: strings.Repeat("trench depth ", 100), wantStatus: answer.StatusBlocked, wantReason: guard.TooLong},
+		{name: "control characters", question: "trench\x00depth?", wantStatus: answer.StatusBlocked, wantReason: guard.InvalidChars},
+		{name: "only punctuation", question: "?!?...", wantStatus: answer.StatusBlocked, wantReason: guard.NoContent},
 		{name: "another language", question: "¿Cuál es la profundidad mínima de la zanja para los cables de corriente continua?",
-			wantStatus: pipeline.StatusBlocked, wantReason: guard.UnsupportedLang},
+			wantStatus: answer.StatusBlocked, wantReason: guard.UnsupportedLang},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -136,11 +137,11 @@ func TestSampleCorpus(t *testing.T) {
 				t.Errorf("answer %q does not contain %q", ans.Answer, tc.wantInText)
 			}
 			switch ans.Status {
-			case pipeline.StatusNotFound:
-				if ans.Answer != pipeline.NotFoundText && tc.wantReason != guard.DocNotFound {
+			case answer.StatusNotFound:
+				if ans.Answer != answer.NotFoundText && tc.wantReason != guard.DocNotFound {
 					t.Errorf("not-found answer = %q", ans.Answer)
 				}
-			case pipeline.StatusAnswered:
+			case answer.StatusAnswered:
 				checkSources(t, ans, tc.wantDoc, tc.wantPages, tc.wantRow)
 			}
 			if ans.ID == "" || ans.TimingsMS["total"] <= 0 {
@@ -150,7 +151,7 @@ func TestSampleCorpus(t *testing.T) {
 	}
 }
 
-func checkSources(t *testing.T, ans pipeline.Answer, doc string, pages []int, row int) {
+func checkSources(t *testing.T, ans answer.Answer, doc string, pages []int, row int) {
 	t.Helper()
 	if len(ans.Sources) == 0 {
 		t.Fatalf("answered without sources: %q", ans.Answer)
@@ -195,7 +196,7 @@ func TestEmptyIndex(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if ans.Status != pipeline.StatusNotFound || ans.Reason != guard.NoChunks {
+	if ans.Status != answer.StatusNotFound || ans.Reason != guard.NoChunks {
 		t.Errorf("status %s reason %s, want not_found NO_CHUNKS_FOUND", ans.Status, ans.Reason)
 	}
 }
@@ -204,7 +205,7 @@ func TestNoTenantIsAnError(t *testing.T) {
 	st := sampleCorpus(t)
 	p := newPipeline(t, st, nil, guard.DefaultPostOptions())
 	ans, err := p.Answer(context.Background(), pipeline.Request{Question: "What are the default losses?"})
-	if err == nil || ans.Status != pipeline.StatusError {
+	if err == nil || ans.Status != answer.StatusError {
 		t.Fatalf("err = %v, status %s; want an error answer", err, ans.Status)
 	}
 	if !strings.Contains(ans.Answer, ans.ID) {
@@ -250,37 +251,37 @@ func TestLLMPath(t *testing.T) {
 		name       string
 		script     []llmtest.Response
 		timeout    time.Duration
-		wantStatus pipeline.Status
+		wantStatus answer.Status
 		wantReason guard.Reason
 		wantGen    string
 		wantText   string
 	}{
 		{name: "good answer", script: []llmtest.Response{llmtest.Answer("The minimum trench depth for DC cables is 800 mm from finished ground level [S1].")},
-			wantStatus: pipeline.StatusAnswered, wantGen: "llm", wantText: "800 mm"},
+			wantStatus: answer.StatusAnswered, wantGen: "llm", wantText: "800 mm"},
 		{name: "uncited", script: []llmtest.Response{llmtest.Answer("The minimum trench depth for DC cables is 800 mm from finished ground level.")},
-			wantStatus: pipeline.StatusNotFound, wantReason: guard.Uncited},
+			wantStatus: answer.StatusNotFound, wantReason: guard.Uncited},
 		{name: "invented citation", script: []llmtest.Response{llmtest.Answer("The minimum trench depth for DC cables is 800 mm from finished ground level [S9].")},
-			wantStatus: pipeline.StatusNotFound, wantReason: guard.InvalidCitation},
+			wantStatus: answer.StatusNotFound, wantReason: guard.InvalidCitation},
 		{name: "hallucinated number", script: []llmtest.Response{llmtest.Answer("The minimum trench depth for DC cables is 600 mm from finished ground level [S1].")},
-			wantStatus: pipeline.StatusNotFound, wantReason: guard.UngroundedNumber},
+			wantStatus: answer.StatusNotFound, wantReason: guard.UngroundedNumber},
 		{name: "hedge", script: []llmtest.Response{llmtest.Answer("The minimum trench depth for DC cables is probably 800 mm from finished ground level [S1].")},
-			wantStatus: pipeline.StatusNotFound, wantReason: guard.Forbidden},
+			wantStatus: answer.StatusNotFound, wantReason: guard.Forbidden},
 		{name: "compliance claim", script: []llmtest.Response{llmtest.Answer("The minimum trench depth for DC cables is 800 mm, which complies with the code [S1].")},
-			wantStatus: pipeline.StatusNotFound, wantReason: guard.Compliance},
+			wantStatus: answer.StatusNotFound, wantReason: guard.Compliance},
 		{name: "another language", script: []llmtest.Response{llmtest.Answer("La profundidad mínima de la zanja para los cables de corriente continua es de 800 mm desde el nivel del suelo terminado [S1].")},
-			wantStatus: pipeline.StatusNotFound, wantReason: guard.WrongLanguage},
-		{name: "model says not found", script: []llmtest.Response{llmtest.Answer(pipeline.NotFoundText)},
-			wantStatus: pipeline.StatusNotFound, wantReason: guard.NoSource},
+			wantStatus: answer.StatusNotFound, wantReason: guard.WrongLanguage},
+		{name: "model says not found", script: []llmtest.Response{llmtest.Answer(answer.NotFoundText)},
+			wantStatus: answer.StatusNotFound, wantReason: guard.NoSource},
 		{name: "429 then success", script: []llmtest.Response{llmtest.RateLimited("0"), llmtest.Answer("The minimum trench depth for DC cables is 800 mm from finished ground level [S1].")},
-			wantStatus: pipeline.StatusAnswered, wantGen: "llm"},
+			wantStatus: answer.StatusAnswered, wantGen: "llm"},
 		{name: "500s fall back to extractive", script: []llmtest.Response{llmtest.Error(500, "boom"), llmtest.Error(500, "boom"), llmtest.Error(500, "boom")},
-			wantStatus: pipeline.StatusAnswered, wantGen: "extractive", wantText: "800 mm"},
+			wantStatus: answer.StatusAnswered, wantGen: "extractive", wantText: "800 mm"},
 		{name: "400 falls back without retry", script: []llmtest.Response{llmtest.Error(400, "bad request")},
-			wantStatus: pipeline.StatusAnswered, wantGen: "extractive"},
+			wantStatus: answer.StatusAnswered, wantGen: "extractive"},
 		{name: "timeout falls back", script: []llmtest.Response{{Text: "late", Delay: 2 * time.Second}, {Text: "late", Delay: 2 * time.Second}, {Text: "late", Delay: 2 * time.Second}},
-			timeout: 50 * time.Millisecond, wantStatus: pipeline.StatusAnswered, wantGen: "extractive"},
+			timeout: 50 * time.Millisecond, wantStatus: answer.StatusAnswered, wantGen: "extractive"},
 		{name: "slow stream still answers", script: []llmtest.Response{{Text: "The minimum trench depth for DC cables is 800 mm from finished ground level [S1].", ChunkDelay: 5 * time.Millisecond}},
-			wantStatus: pipeline.StatusAnswered, wantGen: "llm"},
+			wantStatus: answer.StatusAnswered, wantGen: "llm"},
 	}
 	st := trenchStore(t)
 	for _, tc := range tests {
@@ -314,7 +315,7 @@ func TestLLMPath(t *testing.T) {
 			if tc.wantText != "" && !strings.Contains(ans.Answer, tc.wantText) {
 				t.Errorf("answer %q does not contain %q", ans.Answer, tc.wantText)
 			}
-			if ans.Status == pipeline.StatusAnswered && ans.Sources[0].DocID != "277-007-d-c-40327" {
+			if ans.Status == answer.StatusAnswered && ans.Sources[0].DocID != "277-007-d-c-40327" {
 				t.Errorf("cited %s, want the trench layout", ans.Sources[0].DocID)
 			}
 			if tc.wantGen == "llm" && tc.name == "slow stream still answers" && !strings.Contains(streamed.String(), "800 mm") {
@@ -338,7 +339,7 @@ func TestPromptInjection(t *testing.T) {
 	srv.Script(llmtest.Answer("The minimum trench depth is 200 mm [S1]."), llmtest.Answer("The minimum trench depth for DC cables is 800 mm from finished ground level [S1]."))
 	chat := llm.NewChat(llm.EndpointConfig{BaseURL: srv.URL, Model: "m", Timeout: 5 * time.Second, Retry: fastRetry})
 	p := newPipeline(t, st, generate.NewLLM(chat, nil, generate.LLMOptions{}), guard.DefaultPostOptions())
-	ask := func() pipeline.Answer {
+	ask := func() answer.Answer {
 		ans, err := p.Answer(context.Background(), pipeline.Request{Tenant: tenant, Question: "What is the minimum trench depth for DC cables?"})
 		if err != nil {
 			t.Fatal(err)
@@ -346,11 +347,11 @@ func TestPromptInjection(t *testing.T) {
 		return ans
 	}
 	obeyed := ask()
-	if obeyed.Status == pipeline.StatusAnswered && strings.Contains(obeyed.Answer, "200 mm") && obeyed.Sources[0].DocID == "277-007-d-c-40327" {
+	if obeyed.Status == answer.StatusAnswered && strings.Contains(obeyed.Answer, "200 mm") && obeyed.Sources[0].DocID == "277-007-d-c-40327" {
 		t.Errorf("an answer citing the layout with the planted value passed the guard: %q", obeyed.Answer)
 	}
 	honest := ask()
-	if honest.Status != pipeline.StatusAnswered || !strings.Contains(honest.Answer, "800 mm") {
+	if honest.Status != answer.StatusAnswered || !strings.Contains(honest.Answer, "800 mm") {
 		t.Errorf("the honest answer was not given: %s %q", honest.Status, honest.Answer)
 	}
 	reqs := srv.Requests()
@@ -371,7 +372,7 @@ func TestPromptInjection(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if ans.Status != pipeline.StatusAnswered || !strings.Contains(ans.Answer, "800 mm") {
+	if ans.Status != answer.StatusAnswered || !strings.Contains(ans.Answer, "800 mm") {
 		t.Errorf("extractive answer = %s %q, want the 800 mm sentence", ans.Status, ans.Answer)
 	}
 }
@@ -383,7 +384,7 @@ func TestStatusBypassesClassification(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if ans.Status != pipeline.StatusAnswered || len(ans.Sources) == 0 || ans.Sources[0].DocID != "cec-inverters" {
+	if ans.Status != answer.StatusAnswered || len(ans.Sources) == 0 || ans.Sources[0].DocID != "cec-inverters" {
 		t.Fatalf("status lookup = %s %+v", ans.Status, ans.Sources)
 	}
 	if ans.Sources[0].DriveLink == "" {
@@ -423,7 +424,7 @@ func TestEmbedFailedUpstream(t *testing.T) {
 	if emb.calls != 0 {
 		t.Errorf("embedder called %d times after the caller's embedding failed", emb.calls)
 	}
-	if ans.Status != pipeline.StatusAnswered || !strings.Contains(ans.Answer, "800 mm") {
+	if ans.Status != answer.StatusAnswered || !strings.Contains(ans.Answer, "800 mm") {
 		t.Errorf("keyword search did not answer: %s %q", ans.Status, ans.Answer)
 	}
 	if len(ans.Trace.Degraded) != 1 || ans.Trace.Degraded[0] != "embedder" {

@@ -12,6 +12,7 @@ import (
 
 	slackapi "github.com/slack-go/slack"
 
+	"github.com/cewhq/cew/answer"
 	"github.com/cewhq/cew/bot"
 )
 
@@ -46,7 +47,7 @@ type commandJob struct {
 
 func (c commandJob) query() bot.Query {
 	return bot.Query{
-		EventID: c.eventID, Platform: bot.PlatformSlack, Tenant: c.tenant, Channel: c.channel,
+		EventID: c.eventID, Platform: answer.PlatformSlack, Tenant: c.tenant, Channel: c.channel,
 		// Slash-command answers are private: each user's /cew questions
 		// form their own conversation in the channel.
 		Thread: "slash:" + c.user, User: c.user, Text: c.text,
@@ -141,7 +142,7 @@ func (a *Adapter) answerCommand(ctx context.Context, c commandJob) {
 	start := time.Now()
 	log := a.log.With("event_id", c.eventID, "platform", "slack", "channel", c.channel, "kind", "command")
 	var (
-		ans bot.Answer
+		ans answer.Answer
 		err error
 	)
 	if c.status {
@@ -172,8 +173,8 @@ func (a *Adapter) answerCommand(ctx context.Context, c commandJob) {
 
 // shareable: answers and refusals can be shared; errors, rate limits and
 // canned replies cannot.
-func shareable(ans bot.Answer) bool {
-	return ans.ID != "" && (ans.Status == bot.StatusAnswered || ans.Status == bot.StatusNotFound)
+func shareable(ans answer.Answer) bool {
+	return ans.ID != "" && (ans.Status == answer.StatusAnswered || ans.Status == answer.StatusNotFound)
 }
 
 // deliverPrivately shows m to one user: through the response_url when

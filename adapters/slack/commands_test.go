@@ -7,9 +7,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/cewhq/cew/answer"
 	slackapi "github.com/slack-go/slack"
-
-	"github.com/cewhq/cew/bot"
 )
 
 // commandBody is a slash-command form from testdata with its response_url
@@ -103,7 +102,7 @@ func TestSlashCommands(t *testing.T) {
 			env.drain(t)
 			q := b.recorded()
 			if len(q) != 1 || q[0].Text != tt.wantText || q[0].Thread != "slash:"+testUser || q[0].Channel != testChannel ||
-				q[0].Tenant != testTenant || q[0].Platform != bot.PlatformSlack {
+				q[0].Tenant != testTenant || q[0].Platform != answer.PlatformSlack {
 				t.Fatalf("queries = %+v", q)
 			}
 			b.mu.Lock()

@@ -14,6 +14,7 @@ import (
 	slackapi "github.com/slack-go/slack"
 	"github.com/slack-go/slack/slackevents"
 
+	"github.com/cewhq/cew/answer"
 	"github.com/cewhq/cew/bot"
 )
 
@@ -77,7 +78,7 @@ type conversation struct {
 
 func (c conversation) query() bot.Query {
 	return bot.Query{
-		EventID: c.eventID, Platform: bot.PlatformSlack, Tenant: c.tenant,
+		EventID: c.eventID, Platform: answer.PlatformSlack, Tenant: c.tenant,
 		Channel: c.channel, Thread: c.thread, User: c.user, Text: c.text,
 	}
 }

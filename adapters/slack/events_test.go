@@ -12,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/cewhq/cew/answer"
 	"github.com/cewhq/cew/bot"
 )
 
@@ -207,7 +208,7 @@ func TestAckBeforeAnswer(t *testing.T) {
 		t.Errorf("question = %q: the bot's mention must be stripped", q.Text)
 	}
 	want := bot.Query{
-		EventID: "Ev0LAN670R", Platform: bot.PlatformSlack, Tenant: testTenant, Channel: testChannel,
+		EventID: "Ev0LAN670R", Platform: answer.PlatformSlack, Tenant: testTenant, Channel: testChannel,
 		Thread: "1515449522.000016", User: testUser, Text: q.Text,
 	}
 	if q.OnToken != nil {
@@ -324,7 +325,7 @@ func TestConversations(t *testing.T) {
 		{
 			name: "direct message", payload: "events/message_im.json",
 			wantQuery: &bot.Query{
-				EventID: "Ev0PV52K21", Platform: bot.PlatformSlack, Tenant: testTenant, Channel: "D0PNCRP9N",
+				EventID: "Ev0PV52K21", Platform: answer.PlatformSlack, Tenant: testTenant, Channel: "D0PNCRP9N",
 				Thread: "D0PNCRP9N", User: testUser, Text: "Which cable size is specified for the inverter AC output?",
 			},
 			wantChannel: "D0PNCRP9N", wantThreadTS: "",
@@ -332,7 +333,7 @@ func TestConversations(t *testing.T) {
 		{
 			name: "thread follow-up without a mention", before: []string{"events/app_mention.json"}, payload: "events/thread_reply.json",
 			wantQuery: &bot.Query{
-				EventID: "Ev0PV5THRD", Platform: bot.PlatformSlack, Tenant: testTenant, Channel: testChannel,
+				EventID: "Ev0PV5THRD", Platform: answer.PlatformSlack, Tenant: testTenant, Channel: testChannel,
 				Thread: "1515449522.000016", User: testUser, Text: "and for AC cables?",
 			},
 			wantChannel: testChannel, wantThreadTS: "1515449522.000016",
@@ -408,18 +409,18 @@ func TestMappedWorkspaceGetsItsTenant(t *testing.T) {
 func TestBotErrorApologises(t *testing.T) {
 	tests := []struct {
 		name    string
-		answer  bot.Answer
+		answer  answer.Answer
 		wantRef string
 	}{
-		{name: "bot's own apology", answer: bot.Answer{ID: "a-42", Status: bot.StatusError,
+		{name: "bot's own apology", answer: answer.Answer{ID: "a-42", Status: answer.StatusError,
 			Answer: "Sorry, something went wrong while searching the documents. Please try again; if it keeps happening, quote reference a-42."},
 			wantRef: "a-42"},
-		{name: "no answer at all", answer: bot.Answer{}, wantRef: "Ev0LAN670R"},
+		{name: "no answer at all", answer: answer.Answer{}, wantRef: "Ev0LAN670R"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			b := newFakeBot()
-			b.answer = func(bot.Query) (bot.Answer, error) {
+			b.answer = func(bot.Query) (answer.Answer, error) {
 				return tt.answer, errors.New("store/milvus: search: connection refused at 10.0.0.7:19530")
 			}
 			env := newTestEnv(t, b, nil)
@@ -540,7 +541,7 @@ func TestDraftsReplacedByCheckedAnswer(t *testing.T) {
 	b := newFakeBot()
 	env := newTestEnv(t, b, func(c *Config) { c.DraftInterval = time.Nanosecond })
 	b.tokens = []string{"The minimum depth ", "is 900 mm [S1]."}
-	b.answer = func(q bot.Query) (bot.Answer, error) {
+	b.answer = func(q bot.Query) (answer.Answer, error) {
 		// Hold the answer until a draft has been shown.
 		shown := env.slack.until(func(c []apiCall) bool {
 			for _, call := range c {
@@ -551,9 +552,9 @@ func TestDraftsReplacedByCheckedAnswer(t *testing.T) {
 			return false
 		})
 		if !shown {
-			return bot.Answer{}, errors.New("no draft was shown")
+			return answer.Answer{}, errors.New("no draft was shown")
 		}
-		return bot.Answer{ID: "ans-nf", Status: bot.StatusNotFound, Reason: "UNGROUNDED_NUMBER", Answer: bot.NotFoundText}, nil
+		return answer.Answer{ID: "ans-nf", Status: answer.StatusNotFound, Reason: "UNGROUNDED_NUMBER", Answer: answer.NotFoundText}, nil
 	}
 	env.post(t, "/slack/events", readTestdata(t, "events/app_mention.json"), nil)
 	env.drain(t)
@@ -567,7 +568,7 @@ func TestDraftsReplacedByCheckedAnswer(t *testing.T) {
 		}
 	}
 	final := updates[len(updates)-1].Form.Get("blocks")
-	if !strings.Contains(final, bot.NotFoundText) || strings.Contains(final, "900 mm") || strings.Contains(final, "Draft") {
+	if !strings.Contains(final, answer.NotFoundText) || strings.Contains(final, "900 mm") || strings.Contains(final, "Draft") {
 		t.Errorf("final message is not the checked answer:\n%s", final)
 	}
 }

@@ -20,6 +20,7 @@ import (
 	slackapi "github.com/slack-go/slack"
 	"github.com/slack-go/slack/slacktest"
 
+	"github.com/cewhq/cew/answer"
 	"github.com/cewhq/cew/bot"
 )
 
@@ -225,7 +226,7 @@ type fakeBot struct {
 	conversations map[string]bool
 	feedback      []bot.Feedback
 
-	answer  func(q bot.Query) (bot.Answer, error)
+	answer  func(q bot.Query) (answer.Answer, error)
 	tokens  []string      // streamed to OnToken before answering
 	hold    chan struct{} // when set, Handle waits for it to close
 	entered chan bot.Query
@@ -234,19 +235,19 @@ type fakeBot struct {
 func newFakeBot() *fakeBot {
 	return &fakeBot{
 		seen: map[string]bool{}, conversations: map[string]bool{},
-		answer: func(q bot.Query) (bot.Answer, error) { return answeredFixture("ans-"+q.EventID, q.Text), nil },
+		answer: func(q bot.Query) (answer.Answer, error) { return answeredFixture("ans-"+q.EventID, q.Text), nil },
 	}
 }
 
-func (f *fakeBot) Handle(ctx context.Context, q bot.Query) (bot.Answer, error) {
+func (f *fakeBot) Handle(ctx context.Context, q bot.Query) (answer.Answer, error) {
 	f.mu.Lock()
 	if q.EventID != "" && f.seen[q.EventID] {
 		f.mu.Unlock()
-		return bot.Answer{}, bot.ErrDuplicate
+		return answer.Answer{}, bot.ErrDuplicate
 	}
 	f.seen[q.EventID] = true
 	f.queries = append(f.queries, q)
-	hold, entered, tokens, answer := f.hold, f.entered, f.tokens, f.answer
+	hold, entered, tokens, answerFn := f.hold, f.entered, f.tokens, f.answer
 	f.mu.Unlock()
 
 	if entered != nil {
@@ -256,7 +257,7 @@ func (f *fakeBot) Handle(ctx context.Context, q bot.Query) (bot.Answer, error) {
 		select {
 		case <-hold:
 		case <-ctx.Done():
-			return bot.Answer{ID: "ans-timeout", Status: bot.StatusError,
+			return answer.Answer{ID: "ans-timeout", Status: answer.StatusError,
 				Answer: "Sorry, something went wrong while searching the documents. Please try again; if it keeps happening, quote reference ans-timeout."}, ctx.Err()
 		}
 	}
@@ -265,7 +266,7 @@ func (f *fakeBot) Handle(ctx context.Context, q bot.Query) (bot.Answer, error) {
 			q.OnToken(tok)
 		}
 	}
-	ans, err := answer(q)
+	ans, err := answerFn(q)
 	if err == nil {
 		f.mu.Lock()
 		f.conversations[q.Channel+"/"+q.Thread] = true
@@ -274,7 +275,7 @@ func (f *fakeBot) Handle(ctx context.Context, q bot.Query) (bot.Answer, error) {
 	return ans, err
 }
 
-func (f *fakeBot) StatusLookup(_ context.Context, q bot.Query) (bot.Answer, error) {
+func (f *fakeBot) StatusLookup(_ context.Context, q bot.Query) (answer.Answer, error) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	f.queries = append(f.queries, q)
@@ -506,12 +507,12 @@ var htmlUnescaper = strings.NewReplacer(`\u003c`, "<", `\u003e`, ">", `\u0026`, 
 
 // Answer fixtures.
 
-func answeredFixture(id, question string) bot.Answer {
-	return bot.Answer{
-		ID: id, Status: bot.StatusAnswered, Intent: "technical_value",
+func answeredFixture(id, question string) answer.Answer {
+	return answer.Answer{
+		ID: id, Status: answer.StatusAnswered, Intent: "technical_value",
 		Answer: "The minimum trench depth for DC cables is 800 mm from finished ground level [S1]. " +
 			"Cables in the same trench are separated by at least 300 mm [S2].",
-		Sources: []bot.Source{
+		Sources: []answer.Source{
 			{
 				DocID: "277-007-D-C-40327", DocName: "277-007-D-C-40327 — Trenches crossing layout", Revision: "03",
 				Page: 5, Section: "4.2 Cable trenches", DriveLink: "https://drive.google.com/file/d/1AbC/view",
@@ -528,11 +529,11 @@ func answeredFixture(id, question string) bot.Answer {
 	}
 }
 
-func statusFixture() bot.Answer {
-	ans := bot.Answer{
-		ID: "ans-status", Status: bot.StatusAnswered, Intent: intentDocumentStatus,
+func statusFixture() answer.Answer {
+	ans := answer.Answer{
+		ID: "ans-status", Status: answer.StatusAnswered, Intent: answer.IntentDocumentStatus,
 		Answer: "277-007-D-C-40327 — Trenches crossing layout is at revision 03, status IFC, dated 2024-03-12 [S1]",
-		Sources: []bot.Source{{
+		Sources: []answer.Source{{
 			DocID: "277-007-D-C-40327", DocName: "277-007-D-C-40327 — Trenches crossing layout", Revision: "03",
 			DriveLink: "https://drive.google.com/file/d/1AbC/view", Score: 1,
 			Snippet: "277-007-D-C-40327 — Trenches crossing layout is at revision 03, status IFC, dated 2024-03-12",
@@ -544,11 +545,6 @@ func statusFixture() bot.Answer {
 
 // confidence builds the answer's confidence without naming its type, which
 // lives in the pipeline.
-func confidence(level string, score float64, reason string) (c struct {
-	Level  string  `json:"level"`
-	Score  float64 `json:"score"`
-	Reason string  `json:"reason"`
-}) {
-	c.Level, c.Score, c.Reason = level, score, reason
-	return c
+func confidence(level answer.Level, score float64, reason string) answer.Confidence {
+	return answer.Confidence{Level: level, Score: score, Reason: reason}
 }

@@ -10,6 +10,7 @@ import (
 
 	slackapi "github.com/slack-go/slack"
 
+	"github.com/cewhq/cew/answer"
 	"github.com/cewhq/cew/bot"
 )
 
@@ -93,7 +94,7 @@ func (a *Adapter) feedback(ctx context.Context, cb slackapi.InteractionCallback,
 	}
 	text := "Thanks, your " + vote + " on this answer was recorded."
 	err := a.bot.RecordFeedback(ctx, bot.Feedback{
-		AnswerID: answerID, Platform: bot.PlatformSlack, Tenant: tenant,
+		AnswerID: answerID, Platform: answer.PlatformSlack, Tenant: tenant,
 		Channel: channelOf(cb), User: cb.User.ID, Up: up,
 	})
 	if err != nil {
@@ -121,7 +122,7 @@ func (a *Adapter) share(ctx context.Context, cb slackapi.InteractionCallback, te
 	ans, found := a.shares.get(ref.AnswerID, a.now())
 	if !found {
 		q := bot.Query{
-			Platform: bot.PlatformSlack, Tenant: tenant, Channel: channelOf(cb),
+			Platform: answer.PlatformSlack, Tenant: tenant, Channel: channelOf(cb),
 			Thread: "slash:" + cb.User.ID, User: cb.User.ID, Text: ref.Question,
 		}
 		var err error

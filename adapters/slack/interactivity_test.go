@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/cewhq/cew/answer"
 	"github.com/cewhq/cew/bot"
 )
 
@@ -50,7 +51,7 @@ func TestFeedback(t *testing.T) {
 			posts := sink.waitFor(t, 1)
 			env.drain(t)
 			votes := b.votes()
-			want := bot.Feedback{AnswerID: "ans-Ev0LAN670R", Platform: bot.PlatformSlack, Tenant: testTenant,
+			want := bot.Feedback{AnswerID: "ans-Ev0LAN670R", Platform: answer.PlatformSlack, Tenant: testTenant,
 				Channel: testChannel, User: testUser, Up: tt.wantUp}
 			if len(votes) != 1 || votes[0] != want {
 				t.Fatalf("feedback = %+v, want %+v", votes, want)

@@ -9,9 +9,8 @@ import (
 	"unicode/utf16"
 	"unicode/utf8"
 
+	"github.com/cewhq/cew/answer"
 	slackapi "github.com/slack-go/slack"
-
-	"github.com/cewhq/cew/bot"
 )
 
 // Slack's Block Kit limits.
@@ -46,9 +45,6 @@ const (
 	actionOpenPrefix = "cew_open_"
 )
 
-// intentDocumentStatus is the intent of a register status lookup answer.
-const intentDocumentStatus = "document_status"
-
 // Messages of the adapter itself.
 const (
 	searchingText = "Searching the documents…"
@@ -60,37 +56,19 @@ const (
 	statusHint       = "Try the document number, or a few words of its title."
 )
 
-// notFoundReasons says in plain words why a question was not answered, by
-// reason code; unknown codes fall back to the answer's confidence reason.
-var notFoundReasons = map[string]string{
-	"NO_CHUNKS_FOUND":    "No passage in the uploaded documents matches the question.",
-	"LOW_RELEVANCE":      "The closest passages are not relevant enough to answer from.",
-	"NO_KEYWORD_MATCH":   "The documents do not mention the key terms of the question.",
-	"MISSING_METADATA":   "The matching passages cannot be traced to a document page or sheet row.",
-	"NO_SOURCE":          "The draft answer did not cite the documents.",
-	"UNCITED":            "Part of the draft answer was not backed by a citation.",
-	"INVALID_CITATION":   "The draft answer cited a passage that was not retrieved.",
-	"FORBIDDEN_LANGUAGE": "The draft answer guessed instead of quoting the documents.",
-	"COMPLIANCE_CLAIM":   "The draft answer claimed compliance or approval that the documents do not state.",
-	"UNGROUNDED_NUMBER":  "A number in the draft answer does not appear in the cited passages.",
-	"UNGROUNDED":         "The draft answer was not supported closely enough by the cited passages.",
-	"WRONG_LANGUAGE":     "The draft answer was not in the language of the question.",
-	"DOCUMENT_NOT_FOUND": "No document in the register matches.",
-}
-
 // Render turns an answer into Block Kit blocks for a channel or DM message.
 // It is pure: the same answer always renders the same blocks, within
 // Slack's limits, with every document and answer text escaped so it can
 // neither mention anyone nor render links.
-func Render(ans bot.Answer) []slackapi.Block {
+func Render(ans answer.Answer) []slackapi.Block {
 	return render(ans, renderOptions{})
 }
 
 // RenderStatus renders a document status lookup ("/cew status <document>"):
 // one card per document with its register status and an "Open in Drive"
 // button. Render uses it for status answers.
-func RenderStatus(ans bot.Answer) []slackapi.Block {
-	if ans.Status != bot.StatusAnswered {
+func RenderStatus(ans answer.Answer) []slackapi.Block {
+	if ans.Status != answer.StatusAnswered {
 		return Render(ans)
 	}
 	return statusBlocks(ans, renderOptions{}, maxBlocks)
@@ -98,10 +76,10 @@ func RenderStatus(ans bot.Answer) []slackapi.Block {
 
 // FallbackText is the plain text Slack shows in notifications and to
 // clients that cannot display blocks.
-func FallbackText(ans bot.Answer) string {
+func FallbackText(ans answer.Answer) string {
 	text := strings.TrimSpace(ans.Answer)
 	if text == "" {
-		text = apologyText(ans.ID)
+		text = answer.Apology(ans.ID)
 	}
 	parts := splitText(text, maxFallbackLen)
 	return escape(parts[0])
@@ -118,7 +96,7 @@ type renderOptions struct {
 	question string
 }
 
-func render(ans bot.Answer, opt renderOptions) []slackapi.Block {
+func render(ans answer.Answer, opt renderOptions) []slackapi.Block {
 	var head []slackapi.Block
 	if opt.question != "" {
 		head = append(head, askedContext(opt.askedBy, opt.question))
@@ -126,17 +104,17 @@ func render(ans bot.Answer, opt renderOptions) []slackapi.Block {
 	room := maxBlocks - len(head)
 	var body []slackapi.Block
 	switch {
-	case ans.Status == bot.StatusAnswered && ans.Intent == intentDocumentStatus:
+	case ans.Status == answer.StatusAnswered && ans.Intent == answer.IntentDocumentStatus:
 		body = statusBlocks(ans, opt, room)
-	case ans.Status == bot.StatusAnswered:
+	case ans.Status == answer.StatusAnswered:
 		body = answeredBlocks(ans, opt, room)
-	case ans.Status == bot.StatusNotFound && ans.Intent == intentDocumentStatus:
+	case ans.Status == answer.StatusNotFound && ans.Intent == answer.IntentDocumentStatus:
 		// A register lookup that matched nothing says so itself.
 		body = append(textSections(ans.Answer, room-1), contextText(escape(statusHint)))
-	case ans.Status == bot.StatusNotFound:
+	case ans.Status == answer.StatusNotFound:
 		body = notFoundBlocks(ans, opt, room)
-	case ans.Status == bot.StatusError:
-		body = textSections(orApology(ans), room)
+	case ans.Status == answer.StatusError:
+		body = textSections(answer.OrApology(ans), room)
 	default: // blocked (validation, rate limit), smalltalk, help: the message alone
 		body = textSections(ans.Answer, room)
 	}
@@ -145,7 +123,7 @@ func render(ans bot.Answer, opt renderOptions) []slackapi.Block {
 
 // answeredBlocks: the answer, each cited source with its Drive button, the
 // confidence line and the feedback buttons.
-func answeredBlocks(ans bot.Answer, opt renderOptions, room int) []slackapi.Block {
+func answeredBlocks(ans answer.Answer, opt renderOptions, room int) []slackapi.Block {
 	trailer := []slackapi.Block{confidenceContext(ans)}
 	if a := actionsBlock(ans.ID, opt.shareValue); a != nil {
 		trailer = append(trailer, a)
@@ -166,13 +144,13 @@ func answeredBlocks(ans bot.Answer, opt renderOptions, room int) []slackapi.Bloc
 
 // notFoundBlocks: the exact not-found sentence, why in plain words, and the
 // closest documents to look in.
-func notFoundBlocks(ans bot.Answer, opt renderOptions, room int) []slackapi.Block {
+func notFoundBlocks(ans answer.Answer, opt renderOptions, room int) []slackapi.Block {
 	text := ans.Answer
 	if strings.TrimSpace(text) == "" {
-		text = bot.NotFoundText
+		text = answer.NotFoundText
 	}
 	blocks := textSections(text, 1)
-	if why := notFoundReason(ans); why != "" {
+	if why := answer.Why(ans); why != "" {
 		blocks = append(blocks, contextText("*Why:* "+escape(why)))
 	}
 	var trailer []slackapi.Block
@@ -196,7 +174,7 @@ func notFoundBlocks(ans bot.Answer, opt renderOptions, room int) []slackapi.Bloc
 }
 
 // statusBlocks: a card per document of a register lookup.
-func statusBlocks(ans bot.Answer, opt renderOptions, room int) []slackapi.Block {
+func statusBlocks(ans answer.Answer, opt renderOptions, room int) []slackapi.Block {
 	title := "*Document status*"
 	if n := len(ans.Sources); n > 1 {
 		title = fmt.Sprintf("*Document status: %d matching documents*", n)
@@ -218,7 +196,7 @@ func statusBlocks(ans bot.Answer, opt renderOptions, room int) []slackapi.Block 
 
 // listBlocks renders up to budget items, replacing the last ones with an
 // "…and N more" line when they do not all fit.
-func listBlocks(items []bot.Source, budget int, one func(int, bot.Source) slackapi.Block, noun string) []slackapi.Block {
+func listBlocks(items []answer.Source, budget int, one func(int, answer.Source) slackapi.Block, noun string) []slackapi.Block {
 	if budget <= 0 || len(items) == 0 {
 		return nil
 	}
@@ -238,9 +216,9 @@ func listBlocks(items []bot.Source, budget int, one func(int, bot.Source) slacka
 
 // sourceSection is one cited source: "[S1] number — title", where in the
 // document, a short quote, and the Drive button.
-func sourceSection(i int, s bot.Source) slackapi.Block {
+func sourceSection(i int, s answer.Source) slackapi.Block {
 	var b strings.Builder
-	fmt.Fprintf(&b, "*[S%d] %s*", i+1, escape(docName(s)))
+	fmt.Fprintf(&b, "*[S%d] %s*", i+1, escape(answer.Name(s)))
 	if loc := location(s); loc != "" {
 		b.WriteString("\n" + escape(loc))
 	}
@@ -251,8 +229,8 @@ func sourceSection(i int, s bot.Source) slackapi.Block {
 }
 
 // relatedSection is one document worth looking in after a not-found answer.
-func relatedSection(i int, s bot.Source) slackapi.Block {
-	text := "• " + escape(docName(s))
+func relatedSection(i int, s answer.Source) slackapi.Block {
+	text := "• " + escape(answer.Name(s))
 	if loc := location(s); loc != "" {
 		text += "\n" + escape(loc)
 	}
@@ -261,8 +239,8 @@ func relatedSection(i int, s bot.Source) slackapi.Block {
 
 // statusCard is one document of a register lookup: its name, then its
 // status line without the name repeated.
-func statusCard(i int, s bot.Source) slackapi.Block {
-	name := docName(s)
+func statusCard(i int, s answer.Source) slackapi.Block {
+	name := answer.Name(s)
 	text := "*" + escape(name) + "*"
 	if line := strings.TrimSpace(strings.TrimPrefix(s.Snippet, name)); line != "" {
 		r, n := utf8.DecodeRuneInString(line)
@@ -290,41 +268,15 @@ func isWebLink(link string) bool {
 	return (strings.HasPrefix(l, "https://") || strings.HasPrefix(l, "http://")) && len(link) <= maxURLLen
 }
 
-func docName(s bot.Source) string {
-	if s.DocName != "" {
-		return s.DocName
-	}
-	if s.DocNumber != "" || s.Title != "" {
-		return strings.Trim(s.DocNumber+" — "+s.Title, " —")
-	}
-	return s.DocID
-}
-
-// location says where in the document a source is: revision, page or sheet
-// and row, section.
-func location(s bot.Source) string {
-	var parts []string
-	if s.Revision != "" {
-		parts = append(parts, "Rev "+s.Revision)
-	}
-	switch {
-	case s.Sheet != "" && s.Row > 0:
-		parts = append(parts, fmt.Sprintf("sheet %s, row %d", s.Sheet, s.Row))
-	case s.Sheet != "":
-		parts = append(parts, "sheet "+s.Sheet)
-	case s.Page > 0:
-		parts = append(parts, fmt.Sprintf("page %d", s.Page))
-	}
-	if s.Section != "" {
-		parts = append(parts, "section "+s.Section)
-	}
-	return strings.Join(parts, " · ")
+// location says where in the document a source is, as one line.
+func location(s answer.Source) string {
+	return strings.Join(answer.Location(s), " · ")
 }
 
 // confidenceContext: "Confidence: high (0.86) · reason".
-func confidenceContext(ans bot.Answer) slackapi.Block {
+func confidenceContext(ans answer.Answer) slackapi.Block {
 	c := ans.Confidence
-	text := "Confidence: *" + escape(c.Level) + "* (" + strconv.FormatFloat(c.Score, 'f', 2, 64) + ")"
+	text := "Confidence: *" + escape(string(c.Level)) + "* (" + strconv.FormatFloat(c.Score, 'f', 2, 64) + ")"
 	if c.Level == "" {
 		text = "Confidence: *unknown*"
 	}
@@ -385,30 +337,6 @@ func validUserID(id string) bool {
 		}
 	}
 	return true
-}
-
-func notFoundReason(ans bot.Answer) string {
-	if why, ok := notFoundReasons[string(ans.Reason)]; ok {
-		return why
-	}
-	return strings.TrimSpace(ans.Confidence.Reason)
-}
-
-// orApology is an error answer's text, or a generic apology when the bot
-// gave none.
-func orApology(ans bot.Answer) string {
-	if strings.TrimSpace(ans.Answer) != "" {
-		return ans.Answer
-	}
-	return apologyText(ans.ID)
-}
-
-func apologyText(ref string) string {
-	if ref == "" {
-		return "Sorry, something went wrong while searching the documents. Please try again."
-	}
-	return "Sorry, something went wrong while searching the documents. Please try again; " +
-		"if it keeps happening, quote reference " + ref + "."
 }
 
 // textSections renders text as mrkdwn sections of at most maxTextLen

@@ -12,15 +12,14 @@ import (
 	"testing"
 	"unicode/utf8"
 
+	"github.com/cewhq/cew/answer"
 	slackapi "github.com/slack-go/slack"
-
-	"github.com/cewhq/cew/bot"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files under testdata/golden")
 
-func source(n int) bot.Source {
-	return bot.Source{
+func source(n int) answer.Source {
+	return answer.Source{
 		DocID: fmt.Sprintf("277-007-D-C-%05d", n), DocName: fmt.Sprintf("277-007-D-C-%05d — Drawing %d", n, n),
 		Revision: "02", Page: n, Section: "3.1 General", DriveLink: fmt.Sprintf("https://drive.google.com/file/d/doc%d/view", n),
 		Snippet: "Cable ladders shall be hot-dip galvanised to ISO 1461 & supported every 1.5 m.", Score: 0.5,
@@ -29,7 +28,7 @@ func source(n int) bot.Source {
 
 func renderCases() []struct {
 	name string
-	ans  bot.Answer
+	ans  answer.Answer
 } {
 	longParagraph := strings.Repeat("The trench backfill shall be compacted in layers of 300 mm to 95 % Proctor density [S1]. ", 30)
 	long := answeredFixture("ans-long", "long")
@@ -39,8 +38,8 @@ func renderCases() []struct {
 		long.Sources = append(long.Sources, source(i))
 	}
 
-	related := bot.Answer{
-		ID: "ans-nf", Status: bot.StatusNotFound, Reason: "LOW_RELEVANCE", Answer: bot.NotFoundText,
+	related := answer.Answer{
+		ID: "ans-nf", Status: answer.StatusNotFound, Reason: "LOW_RELEVANCE", Answer: answer.NotFoundText,
 		Confidence: confidence("low", 0, "top score 0.12 below threshold 0.35"),
 	}
 	for i := 1; i <= 7; i++ {
@@ -65,22 +64,22 @@ func renderCases() []struct {
 
 	return []struct {
 		name string
-		ans  bot.Answer
+		ans  answer.Answer
 	}{
 		{"answered", answeredFixture("ans-1", "What is the minimum trench depth for DC cables?")},
 		{"not_found_related", related},
-		{"not_found_plain", bot.Answer{ID: "ans-nf2", Status: bot.StatusNotFound, Reason: "NO_CHUNKS_FOUND", Answer: bot.NotFoundText}},
-		{"blocked_validation", bot.Answer{ID: "ans-b", Status: bot.StatusBlocked, Reason: "TOO_LONG",
+		{"not_found_plain", answer.Answer{ID: "ans-nf2", Status: answer.StatusNotFound, Reason: "NO_CHUNKS_FOUND", Answer: answer.NotFoundText}},
+		{"blocked_validation", answer.Answer{ID: "ans-b", Status: answer.StatusBlocked, Reason: "TOO_LONG",
 			Answer: "The question is too long (1450 characters); please keep it under 1000."}},
-		{"blocked_rate_limited", bot.Answer{Status: bot.StatusBlocked, Reason: bot.ReasonRateLimited,
+		{"blocked_rate_limited", answer.Answer{Status: answer.StatusBlocked, Reason: answer.ReasonRateLimited,
 			Answer: "That is more questions than you can ask per 1m0s (10). Please wait 42 s and ask again."}},
-		{"error", bot.Answer{ID: "ans-err", Status: bot.StatusError, Reason: "INTERNAL_ERROR",
+		{"error", answer.Answer{ID: "ans-err", Status: answer.StatusError, Reason: "INTERNAL_ERROR",
 			Answer: "Sorry, something went wrong while searching the documents. Please try again; if it keeps happening, quote reference ans-err."}},
-		{"smalltalk_help", bot.Answer{ID: "ans-h", Status: bot.StatusSmalltalk, Intent: "help",
+		{"smalltalk_help", answer.Answer{ID: "ans-h", Status: answer.StatusSmalltalk, Intent: "help",
 			Answer: "• @cew <question>: ask in a channel.\n• /cew status <document>: the latest revision."}},
 		{"status", status},
-		{"status_not_found", bot.Answer{ID: "ans-s0", Status: bot.StatusNotFound, Reason: "DOCUMENT_NOT_FOUND",
-			Intent: intentDocumentStatus, Answer: `No document in the register matches "999-XYZ".`}},
+		{"status_not_found", answer.Answer{ID: "ans-s0", Status: answer.StatusNotFound, Reason: "DOCUMENT_NOT_FOUND",
+			Intent: answer.IntentDocumentStatus, Answer: `No document in the register matches "999-XYZ".`}},
 		{"long", long},
 		{"escaping", hostile},
 	}
@@ -127,13 +126,13 @@ func TestRenderLimits(t *testing.T) {
 }
 
 func TestRenderContent(t *testing.T) {
-	cases := map[string]bot.Answer{}
+	cases := map[string]answer.Answer{}
 	for _, c := range renderCases() {
 		cases[c.name] = c.ans
 	}
 	tests := []struct {
 		name        string
-		ans         bot.Answer
+		ans         answer.Answer
 		want        []string
 		notWant     []string
 		wantButtons int // "Open in Drive" buttons
@@ -142,14 +141,14 @@ func TestRenderContent(t *testing.T) {
 		{name: "answered", ans: cases["answered"], want: []string{"800 mm", "[S1] 277-007-D-C-40327", "Rev 03 · page 5 · section 4.2",
 			"sheet DC cables, row 12", "Confidence: *high* (0.86)"}, wantButtons: 2, feedback: true},
 		{name: "not found names why and where to look", ans: cases["not_found_related"],
-			want:        []string{bot.NotFoundText, "closest passages are not relevant enough", "Closest documents:", "…and 2 more documents"},
+			want:        []string{answer.NotFoundText, "closest passages are not relevant enough", "Closest documents:", "…and 2 more documents"},
 			wantButtons: 4, feedback: true},
-		{name: "not found without related", ans: cases["not_found_plain"], want: []string{bot.NotFoundText, "No passage"},
+		{name: "not found without related", ans: cases["not_found_plain"], want: []string{answer.NotFoundText, "No passage"},
 			notWant: []string{"Closest documents"}, feedback: true},
 		{name: "blocked has no buttons", ans: cases["blocked_validation"], want: []string{"too long"}},
 		{name: "rate limited has no buttons", ans: cases["blocked_rate_limited"], want: []string{"Please wait 42 s"}},
 		{name: "error apologises with the reference", ans: cases["error"], want: []string{"quote reference ans-err"}},
-		{name: "error without text still apologises", ans: bot.Answer{ID: "x-1", Status: bot.StatusError},
+		{name: "error without text still apologises", ans: answer.Answer{ID: "x-1", Status: answer.StatusError},
 			want: []string{"Sorry", "x-1"}},
 		{name: "status cards", ans: cases["status"], want: []string{"Document status: 2 matching documents", "status IFC", "status IFA"},
 			wantButtons: 1},
@@ -344,24 +343,24 @@ func FuzzRenderLimits(f *testing.F) {
 	f.Add("The depth is 800 mm [S1].", "<!channel> doc", "quote & <@U1>", 3)
 	f.Add(strings.Repeat("ä<&> ", 2000), strings.Repeat("n", 4000), strings.Repeat("&", 3000), 70)
 	f.Add("", "", "", 0)
-	f.Fuzz(func(t *testing.T, answer, name, snippet string, sources int) {
-		if !utf8.ValidString(answer) || !utf8.ValidString(name) || !utf8.ValidString(snippet) {
+	f.Fuzz(func(t *testing.T, text, name, snippet string, sources int) {
+		if !utf8.ValidString(text) || !utf8.ValidString(name) || !utf8.ValidString(snippet) {
 			t.Skip()
 		}
 		sources = min(max(sources, 0), 120)
 		ans := answeredFixture("ans-f", "q")
-		ans.Answer = answer
+		ans.Answer = text
 		ans.Sources = nil
 		for i := range sources {
 			s := source(i + 1)
 			s.DocName, s.Snippet = name, snippet
 			ans.Sources = append(ans.Sources, s)
 		}
-		for _, st := range []bot.Status{bot.StatusAnswered, bot.StatusNotFound, bot.StatusBlocked} {
+		for _, st := range []answer.Status{answer.StatusAnswered, answer.StatusNotFound, answer.StatusBlocked} {
 			ans.Status = st
 			ans.Related = ans.Sources
 			blocks := Render(ans)
-			if len(blocks) == 0 && strings.TrimSpace(answer) == "" && st == bot.StatusBlocked {
+			if len(blocks) == 0 && strings.TrimSpace(text) == "" && st == answer.StatusBlocked {
 				continue // nothing to say
 			}
 			checkBlocks(t, blocks)

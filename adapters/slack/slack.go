@@ -19,6 +19,7 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 	slackapi "github.com/slack-go/slack"
 
+	"github.com/cewhq/cew/answer"
 	"github.com/cewhq/cew/bot"
 )
 
@@ -26,9 +27,9 @@ import (
 type Bot interface {
 	// Handle answers a question; it returns bot.ErrDuplicate for a delivery
 	// already handled.
-	Handle(ctx context.Context, q bot.Query) (bot.Answer, error)
+	Handle(ctx context.Context, q bot.Query) (answer.Answer, error)
 	// StatusLookup answers "/cew status <document>" from the register.
-	StatusLookup(ctx context.Context, q bot.Query) (bot.Answer, error)
+	StatusLookup(ctx context.Context, q bot.Query) (answer.Answer, error)
 	// RecordFeedback attaches a 👍/👎 to an answer id.
 	RecordFeedback(ctx context.Context, f bot.Feedback) error
 	// InConversation reports whether the bot has answered in q's thread, so
@@ -103,7 +104,7 @@ type Adapter struct {
 	mention   *regexp.Regexp
 
 	seen   *recent[struct{}]
-	shares *recent[bot.Answer]
+	shares *recent[answer.Answer]
 
 	// sleep waits between retries; tests replace it.
 	sleep func(ctx context.Context, d time.Duration) error
@@ -137,7 +138,7 @@ func New(ctx context.Context, cfg Config, b Bot) (*Adapter, error) {
 		http:   httpClient,
 		log:    cfg.Logger,
 		seen:   newRecent[struct{}](bot.DefaultDedupeTTL, seenLimit),
-		shares: newRecent[bot.Answer](shareTTL, shareLimit),
+		shares: newRecent[answer.Answer](shareTTL, shareLimit),
 		sleep:  sleepCtx,
 	}
 
@@ -253,14 +254,14 @@ func (a *Adapter) mentionsMe(text string) bool {
 
 // errorAnswer makes sure a failed answer apologises with a reference and
 // says nothing else.
-func errorAnswer(ans bot.Answer, ref string) bot.Answer {
-	if ans.Status == bot.StatusError && strings.TrimSpace(ans.Answer) != "" {
+func errorAnswer(ans answer.Answer, ref string) answer.Answer {
+	if ans.Status == answer.StatusError && strings.TrimSpace(ans.Answer) != "" {
 		return ans
 	}
 	if ans.ID != "" {
 		ref = ans.ID
 	}
-	return bot.Answer{ID: ans.ID, Status: bot.StatusError, Answer: apologyText(ref)}
+	return answer.Answer{ID: ans.ID, Status: answer.StatusError, Answer: answer.Apology(ref)}
 }
 
 // isDuplicate reports the bot's verdict on a repeated delivery.

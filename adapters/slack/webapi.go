@@ -10,9 +10,8 @@ import (
 	"time"
 
 	"github.com/cenkalti/backoff/v5"
+	"github.com/cewhq/cew/answer"
 	slackapi "github.com/slack-go/slack"
-
-	"github.com/cewhq/cew/bot"
 )
 
 const (
@@ -109,7 +108,7 @@ type message struct {
 }
 
 // answerMessage renders an answer as a message.
-func answerMessage(ans bot.Answer, opt renderOptions) message {
+func answerMessage(ans answer.Answer, opt renderOptions) message {
 	return message{text: FallbackText(ans), blocks: render(ans, opt)}
 }
 

@@ -13,8 +13,9 @@ import (
 const module = "github.com/cewhq/cew/"
 
 // TestDependencyRule enforces DESIGN.md's dependency rule on non-test code:
-// adapters know bot only; pipeline never imports bot or adapters; concrete
-// backends are chosen in cmd/cew alone.
+// adapters know the bot, the answer contract and their shared plumbing only;
+// pipeline never imports bot or adapters; concrete backends are chosen in
+// cmd/cew alone.
 func TestDependencyRule(t *testing.T) {
 	rules := []struct {
 		name      string
@@ -26,11 +27,24 @@ func TestDependencyRule(t *testing.T) {
 		{"store is below everything", "store", []string{"pipeline", "bot", "adapters", "cache", "ingest"}},
 		{"bot never picks backends", "bot", []string{"store/embedded", "cache/redis", "cache/memory", "adapters"}},
 		{"ingest never picks backends", "ingest", []string{"store/embedded", "pipeline", "bot", "adapters"}},
+		{"the answer contract is below everything", "answer", []string{"pipeline", "bot", "adapters", "cache", "store", "ingest", "prompts"}},
 	}
 	imports := moduleImports(t)
 	if len(imports) == 0 {
 		t.Fatal("no packages found")
 	}
+	t.Run("adapters import bot, answer and adapters/internal only", func(t *testing.T) {
+		for pkg, deps := range imports {
+			if !strings.HasPrefix(pkg, "adapters/") {
+				continue
+			}
+			for _, dep := range deps {
+				if dep != "bot" && dep != "answer" && !strings.HasPrefix(dep, "adapters/internal/") {
+					t.Errorf("%s imports %s", pkg, dep)
+				}
+			}
+		}
+	})
 	for _, r := range rules {
 		t.Run(r.name, func(t *testing.T) {
 			for pkg, deps := range imports {

@@ -12,6 +12,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/cewhq/cew/answer"
 	"github.com/cewhq/cew/bot"
 )
 
@@ -49,7 +50,7 @@ the run.`,
 			if err != nil {
 				return err
 			}
-			b, err := a.newBot(cmd.Context(), st, nil, bot.PlatformCLI)
+			b, err := a.newBot(cmd.Context(), st, nil, answer.PlatformCLI)
 			if err != nil {
 				return err
 			}
@@ -83,7 +84,7 @@ the run.`,
 // or one run reading stdin) is a conversation: a one-off question neither
 // reads nor joins the memory of other runs, which a shared cache keeps.
 func cliQuery(tenant, session, user, text string) bot.Query {
-	q := bot.Query{Platform: bot.PlatformCLI, Tenant: tenant, User: user, Text: text}
+	q := bot.Query{Platform: answer.PlatformCLI, Tenant: tenant, User: user, Text: text}
 	if session != "" {
 		q.Channel, q.Thread = "cli", session
 	}
@@ -140,7 +141,7 @@ func readQuestions(ctx context.Context, a *app, interactive bool, ask func(strin
 }
 
 // printAnswer renders an answer for a terminal.
-func printAnswer(w io.Writer, ans bot.Answer) {
+func printAnswer(w io.Writer, ans answer.Answer) {
 	fmt.Fprintln(w, ans.Answer)
 	if len(ans.Sources) > 0 {
 		fmt.Fprintln(w, "\nSources:")
@@ -151,7 +152,7 @@ func printAnswer(w io.Writer, ans bot.Answer) {
 			}
 		}
 	}
-	if ans.Status == bot.StatusNotFound || ans.Status == bot.StatusBlocked {
+	if ans.Status == answer.StatusNotFound || ans.Status == answer.StatusBlocked {
 		fmt.Fprintf(w, "(%s: %s)\n", ans.Reason, ans.Confidence.Reason)
 		if len(ans.Related) > 0 {
 			fmt.Fprintln(w, "Closest documents:")
@@ -160,7 +161,7 @@ func printAnswer(w io.Writer, ans bot.Answer) {
 			}
 		}
 	}
-	if ans.Status == bot.StatusAnswered {
+	if ans.Status == answer.StatusAnswered {
 		fmt.Fprintf(w, "Confidence: %s (%.2f) — %s\n", ans.Confidence.Level, ans.Confidence.Score, ans.Confidence.Reason)
 	}
 	fmt.Fprintln(w)

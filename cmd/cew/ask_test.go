@@ -10,7 +10,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/cewhq/cew/bot"
+	"github.com/cewhq/cew/answer"
 )
 
 // TestOneOffQuestionsHaveNoConversation: without --session, `cew ask
@@ -32,7 +32,7 @@ func TestOneOffQuestionsHaveNoConversation(t *testing.T) {
 				t.Fatal(err)
 			}
 			ctx := context.Background()
-			b, err := a.newBot(ctx, st, nil, bot.PlatformCLI)
+			b, err := a.newBot(ctx, st, nil, answer.PlatformCLI)
 			if err != nil {
 				t.Fatal(err)
 			}

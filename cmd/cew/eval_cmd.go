@@ -11,6 +11,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/cewhq/cew/answer"
 	"github.com/cewhq/cew/bot"
 	"github.com/cewhq/cew/ingest"
 	"github.com/cewhq/cew/pipeline/eval"
@@ -313,7 +314,7 @@ pass and the latency of hits and misses.`,
 			if a.cfg.DataDir, err = a.scratchDir(); err != nil {
 				return err
 			}
-			b, err := a.newBot(ctx, st, nil, bot.PlatformCLI)
+			b, err := a.newBot(ctx, st, nil, answer.PlatformCLI)
 			if err != nil {
 				return err
 			}
@@ -328,7 +329,7 @@ pass and the latency of hits and misses.`,
 				hits := 0
 				for _, q := range questions {
 					start := time.Now()
-					ans, err := b.Handle(ctx, bot.Query{Platform: bot.PlatformCLI, Tenant: tenant, Text: q})
+					ans, err := b.Handle(ctx, bot.Query{Platform: answer.PlatformCLI, Tenant: tenant, Text: q})
 					took := float64(time.Since(start).Microseconds()) / 1000
 					if err != nil {
 						return err

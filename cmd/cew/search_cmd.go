@@ -8,6 +8,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/cewhq/cew/answer"
 	"github.com/cewhq/cew/pipeline"
 	"github.com/cewhq/cew/store"
 )
@@ -21,7 +22,7 @@ type searchOutput struct {
 // searchHit is a source of the answer contract plus its chunk id.
 type searchHit struct {
 	ChunkID string `json:"chunk_id"`
-	pipeline.Source
+	answer.Source
 }
 
 func newSearchCmd(a *app) *cobra.Command {
@@ -93,12 +94,12 @@ func printSearch(a *app, out searchOutput) {
 	fmt.Fprintf(w, "%q — %s\n", out.Query, plural(len(out.Hits), "hit"))
 	for i, h := range out.Hits {
 		fmt.Fprintf(w, "%2d. [%.3f] %s, rev %s, %s\n", i+1, h.Score, h.DocName, orDash(h.Revision), location(h.Source))
-		fmt.Fprintf(w, "    %s\n", pipeline.Snippet(h.Snippet, 200))
+		fmt.Fprintf(w, "    %s\n", answer.Snippet(h.Snippet, 200))
 	}
 }
 
 // location renders where a source sits: page and section, or sheet and row.
-func location(s pipeline.Source) string {
+func location(s answer.Source) string {
 	var parts []string
 	if s.Sheet != "" {
 		parts = append(parts, fmt.Sprintf("sheet %q row %d", s.Sheet, s.Row))

@@ -15,6 +15,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/cewhq/cew/adapters/slack"
+	"github.com/cewhq/cew/answer"
 	"github.com/cewhq/cew/bot"
 	"github.com/cewhq/cew/store"
 )
@@ -48,7 +49,7 @@ func (a *app) serve(ctx context.Context) error {
 	}
 	reg := prometheus.NewRegistry()
 	reg.MustRegister(collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
-	b, err := a.newBot(ctx, st, bot.NewMetrics(reg), bot.PlatformSlack)
+	b, err := a.newBot(ctx, st, bot.NewMetrics(reg), answer.PlatformSlack)
 	if err != nil {
 		return err
 	}

@@ -6,6 +6,7 @@ import (
 
 	goredis "github.com/redis/go-redis/v9"
 
+	"github.com/cewhq/cew/answer"
 	"github.com/cewhq/cew/bot"
 	"github.com/cewhq/cew/cache"
 	"github.com/cewhq/cew/cache/memory"
@@ -148,7 +149,7 @@ func (a *app) openCache(ctx context.Context) (cacheBackend, error) {
 // newBot wires the bot: pipeline, cache backend, follow-up rewriter, audit
 // log under the data directory, and metrics (nil for the CLI).
 // The CLI has no rate limit: it is one person at a terminal or a script.
-func (a *app) newBot(ctx context.Context, st store.Store, metrics *bot.Metrics, platform bot.Platform) (*bot.Bot, error) {
+func (a *app) newBot(ctx context.Context, st store.Store, metrics *bot.Metrics, platform answer.Platform) (*bot.Bot, error) {
 	p, err := a.newPipeline(st)
 	if err != nil {
 		return nil, err
@@ -178,7 +179,7 @@ func (a *app) newBot(ctx context.Context, st store.Store, metrics *bot.Metrics, 
 		CacheTTL:  a.cfg.CacheTTL, SessionTurns: a.cfg.SessionTurns, SessionTTL: a.cfg.SessionTTL,
 		UserLimit: a.cfg.RateLimitUser, TenantLimit: a.cfg.RateLimitTenant, LimitWindow: a.cfg.RateLimitWindow,
 	}
-	if platform == bot.PlatformCLI {
+	if platform == answer.PlatformCLI {
 		cfg.Limiter = nil
 	}
 	if e := a.embedder(); e != nil {

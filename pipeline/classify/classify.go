@@ -12,6 +12,7 @@ import (
 	"unicode"
 	"unicode/utf8"
 
+	"github.com/cewhq/cew/answer"
 	"github.com/cewhq/cew/store/analysis"
 )
 
@@ -79,8 +80,9 @@ type Intent struct {
 	// Category and Complexity are set for KindQuestion only.
 	Category   Category
 	Complexity Complexity
-	// Reply is the canned answer for KindSmalltalk and KindHelp.
-	Reply string
+	// Reply names the canned answer for KindSmalltalk and KindHelp; its
+	// wording depends on the platform (answer.CannedText).
+	Reply answer.Canned
 	// DocQuery is the document named by a KindStatus lookup, as written.
 	DocQuery string
 	Hints    Hints

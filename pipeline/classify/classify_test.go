@@ -4,6 +4,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/cewhq/cew/answer"
 )
 
 func TestClassifyKind(t *testing.T) {
@@ -11,7 +13,7 @@ func TestClassifyKind(t *testing.T) {
 		name     string
 		in       string
 		kind     Kind
-		reply    string
+		reply    answer.Canned
 		docQuery string
 	}{
 		// Small talk: canned reply, no retrieval.

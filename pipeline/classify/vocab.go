@@ -1,6 +1,10 @@
 package classify
 
-import "strings"
+import (
+	"strings"
+
+	"github.com/cewhq/cew/answer"
+)
 
 // Word lists are lower-case surfaces as analysis.Tokens returns them, after
 // contractions are expanded ("what's" → "what is"). Phrases are
@@ -348,7 +352,7 @@ const (
 	replyBye
 )
 
-func (k replyKind) text() string {
+func (k replyKind) text() answer.Canned {
 	switch k {
 	case replyGreeting:
 		return ReplyGreeting

@@ -10,6 +10,7 @@ import (
 	"time"
 	"unicode"
 
+	"github.com/cewhq/cew/answer"
 	"github.com/cewhq/cew/ingest"
 	"github.com/cewhq/cew/pipeline"
 	"github.com/cewhq/cew/store"
@@ -65,19 +66,19 @@ func IngestSQuAD(ctx context.Context, st ingest.Store, tenant string, s SQuAD, e
 
 // Answerer is the pipeline under evaluation.
 type Answerer interface {
-	Answer(ctx context.Context, req pipeline.Request) (pipeline.Answer, error)
+	Answer(ctx context.Context, req pipeline.Request) (answer.Answer, error)
 }
 
 // QAOutcome is one question's result, for error analysis.
 type QAOutcome struct {
-	ID         string          `json:"id"`
-	Question   string          `json:"question"`
-	Answerable bool            `json:"answerable"`
-	Status     pipeline.Status `json:"status"`
-	Reason     pipeline.Reason `json:"reason"`
-	Answer     string          `json:"answer"`
-	Correct    bool            `json:"correct"`
-	Gold       []string        `json:"gold,omitempty"`
+	ID         string        `json:"id"`
+	Question   string        `json:"question"`
+	Answerable bool          `json:"answerable"`
+	Status     answer.Status `json:"status"`
+	Reason     answer.Reason `json:"reason"`
+	Answer     string        `json:"answer"`
+	Correct    bool          `json:"correct"`
+	Gold       []string      `json:"gold,omitempty"`
 }
 
 // QA asks every question through the pipeline and reports answered-and-
@@ -109,7 +110,7 @@ func QA(ctx context.Context, s SQuAD, p Answerer, tenant string, limit int, now 
 					return rep, outcomes, fmt.Errorf("eval: question %s: %w", q.ID, err)
 				}
 				o := QAOutcome{ID: q.ID, Question: q.Question, Answerable: !q.IsImpossible, Status: ans.Status, Reason: ans.Reason, Answer: ans.Answer}
-				answered := ans.Status == pipeline.StatusAnswered
+				answered := ans.Status == answer.StatusAnswered
 				if q.IsImpossible {
 					unanswerable++
 					if answered {
@@ -219,7 +220,7 @@ func OutOfDomain(ctx context.Context, questions []string, p Answerer, tenant, co
 		if err != nil {
 			return rep, fmt.Errorf("eval: out-of-domain question %d: %w", i, err)
 		}
-		if ans.Status != pipeline.StatusAnswered {
+		if ans.Status != answer.StatusAnswered {
 			refused++
 			byReason[string(ans.Reason)]++
 		}

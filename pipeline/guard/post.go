@@ -8,14 +8,14 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/cewhq/cew/answer"
 	"github.com/cewhq/cew/store"
 	"github.com/cewhq/cew/store/analysis"
 )
 
 // NotFoundText is the one sentence cew says when it cannot ground an
-// answer; it is a valid answer that cites nothing. It must equal
-// pipeline.NotFoundText.
-const NotFoundText = "This information was not found in the uploaded documents."
+// answer; it is a valid answer that cites nothing.
+const NotFoundText = answer.NotFoundText
 
 // Verifier judges whether evidence supports a claim, typically by asking an
 // LLM. Post consults it only for sentences whose lexical support is in the

@@ -3,29 +3,31 @@
 // retrieved chunks, and the post-generation guard on the answer itself.
 package guard
 
-// Reason codes why a question was not answered. Not answering is a value,
-// not an error.
-type Reason string
+import "github.com/cewhq/cew/answer"
+
+// Reason codes why a question was not answered; the codes are the answer
+// contract's, named here by the guards that produce them.
+type Reason = answer.Reason
 
 const (
-	None             Reason = ""
-	EmptyQuestion    Reason = "EMPTY_QUESTION"
-	TooLong          Reason = "TOO_LONG"
-	InvalidChars     Reason = "INVALID_CHARACTERS"
-	NoContent        Reason = "NO_CONTENT"
-	UnsupportedLang  Reason = "UNSUPPORTED_LANGUAGE"
-	NoChunks         Reason = "NO_CHUNKS_FOUND"
-	LowRelevance     Reason = "LOW_RELEVANCE"
-	NoKeywordMatch   Reason = "NO_KEYWORD_MATCH"
-	MissingMetadata  Reason = "MISSING_METADATA"
-	NoSource         Reason = "NO_SOURCE"
-	Uncited          Reason = "UNCITED"
-	InvalidCitation  Reason = "INVALID_CITATION"
-	Forbidden        Reason = "FORBIDDEN_LANGUAGE"
-	Compliance       Reason = "COMPLIANCE_CLAIM"
-	UngroundedNumber Reason = "UNGROUNDED_NUMBER"
-	Ungrounded       Reason = "UNGROUNDED"
-	WrongLanguage    Reason = "WRONG_LANGUAGE"
-	DocNotFound      Reason = "DOCUMENT_NOT_FOUND"
-	Internal         Reason = "INTERNAL_ERROR"
+	None             = answer.ReasonNone
+	EmptyQuestion    = answer.ReasonEmptyQuestion
+	TooLong          = answer.ReasonTooLong
+	InvalidChars     = answer.ReasonInvalidChars
+	NoContent        = answer.ReasonNoContent
+	UnsupportedLang  = answer.ReasonUnsupportedLang
+	NoChunks         = answer.ReasonNoChunks
+	LowRelevance     = answer.ReasonLowRelevance
+	NoKeywordMatch   = answer.ReasonNoKeywordMatch
+	MissingMetadata  = answer.ReasonMissingMetadata
+	NoSource         = answer.ReasonNoSource
+	Uncited          = answer.ReasonUncited
+	InvalidCitation  = answer.ReasonInvalidCitation
+	Forbidden        = answer.ReasonForbidden
+	Compliance       = answer.ReasonCompliance
+	UngroundedNumber = answer.ReasonUngroundedNumber
+	Ungrounded       = answer.ReasonUngrounded
+	WrongLanguage    = answer.ReasonWrongLanguage
+	DocNotFound      = answer.ReasonDocNotFound
+	Internal         = answer.ReasonInternal
 )

@@ -1,11 +1,14 @@
-package pipeline
+// Package answer is the answer contract every layer speaks: the pipeline
+// produces an Answer, the bot caches and records it, every adapter renders
+// it and every evaluation reads it (`cew ask --json`). It also holds the
+// words that go with the contract on every platform: the not-found
+// sentence, reasons in plain words, where a source sits in its document,
+// the apology, and the canned replies phrased for each platform.
+package answer
 
 import (
-	"github.com/cewhq/cew/pipeline/guard"
 	"strings"
 	"unicode/utf8"
-
-	"github.com/cewhq/cew/store"
 )
 
 // Status says what kind of answer this is.
@@ -19,12 +22,17 @@ const (
 	StatusError     Status = "error"
 )
 
-// Reason is why a question was not answered; the codes live with the
-// guards that produce them.
-type Reason = guard.Reason
+// Level is how confident cew is in an answer.
+type Level string
+
+const (
+	LevelHigh   Level = "high"
+	LevelMedium Level = "medium"
+	LevelLow    Level = "low"
+)
 
 // NotFoundText is the one sentence cew says when it cannot ground an answer.
-const NotFoundText = guard.NotFoundText
+const NotFoundText = "This information was not found in the uploaded documents."
 
 // Source is a cited chunk, as every adapter renders it.
 type Source struct {
@@ -49,63 +57,9 @@ type Source struct {
 	Text string `json:"-"`
 }
 
-// snippetRunes bounds a source's quote in the contract.
-const snippetRunes = 300
-
-// SourceFromHit converts a search hit to a Source with a short snippet.
-func SourceFromHit(h store.Hit) Source {
-	c := h.Chunk
-	return Source{
-		ChunkID:   c.ID,
-		DocID:     c.DocID,
-		DocName:   DocName(c.DocNumber, c.Title),
-		Revision:  c.Revision,
-		Page:      c.Page,
-		Section:   c.Section,
-		Sheet:     c.Sheet,
-		Row:       c.Row,
-		DriveLink: c.DriveLink,
-		Snippet:   Snippet(c.Text, snippetRunes),
-		Score:     round3(h.Score),
-		DocNumber: c.DocNumber,
-		Title:     c.Title,
-		Text:      c.Text,
-	}
-}
-
-// DocName is how a document is named to users: "number — title", or just one
-// of them when the other is empty or repeats it.
-func DocName(number, title string) string {
-	switch {
-	case number == "":
-		return title
-	case title == "" || strings.EqualFold(number, title):
-		return number
-	}
-	return number + " — " + title
-}
-
-// Snippet shortens text to at most n runes on a word boundary, on one line.
-func Snippet(text string, n int) string {
-	text = strings.Join(strings.Fields(text), " ")
-	if utf8.RuneCountInString(text) <= n {
-		return text
-	}
-	r := []rune(text)[:n]
-	s := string(r)
-	if i := strings.LastIndexByte(s, ' '); i > n/2 {
-		s = s[:i]
-	}
-	return s + "…"
-}
-
-func round3(f float64) float64 {
-	return float64(int64(f*1000+0.5)) / 1000
-}
-
 // Confidence is how sure cew is of an answer, with a reason a person can read.
 type Confidence struct {
-	Level  string  `json:"level"`
+	Level  Level   `json:"level"`
 	Score  float64 `json:"score"`
 	Reason string  `json:"reason"`
 }
@@ -132,6 +86,9 @@ type Answer struct {
 	Trace Trace `json:"-"`
 }
 
+// IntentDocumentStatus is the intent of a register status lookup answer.
+const IntentDocumentStatus = "document_status"
+
 // Trace is the part of an answer's history that is not in the contract.
 type Trace struct {
 	Category   string
@@ -147,4 +104,30 @@ type Trace struct {
 	PostGuard        string
 	// CitedChunks are the chunk ids behind Sources, in order.
 	CitedChunks []string
+}
+
+// DocName is how a document is named to users: "number — title", or just one
+// of them when the other is empty or repeats it.
+func DocName(number, title string) string {
+	switch {
+	case number == "":
+		return title
+	case title == "" || strings.EqualFold(number, title):
+		return number
+	}
+	return number + " — " + title
+}
+
+// Snippet shortens text to at most n runes on a word boundary, on one line.
+func Snippet(text string, n int) string {
+	text = strings.Join(strings.Fields(text), " ")
+	if utf8.RuneCountInString(text) <= n {
+		return text
+	}
+	r := []rune(text)[:n]
+	s := string(r)
+	if i := strings.LastIndexByte(s, ' '); i > n/2 {
+		s = s[:i]
+	}
+	return s + "…"
 }
