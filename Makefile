@@ -54,6 +54,7 @@ eval: build
 	./$(BIN) eval qa --squad $(EVAL_DATA)/squad2/dev-v2.0.articles-1-8.json --ood-corpus $(CORPUS) --outcomes eval-reports/qa-outcomes.jsonl
 	./$(BIN) eval grounding --halueval $(EVAL_DATA)/halueval/qa_one-turn_data.json
 	./$(BIN) eval cache --squad $(EVAL_DATA)/squad2/dev-v2.0.articles-1-8.json
+	./$(BIN) eval domain --corpus $(CORPUS) --outcomes eval-reports/domain-outcomes.jsonl
 
 clean:
 	rm -rf bin $(DEMO_DIR)

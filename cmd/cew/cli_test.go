@@ -259,7 +259,7 @@ func TestSecretsStayOutOfLogs(t *testing.T) {
 
 func TestHelp(t *testing.T) {
 	c := newCLI(t)
-	for _, args := range [][]string{{"--help"}, {"ingest", "--help"}, {"search", "--help"}, {"status", "--help"}, {"ask", "--help"}, {"serve", "--help"}, {"eval", "--help"}, {"eval", "qa", "--help"}} {
+	for _, args := range [][]string{{"--help"}, {"ingest", "--help"}, {"search", "--help"}, {"status", "--help"}, {"ask", "--help"}, {"serve", "--help"}, {"eval", "--help"}, {"eval", "qa", "--help"}, {"eval", "domain", "--help"}} {
 		out, _, code := c.run(t, "", args...)
 		if code != 0 || !strings.Contains(out, "Usage:") {
 			t.Errorf("%v: exit %d\n%s", args, code, out)
@@ -286,4 +286,95 @@ func TestEvalCacheLeavesDataDir(t *testing.T) {
 	if entries, _ := os.ReadDir(c.env["CEW_DATA_DIR"]); len(entries) != 0 {
 		t.Errorf("the evaluation wrote into the data directory: %v", entries)
 	}
+}
+
+// TestEvalDomain runs the domain evaluation on a small corpus and dev set:
+// a report with every split's metrics, one outcome line per question with
+// the pipeline's trace, and clear errors for a bad split or file.
+func TestEvalDomain(t *testing.T) {
+	c := newCLI(t)
+	corpus := t.TempDir()
+	os.WriteFile(filepath.Join(corpus, "register.csv"), []byte("number,title,revision,status,file\nINV-LIST,Inverter list,1,Approved,inverters.csv\n"), 0o644)
+	os.WriteFile(filepath.Join(corpus, "inverters.csv"), []byte("Name,Vac,Paco\nACME SB7000TL-US-22-208V,208,6007\nACME SB7000TL-US-22-240V,240,7000\n"), 0o644)
+	questions := filepath.Join(t.TempDir(), "questions.jsonl")
+	os.WriteFile(questions, []byte(`{"id":"a1","split":"tune","question":"What is the Paco of the ACME SB7000TL-US-22-240V?","answerable":true,"gold":[{"doc":"INV-LIST","sheet":"inverters","row":3}],"values":[["7000"]],"tags":["table-lookup"]}
+{"id":"u1","split":"heldout","question":"Who won the 2018 football world cup?","answerable":false,"tags":["other-doc"]}
+`), 0o644)
+	reports := t.TempDir()
+	outcomes := filepath.Join(t.TempDir(), "outcomes.jsonl")
+	out, errOut, code := c.run(t, "", "eval", "domain", "--corpus", corpus, "--questions", questions, "--report-dir", reports, "--outcomes", outcomes)
+	if code != 0 {
+		t.Fatalf("eval domain: exit %d\n%s%s", code, out, errOut)
+	}
+	for _, want := range []string{"tune", "heldout", "all", "reliability", "domain.json"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("summary lacks %q:\n%s", want, out)
+		}
+	}
+	var rep struct {
+		Name    string `json:"name"`
+		Metrics []struct {
+			Name string `json:"metric"`
+			N    int    `json:"n"`
+		} `json:"metrics"`
+	}
+	data, err := os.ReadFile(filepath.Join(reports, "domain.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := json.Unmarshal(data, &rep); err != nil {
+		t.Fatal(err)
+	}
+	names := map[string]int{}
+	for _, m := range rep.Metrics {
+		names[m.Name] = m.N
+	}
+	for name, n := range map[string]int{"tune/answerable/right": 1, "heldout/unanswerable/refused": 1, "all/answerable/right": 1, "all/unanswerable/refused": 1, "all/tag/table-lookup/answerable/right": 1} {
+		if got, ok := names[name]; !ok || got != n {
+			t.Errorf("metric %s: n=%d (present %v), want n=%d", name, got, ok, n)
+		}
+	}
+	lines := strings.Split(strings.TrimSpace(readFile(t, outcomes)), "\n")
+	if len(lines) != 2 {
+		t.Fatalf("%d outcome lines, want 2", len(lines))
+	}
+	for _, line := range lines {
+		var o map[string]any
+		if err := json.Unmarshal([]byte(line), &o); err != nil {
+			t.Fatal(err)
+		}
+		trace, _ := o["trace"].(map[string]any)
+		if v := o["verdict"]; (v != "right" && v != "wrong" && v != "refused") || trace["Generator"] == nil {
+			t.Errorf("outcome without a verdict or the trace: %s", line)
+		}
+	}
+	if entries, _ := os.ReadDir(filepath.Join(c.env["CEW_DATA_DIR"])); len(entries) > 1 {
+		t.Errorf("the evaluation wrote an index into the data directory: %v", entries)
+	}
+
+	for _, tc := range []struct {
+		name    string
+		args    []string
+		wantErr string
+	}{
+		{"unknown split", []string{"--split", "test"}, "split"},
+		{"missing questions file", []string{"--questions", filepath.Join(t.TempDir(), "none.jsonl")}, "no such file"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			args := append([]string{"eval", "domain", "--corpus", corpus, "--questions", questions, "--report-dir", reports}, tc.args...)
+			_, errOut, code := c.run(t, "", args...)
+			if code == 0 || !strings.Contains(errOut, tc.wantErr) {
+				t.Errorf("exit %d, stderr %q; want a failure naming %q", code, errOut, tc.wantErr)
+			}
+		})
+	}
+}
+
+func readFile(t *testing.T, path string) string {
+	t.Helper()
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(data)
 }

@@ -46,7 +46,8 @@ metric.`,
 		fmt.Fprintf(a.stdout, "report written to %s\n", path)
 		return nil
 	}
-	cmd.AddCommand(newEvalRetrievalCmd(a, report), newEvalQACmd(a, report), newEvalGroundingCmd(a, report), newEvalCacheCmd(a, report))
+	cmd.AddCommand(newEvalRetrievalCmd(a, report), newEvalQACmd(a, report), newEvalGroundingCmd(a, report), newEvalCacheCmd(a, report),
+		newEvalDomainCmd(a, &reportDir))
 	return cmd
 }
 
