@@ -286,23 +286,23 @@ type CitedSource struct {
 
 // DomainOutcome is one question's result, one line of --outcomes.
 type DomainOutcome struct {
-	ID         string              `json:"id"`
-	Split      string              `json:"split"`
-	Question   string              `json:"question"`
-	Tags       []string            `json:"tags"`
-	Answerable bool                `json:"answerable"`
+	ID         string            `json:"id"`
+	Split      string            `json:"split"`
+	Question   string            `json:"question"`
+	Tags       []string          `json:"tags"`
+	Answerable bool              `json:"answerable"`
 	Status     answer.Status     `json:"status"`
 	Reason     answer.Reason     `json:"reason"`
-	Answer     string              `json:"answer"`
-	Sources    []CitedSource       `json:"sources"`
+	Answer     string            `json:"answer"`
+	Sources    []CitedSource     `json:"sources"`
 	Confidence answer.Confidence `json:"confidence"`
 	// Verdict is right, wrong or refused. An unanswerable question is right
 	// when refused and wrong when answered.
 	Verdict string `json:"verdict"`
 	// CitesGold and Missing explain a wrong answer to an answerable question.
-	CitesGold bool           `json:"cites_gold"`
-	Missing   []string       `json:"missing_values,omitempty"`
-	LatencyMS float64        `json:"latency_ms"`
+	CitesGold bool         `json:"cites_gold"`
+	Missing   []string     `json:"missing_values,omitempty"`
+	LatencyMS float64      `json:"latency_ms"`
 	Trace     answer.Trace `json:"trace"`
 }
 

@@ -121,22 +121,22 @@ func TestScoreDomain(t *testing.T) {
 
 func TestTallyAndReport(t *testing.T) {
 	outcomes := []DomainOutcome{
-		ScoreDomain(lossesQ, answered("14 % [S1]", 0.95, "high", page13)),                   // right, bin 0.9-1.0
-		ScoreDomain(lossesQ, answered("0.86 × 0.96 = 0.825 [S1]", 0.9, "high", page14)),     // wrong, bin 0.9-1.0
-		ScoreDomain(inverterQ, answered("600 and 30 [S1]", 0.55, "medium", row83)),          // right, bin 0.5-0.6
-		ScoreDomain(inverterQ, refusal("NO_SOURCE")),                                        // refused
-		ScoreDomain(samQ, answered("System losses | % | 14 [S1]", 0.42, "low", page13)),     // unanswerable answered, bin 0-0.5
-		ScoreDomain(samQ, refusal("LOW_RELEVANCE")),                                         // unanswerable refused
-		ScoreDomain(lossesQ, answered("System losses 14 [S1]", 1.0, "high", page13)),        // right, score 1 in the last bin
-		ScoreDomain(lossesQ, answered("System losses 14 [S1]", 0.599, "medium", page13)),    // right, bin 0.5-0.6
-		ScoreDomain(lossesQ, answered("System losses 14 [S1]", 0.6, "medium", page13)),      // right, bin 0.6-0.7
-		ScoreDomain(lossesQ, answered("System losses 14 [S1]", 0.4999, "low", page13)),      // right, bin 0-0.5
-		ScoreDomain(lossesQ, answered("System losses 14 [S1]", 0.7, "high", page13)),        // right, bin 0.7-0.8
-		ScoreDomain(lossesQ, answered("System losses 14 [S1]", 0.8999, "high", page13)),     // right, bin 0.8-0.9
-		ScoreDomain(inverterQ, answered("Idcmax 30 [S1]", 0.82, "high", row83)),             // wrong (missing 600), bin 0.8-0.9
-		ScoreDomain(inverterQ, answered("600 and 30 [S1]", 0.3, "low", row84)),              // wrong citation, bin 0-0.5
-		ScoreDomain(samQ, answered("14 [S1]", 0.75, "high", page13)),                        // unanswerable answered, bin 0.7-0.8
-		ScoreDomain(samQ, answer.Answer{Status: answer.StatusBlocked, Reason: "EMPTY"}), // unanswerable refused
+		ScoreDomain(lossesQ, answered("14 % [S1]", 0.95, "high", page13)),                // right, bin 0.9-1.0
+		ScoreDomain(lossesQ, answered("0.86 × 0.96 = 0.825 [S1]", 0.9, "high", page14)),  // wrong, bin 0.9-1.0
+		ScoreDomain(inverterQ, answered("600 and 30 [S1]", 0.55, "medium", row83)),       // right, bin 0.5-0.6
+		ScoreDomain(inverterQ, refusal("NO_SOURCE")),                                     // refused
+		ScoreDomain(samQ, answered("System losses | % | 14 [S1]", 0.42, "low", page13)),  // unanswerable answered, bin 0-0.5
+		ScoreDomain(samQ, refusal("LOW_RELEVANCE")),                                      // unanswerable refused
+		ScoreDomain(lossesQ, answered("System losses 14 [S1]", 1.0, "high", page13)),     // right, score 1 in the last bin
+		ScoreDomain(lossesQ, answered("System losses 14 [S1]", 0.599, "medium", page13)), // right, bin 0.5-0.6
+		ScoreDomain(lossesQ, answered("System losses 14 [S1]", 0.6, "medium", page13)),   // right, bin 0.6-0.7
+		ScoreDomain(lossesQ, answered("System losses 14 [S1]", 0.4999, "low", page13)),   // right, bin 0-0.5
+		ScoreDomain(lossesQ, answered("System losses 14 [S1]", 0.7, "high", page13)),     // right, bin 0.7-0.8
+		ScoreDomain(lossesQ, answered("System losses 14 [S1]", 0.8999, "high", page13)),  // right, bin 0.8-0.9
+		ScoreDomain(inverterQ, answered("Idcmax 30 [S1]", 0.82, "high", row83)),          // wrong (missing 600), bin 0.8-0.9
+		ScoreDomain(inverterQ, answered("600 and 30 [S1]", 0.3, "low", row84)),           // wrong citation, bin 0-0.5
+		ScoreDomain(samQ, answered("14 [S1]", 0.75, "high", page13)),                     // unanswerable answered, bin 0.7-0.8
+		ScoreDomain(samQ, answer.Answer{Status: answer.StatusBlocked, Reason: "EMPTY"}),  // unanswerable refused
 	}
 	tally := Tally(outcomes)
 	if tally.Answerable != 12 || tally.Right != 8 || tally.Wrong != 3 || tally.Refused != 1 {
