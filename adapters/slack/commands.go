@@ -12,6 +12,9 @@ import (
 
 	slackapi "github.com/slack-go/slack"
 
+	"github.com/cewhq/cew/adapters/internal/command"
+	"github.com/cewhq/cew/adapters/internal/notice"
+	"github.com/cewhq/cew/adapters/internal/workpool"
 	"github.com/cewhq/cew/answer"
 	"github.com/cewhq/cew/bot"
 )
@@ -91,48 +94,47 @@ func commandFromForm(f url.Values) slackapi.SlashCommand {
 // is worked out on the pool and posted to response_url. nil means an empty
 // 200 (a repeated delivery).
 func (a *Adapter) command(base context.Context, cmd slackapi.SlashCommand) *slackapi.WebhookMessage {
-	if cmd.TriggerID != "" && !a.seen.add("command:"+cmd.TriggerID, struct{}{}, a.now()) {
+	if cmd.TriggerID != "" && !a.seen.Add("command:"+cmd.TriggerID, struct{}{}, a.now()) {
 		a.metrics.drop("duplicate")
 		return nil
 	}
 	tenant, known := a.tenant(cmd.TeamID)
 	if !known {
 		a.log.Warn("workspace not mapped to a tenant; refusing", "platform", "slack", "stage", "tenant")
-		return webhookMessage(responseEphemeral, noticeMessage(refusalText))
+		return webhookMessage(responseEphemeral, noticeMessage(refusal))
 	}
 	text := strings.TrimSpace(cmd.Text)
-	verb, rest, _ := strings.Cut(text, " ")
-	verb, rest = strings.ToLower(verb), strings.TrimSpace(rest)
+	parsed := command.Parse(text)
 	job := commandJob{
 		tenant: tenant, channel: cmd.ChannelID, user: cmd.UserID, text: text, responseURL: cmd.ResponseURL,
 	}
 	if cmd.TriggerID != "" {
 		job.eventID = "command:" + cmd.TriggerID
 	}
-	switch {
-	case text == "" || (verb == "help" && rest == ""):
+	switch parsed.Kind {
+	case command.Help:
 		return webhookMessage(responseEphemeral, message{text: "How to use cew", blocks: []slackapi.Block{section(escape(helpText))}})
-	case verb == "status" && rest == "":
+	case command.StatusUsage:
 		return webhookMessage(responseEphemeral, message{text: escape("Usage: /cew status <document>"), blocks: []slackapi.Block{section(escape(statusUsageText))}})
-	case verb == "status":
-		job.status, job.text = true, rest
+	case command.Status:
+		job.status, job.text = true, parsed.Arg
 	}
-	err := a.pool.submit(base, func(ctx context.Context) { a.answerCommand(ctx, job) })
+	err := a.pool.Submit(base, func(ctx context.Context) { a.answerCommand(ctx, job) })
 	switch {
-	case errors.Is(err, errClosed):
+	case errors.Is(err, workpool.ErrClosed):
 		a.metrics.drop("shutting_down")
-		return webhookMessage(responseEphemeral, noticeMessage(shuttingDownText))
+		return webhookMessage(responseEphemeral, noticeMessage(notice.ShuttingDown))
 	case err != nil:
 		a.metrics.drop("busy")
 		a.log.Warn("worker queue full; telling the user", "platform", "slack", "stage", "ack", "event_id", job.eventID)
-		return webhookMessage(responseEphemeral, noticeMessage(busyText))
+		return webhookMessage(responseEphemeral, noticeMessage(notice.Busy))
 	}
 	what := "Searching the documents for: _" + escape(truncateRaw(text, 500)) + "_"
 	if job.status {
 		what = "Looking up the status of: _" + escape(truncateRaw(job.text, 500)) + "_"
 	}
 	return webhookMessage(responseEphemeral, message{
-		text: "🔎 " + searchingText, blocks: []slackapi.Block{contextText("🔎 " + what)},
+		text: "🔎 " + notice.Searching, blocks: []slackapi.Block{contextText("🔎 " + what)},
 	})
 }
 
@@ -164,7 +166,7 @@ func (a *Adapter) answerCommand(ctx context.Context, c commandJob) {
 	}
 	var opt renderOptions
 	if shareable(ans) {
-		a.shares.add(ans.ID, ans, a.now())
+		a.shares.Add(ans.ID, ans, a.now())
 		opt.shareValue = encodeShareRef(shareRef{AnswerID: ans.ID, Status: c.status, Question: c.text})
 	}
 	a.deliverPrivately(dctx, log, c.responseURL, c.channel, c.user, "", answerMessage(ans, opt))

@@ -8,12 +8,14 @@ import (
 	"net/http"
 	"strconv"
 	"strings"
-	"sync"
 	"time"
 
 	slackapi "github.com/slack-go/slack"
 	"github.com/slack-go/slack/slackevents"
 
+	"github.com/cewhq/cew/adapters/internal/drafts"
+	"github.com/cewhq/cew/adapters/internal/notice"
+	"github.com/cewhq/cew/adapters/internal/workpool"
 	"github.com/cewhq/cew/answer"
 	"github.com/cewhq/cew/bot"
 )
@@ -87,7 +89,7 @@ func (c conversation) query() bot.Query {
 func (a *Adapter) handleEvents(w http.ResponseWriter, r *http.Request) {
 	start := time.Now()
 	defer func() { a.metrics.acked("events", time.Since(start)) }()
-	if a.pool.closing() {
+	if a.pool.Closing() {
 		http.Error(w, "shutting down", http.StatusServiceUnavailable)
 		return
 	}
@@ -111,7 +113,7 @@ func (a *Adapter) handleEvents(w http.ResponseWriter, r *http.Request) {
 			a.log.Info("event redelivered", "platform", "slack", "stage", "ack", "event_id", env.EventID,
 				"retry", retry, "retry_reason", r.Header.Get(headerRetryWhy))
 		}
-		if err := a.dispatchEvent(context.WithoutCancel(r.Context()), env, retry); errors.Is(err, errClosed) {
+		if err := a.dispatchEvent(context.WithoutCancel(r.Context()), env, retry); errors.Is(err, workpool.ErrClosed) {
 			http.Error(w, "shutting down", http.StatusServiceUnavailable)
 			return
 		}
@@ -122,7 +124,7 @@ func (a *Adapter) handleEvents(w http.ResponseWriter, r *http.Request) {
 }
 
 // dispatchEvent turns an event into work on the pool. It never blocks: the
-// caller acknowledges right after. It returns errClosed when shutting down,
+// caller acknowledges right after. It returns workpool.ErrClosed when shutting down,
 // so HTTP can answer 503 and Slack deliver the event elsewhere.
 func (a *Adapter) dispatchEvent(base context.Context, env eventEnvelope, retry int) error {
 	c, ok := a.conversationFor(env)
@@ -131,15 +133,15 @@ func (a *Adapter) dispatchEvent(base context.Context, env eventEnvelope, retry i
 	}
 	c.retry = retry
 	key := "event:" + env.EventID
-	if env.EventID != "" && !a.seen.add(key, struct{}{}, a.now()) {
+	if env.EventID != "" && !a.seen.Add(key, struct{}{}, a.now()) {
 		a.metrics.drop("duplicate")
 		a.log.Debug("duplicate delivery dropped", "platform", "slack", "stage", "ack", "event_id", env.EventID, "retry", retry)
 		return nil
 	}
-	err := a.pool.submit(base, func(ctx context.Context) { a.answerConversation(ctx, c) })
+	err := a.pool.Submit(base, func(ctx context.Context) { a.answerConversation(ctx, c) })
 	switch {
-	case errors.Is(err, errClosed):
-		a.seen.forget(key)
+	case errors.Is(err, workpool.ErrClosed):
+		a.seen.Forget(key)
 		a.metrics.drop("shutting_down")
 		return err
 	case err != nil:
@@ -148,8 +150,8 @@ func (a *Adapter) dispatchEvent(base context.Context, env eventEnvelope, retry i
 		if c.kind == kindFollowUp {
 			return nil // not known to be addressed to cew: say nothing
 		}
-		sent := a.pool.goSide(base, deliverTimeout, func(ctx context.Context) {
-			if _, err := a.postMessage(ctx, c.channel, c.threadTS, noticeMessage(busyText)); err != nil {
+		sent := a.pool.GoSide(base, deliverTimeout, func(ctx context.Context) {
+			if _, err := a.postMessage(ctx, c.channel, c.threadTS, noticeMessage(notice.Busy)); err != nil {
 				a.log.Warn("busy notice failed", "platform", "slack", "stage", "deliver", "event_id", c.eventID, "err", err)
 			}
 		})
@@ -224,7 +226,7 @@ func (a *Adapter) answerConversation(ctx context.Context, c conversation) {
 		dctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), deliverTimeout)
 		defer cancel()
 		log.Warn("workspace not mapped to a tenant; refusing", "stage", "tenant")
-		if _, err := a.postMessage(dctx, c.channel, c.threadTS, noticeMessage(refusalText)); err != nil {
+		if _, err := a.postMessage(dctx, c.channel, c.threadTS, noticeMessage(refusal)); err != nil {
 			log.Warn("refusal not delivered", "stage", "deliver", "err", err)
 		}
 		return
@@ -244,14 +246,16 @@ func (a *Adapter) answerConversation(ctx context.Context, c conversation) {
 		}
 		placeholder = ts
 	}
-	var drafts *drafter
+	var draft *drafts.Throttler
 	if placeholder != "" && a.cfg.DraftInterval > 0 {
-		drafts = a.startDrafts(ctx, log, c.channel, placeholder)
-		q.OnToken = drafts.add
+		draft = drafts.Start(ctx, a.cfg.DraftInterval, func(ctx context.Context, text string) error {
+			return a.updateOnce(ctx, c.channel, placeholder, draftMessage(text))
+		}, log)
+		q.OnToken = draft.Add
 	}
 	ans, err := a.bot.Handle(ctx, q)
-	if drafts != nil {
-		drafts.stop()
+	if draft != nil {
+		draft.Stop()
 	}
 	log = log.With("answer_id", ans.ID)
 	log.Info("answered", "stage", "answer", "status", ans.Status, "latency_ms", time.Since(start).Milliseconds())
@@ -301,8 +305,8 @@ func (a *Adapter) deliver(ctx context.Context, log *slog.Logger, channel, thread
 
 func placeholderMessage() message {
 	return message{
-		text:   searchingText,
-		blocks: []slackapi.Block{contextText("🔎 " + searchingText)},
+		text:   notice.Searching,
+		blocks: []slackapi.Block{contextText("🔎 " + notice.Searching)},
 	}
 }
 
@@ -310,85 +314,5 @@ func placeholderMessage() message {
 // text stays "Searching…": a draft is not an answer.
 func draftMessage(text string) message {
 	blocks := textSections(text, maxBlocks-1)
-	return message{text: searchingText, blocks: append(blocks, contextText(draftNote))}
-}
-
-// drafter throttles updates of a streamed draft: tokens accumulate, and
-// the message is updated at most once per interval with what has arrived.
-type drafter struct {
-	a        *Adapter
-	log      *slog.Logger
-	channel  string
-	ts       string
-	interval time.Duration
-
-	mu   sync.Mutex
-	text strings.Builder
-
-	wake   chan struct{}
-	done   chan struct{}
-	exited chan struct{}
-}
-
-func (a *Adapter) startDrafts(ctx context.Context, log *slog.Logger, channel, ts string) *drafter {
-	d := &drafter{
-		a: a, log: log, channel: channel, ts: ts, interval: a.cfg.DraftInterval,
-		wake: make(chan struct{}, 1), done: make(chan struct{}), exited: make(chan struct{}),
-	}
-	go d.loop(ctx)
-	return d
-}
-
-// add receives one streamed delta; it never blocks the generator.
-func (d *drafter) add(delta string) {
-	d.mu.Lock()
-	d.text.WriteString(delta)
-	d.mu.Unlock()
-	select {
-	case d.wake <- struct{}{}:
-	default:
-	}
-}
-
-// stop ends the drafts and waits for an update in flight, so no draft can
-// land after the final answer.
-func (d *drafter) stop() {
-	close(d.done)
-	<-d.exited
-}
-
-func (d *drafter) loop(ctx context.Context) {
-	defer close(d.exited)
-	var last time.Time
-	for {
-		select {
-		case <-d.done:
-			return
-		case <-ctx.Done():
-			return
-		case <-d.wake:
-		}
-		if wait := d.interval - time.Since(last); !last.IsZero() && wait > 0 {
-			t := time.NewTimer(wait)
-			select {
-			case <-d.done:
-				t.Stop()
-				return
-			case <-ctx.Done():
-				t.Stop()
-				return
-			case <-t.C:
-			}
-		}
-		d.mu.Lock()
-		text := d.text.String()
-		d.mu.Unlock()
-		if strings.TrimSpace(text) == "" {
-			continue
-		}
-		if err := d.a.updateOnce(ctx, d.channel, d.ts, draftMessage(text)); err != nil {
-			d.log.Debug("draft not updated", "stage", "draft", "err", err)
-		}
-		last = time.Now()
-	}
+	return message{text: notice.Searching, blocks: append(blocks, contextText(notice.DraftNote))}
 }

@@ -12,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/cewhq/cew/adapters/internal/notice"
 	"github.com/cewhq/cew/answer"
 	"github.com/cewhq/cew/bot"
 )
@@ -222,7 +223,7 @@ func TestAckBeforeAnswer(t *testing.T) {
 		t.Fatalf("answer posted before the bot answered: %s", describe(calls))
 	}
 	ph := calls[0]
-	if ph.Form.Get("text") != searchingText || ph.Form.Get("thread_ts") != "1515449522.000016" || ph.Form.Get("channel") != testChannel {
+	if ph.Form.Get("text") != notice.Searching || ph.Form.Get("thread_ts") != "1515449522.000016" || ph.Form.Get("channel") != testChannel {
 		t.Errorf("placeholder = %s", describe(calls[:1]))
 	}
 
@@ -391,7 +392,7 @@ func TestUnknownWorkspaceRefused(t *testing.T) {
 		t.Fatalf("bot asked for an unknown workspace: %+v", q)
 	}
 	calls := env.slack.all()
-	if len(calls) != 1 || calls[0].Form.Get("text") != escape(refusalText) || calls[0].Form.Get("thread_ts") != "1515449522.000016" {
+	if len(calls) != 1 || calls[0].Form.Get("text") != escape(refusal) || calls[0].Form.Get("thread_ts") != "1515449522.000016" {
 		t.Errorf("want one refusal in the thread: %s", describe(calls))
 	}
 }
@@ -563,7 +564,7 @@ func TestDraftsReplacedByCheckedAnswer(t *testing.T) {
 		t.Fatalf("want at least a draft and the final answer: %s", describe(env.slack.all()))
 	}
 	for _, u := range updates[:len(updates)-1] {
-		if !strings.Contains(u.Form.Get("blocks"), draftNote) || u.Form.Get("text") != searchingText {
+		if !strings.Contains(u.Form.Get("blocks"), notice.DraftNote) || u.Form.Get("text") != notice.Searching {
 			t.Errorf("draft not marked as a draft: %s", u.Form.Get("blocks"))
 		}
 	}
@@ -582,7 +583,7 @@ func TestShutdownDrainsAnswerInFlight(t *testing.T) {
 
 	done := make(chan error, 1)
 	go func() { done <- env.a.Shutdown(context.Background()) }()
-	for !env.a.pool.closing() {
+	for !env.a.pool.Closing() {
 		runtime.Gosched()
 	}
 	// New work is refused: Slack gets a 503 and retries another replica.
@@ -637,7 +638,7 @@ func TestBusyQueueTellsUser(t *testing.T) {
 	}
 	env.slack.waitFor(t, "the busy notice", func(c []apiCall) bool {
 		for _, call := range c {
-			if call.Form.Get("text") == escape(busyText) {
+			if call.Form.Get("text") == escape(notice.Busy) {
 				return true
 			}
 		}

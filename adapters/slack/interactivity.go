@@ -10,6 +10,8 @@ import (
 
 	slackapi "github.com/slack-go/slack"
 
+	"github.com/cewhq/cew/adapters/internal/notice"
+	"github.com/cewhq/cew/adapters/internal/workpool"
 	"github.com/cewhq/cew/answer"
 	"github.com/cewhq/cew/bot"
 )
@@ -33,7 +35,7 @@ func (a *Adapter) handleInteractivity(w http.ResponseWriter, r *http.Request) {
 		http.Error(w, "malformed interaction", http.StatusBadRequest)
 		return
 	}
-	if err := a.interaction(context.WithoutCancel(r.Context()), cb); errors.Is(err, errClosed) {
+	if err := a.interaction(context.WithoutCancel(r.Context()), cb); errors.Is(err, workpool.ErrClosed) {
 		http.Error(w, "shutting down", http.StatusServiceUnavailable)
 		return
 	}
@@ -66,10 +68,10 @@ func (a *Adapter) interaction(base context.Context, cb slackapi.InteractionCallb
 		default:
 			continue
 		}
-		if err := a.pool.submit(base, work); err != nil {
+		if err := a.pool.Submit(base, work); err != nil {
 			a.metrics.drop("busy")
 			a.log.Warn("click not handled", "platform", "slack", "stage", "ack", "action", act.ActionID, "err", err)
-			if errors.Is(err, errClosed) {
+			if errors.Is(err, workpool.ErrClosed) {
 				return err
 			}
 		}
@@ -88,18 +90,14 @@ func channelOf(cb slackapi.InteractionCallback) string {
 // buttons in place for everyone else.
 func (a *Adapter) feedback(ctx context.Context, cb slackapi.InteractionCallback, tenant, answerID string, up bool) {
 	log := a.log.With("platform", "slack", "answer_id", answerID, "channel", channelOf(cb))
-	vote := "👎"
-	if up {
-		vote = "👍"
-	}
-	text := "Thanks, your " + vote + " on this answer was recorded."
+	text := notice.FeedbackRecorded(up)
 	err := a.bot.RecordFeedback(ctx, bot.Feedback{
 		AnswerID: answerID, Platform: answer.PlatformSlack, Tenant: tenant,
 		Channel: channelOf(cb), User: cb.User.ID, Up: up,
 	})
 	if err != nil {
 		log.Error("feedback not recorded", "stage", "feedback", "err", err)
-		text = "Sorry, your feedback could not be recorded. Please try again."
+		text = notice.FeedbackFailed
 	} else {
 		log.Info("feedback recorded", "stage", "feedback", "up", up)
 	}
@@ -119,7 +117,7 @@ func (a *Adapter) share(ctx context.Context, cb slackapi.InteractionCallback, te
 		return
 	}
 	log = log.With("answer_id", ref.AnswerID)
-	ans, found := a.shares.get(ref.AnswerID, a.now())
+	ans, found := a.shares.Get(ref.AnswerID, a.now())
 	if !found {
 		q := bot.Query{
 			Platform: answer.PlatformSlack, Tenant: tenant, Channel: channelOf(cb),

@@ -14,6 +14,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/cewhq/cew/adapters/internal/notice"
 	"github.com/prometheus/client_golang/prometheus"
 )
 
@@ -103,7 +104,7 @@ func TestNoGoroutineLeak(t *testing.T) {
 	busy, delivered := 0, map[string]int{}
 	answerID := regexp.MustCompile(`"value":"ans-(Ev[A-Z0-9]+)"`)
 	for _, c := range env.slack.all("chat.postMessage", "chat.update") {
-		if c.Form.Get("text") == escape(busyText) {
+		if c.Form.Get("text") == escape(notice.Busy) {
 			busy++
 		}
 		if m := answerID.FindStringSubmatch(c.Form.Get("blocks")); m != nil {

@@ -9,6 +9,7 @@ import (
 	"unicode/utf16"
 	"unicode/utf8"
 
+	"github.com/cewhq/cew/adapters/internal/notice"
 	"github.com/cewhq/cew/answer"
 	slackapi "github.com/slack-go/slack"
 )
@@ -45,16 +46,8 @@ const (
 	actionOpenPrefix = "cew_open_"
 )
 
-// Messages of the adapter itself.
-const (
-	searchingText = "Searching the documents…"
-	draftNote     = "✏️ Draft, still being checked against the documents. Do not rely on it yet."
-	busyText      = "cew is busy answering other questions right now. Please ask again in a minute."
-	refusalText   = "This Slack workspace is not connected to a cew project, so I cannot answer here. " +
-		"Ask your cew administrator to connect it."
-	shuttingDownText = "cew is restarting. Please ask again in a minute."
-	statusHint       = "Try the document number, or a few words of its title."
-)
+// refusal answers in a workspace that is not mapped to a tenant.
+var refusal = notice.Refusal("Slack workspace")
 
 // Render turns an answer into Block Kit blocks for a channel or DM message.
 // It is pure: the same answer always renders the same blocks, within
@@ -110,7 +103,7 @@ func render(ans answer.Answer, opt renderOptions) []slackapi.Block {
 		body = answeredBlocks(ans, opt, room)
 	case ans.Status == answer.StatusNotFound && ans.Intent == answer.IntentDocumentStatus:
 		// A register lookup that matched nothing says so itself.
-		body = append(textSections(ans.Answer, room-1), contextText(escape(statusHint)))
+		body = append(textSections(ans.Answer, room-1), contextText(escape(notice.StatusHint)))
 	case ans.Status == answer.StatusNotFound:
 		body = notFoundBlocks(ans, opt, room)
 	case ans.Status == answer.StatusError:

@@ -19,6 +19,9 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 	slackapi "github.com/slack-go/slack"
 
+	"github.com/cewhq/cew/adapters/internal/recent"
+	"github.com/cewhq/cew/adapters/internal/retry"
+	"github.com/cewhq/cew/adapters/internal/workpool"
 	"github.com/cewhq/cew/answer"
 	"github.com/cewhq/cew/bot"
 )
@@ -96,15 +99,15 @@ type Adapter struct {
 	http    *http.Client
 	log     *slog.Logger
 	metrics *metrics
-	pool    *pool
+	pool    *workpool.Pool
 
 	// botUserID is the app's bot user, from auth.test; mention matches its
 	// mention in message text.
 	botUserID string
 	mention   *regexp.Regexp
 
-	seen   *recent[struct{}]
-	shares *recent[answer.Answer]
+	seen   *recent.Map[struct{}]
+	shares *recent.Map[answer.Answer]
 
 	// sleep waits between retries; tests replace it.
 	sleep func(ctx context.Context, d time.Duration) error
@@ -137,9 +140,9 @@ func New(ctx context.Context, cfg Config, b Bot) (*Adapter, error) {
 		api:    slackapi.New(cfg.BotToken, opts...),
 		http:   httpClient,
 		log:    cfg.Logger,
-		seen:   newRecent[struct{}](bot.DefaultDedupeTTL, seenLimit),
-		shares: newRecent[answer.Answer](shareTTL, shareLimit),
-		sleep:  sleepCtx,
+		seen:   recent.New[struct{}](bot.DefaultDedupeTTL, seenLimit),
+		shares: recent.New[answer.Answer](shareTTL, shareLimit),
+		sleep:  retry.Sleep,
 	}
 
 	var auth *slackapi.AuthTestResponse
@@ -160,7 +163,7 @@ func New(ctx context.Context, cfg Config, b Bot) (*Adapter, error) {
 	}
 	a.botUserID = auth.UserID
 	a.mention = regexp.MustCompile(`<@` + regexp.QuoteMeta(auth.UserID) + `(?:\|[^>]*)?>`)
-	a.pool = newPool(cfg.Workers, cfg.QueueSize, cfg.AnswerTimeout, cfg.Logger)
+	a.pool = workpool.New(cfg.Workers, cfg.QueueSize, cfg.AnswerTimeout, "slack", cfg.Logger)
 	a.log.Info("slack adapter ready", "platform", "slack", "stage", "start", "bot_user", a.botUserID, "bot_id", auth.BotID,
 		"team", auth.TeamID, "socket_mode", cfg.AppToken != "", "workers", cfg.Workers, "queue", cfg.QueueSize)
 	return a, nil
@@ -227,7 +230,10 @@ func (a *Adapter) Routes(mux *http.ServeMux) {
 // retries elsewhere) and waits for queued and in-flight answers to be
 // posted until ctx ends; then it cancels what is left.
 func (a *Adapter) Shutdown(ctx context.Context) error {
-	err := a.pool.shutdown(ctx)
+	err := a.pool.Shutdown(ctx)
+	if err != nil {
+		err = fmt.Errorf("adapters/slack: %w", err)
+	}
 	a.http.CloseIdleConnections()
 	a.log.Info("slack adapter stopped", "platform", "slack", "stage", "shutdown", "err", err)
 	return err

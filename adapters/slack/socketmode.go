@@ -69,7 +69,7 @@ func (a *Adapter) socketRequest(ctx context.Context, client *socketmode.Client, 
 	start := time.Now()
 	req := evt.Request
 	log := a.log.With("platform", "slack", "stage", "ack", "envelope_id", req.EnvelopeID)
-	if a.pool.closing() {
+	if a.pool.Closing() {
 		log.Info("shutting down; envelope left for redelivery")
 		return
 	}

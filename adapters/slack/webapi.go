@@ -5,60 +5,49 @@ import (
 	"errors"
 	"fmt"
 	"net"
-	"net/http"
 	"net/url"
 	"time"
 
-	"github.com/cenkalti/backoff/v5"
+	"github.com/cewhq/cew/adapters/internal/retry"
 	"github.com/cewhq/cew/answer"
 	slackapi "github.com/slack-go/slack"
 )
 
-const (
-	// apiAttempts is how many times one Slack call is tried.
-	apiAttempts = 4
-	// apiCallTimeout bounds a single HTTP call to Slack.
-	apiCallTimeout = 10 * time.Second
-	// minRateLimitWait is waited on a 429 that names no Retry-After.
-	minRateLimitWait = time.Second
-	// deliverTimeout bounds posting an answer once it exists, so an answer
-	// that used its whole AnswerTimeout can still be delivered.
-	deliverTimeout = 30 * time.Second
-)
+// deliverTimeout bounds posting an answer once it exists, so an answer that
+// used its whole AnswerTimeout can still be delivered.
+const deliverTimeout = 30 * time.Second
+
+// apiCallTimeout bounds a single HTTP call to Slack.
+const apiCallTimeout = retry.DefaultCallTimeout
 
 // retry runs call until it succeeds, fails permanently, the attempts run out
 // or ctx ends. A 429 waits exactly as long as Slack's Retry-After says;
 // server and network failures back off exponentially. Every failure is
 // logged with the method and counted.
 func (a *Adapter) retry(ctx context.Context, method string, call func(ctx context.Context) error) error {
-	b := backoff.NewExponentialBackOff()
-	b.InitialInterval = 250 * time.Millisecond
-	b.MaxInterval = 4 * time.Second
-	for attempt := 1; ; attempt++ {
-		callCtx, cancel := context.WithTimeout(ctx, apiCallTimeout)
-		err := call(callCtx)
-		cancel()
-		if err == nil {
-			return nil
-		}
-		kind, wait, retryable := classifyAPIError(err, b)
-		a.metrics.apiError(method, kind)
-		if !retryable || attempt == apiAttempts || ctx.Err() != nil {
-			a.log.Warn("slack call failed", "platform", "slack", "stage", "api", "method", method,
-				"attempt", attempt, "kind", kind, "err", err)
-			return fmt.Errorf("adapters/slack: %s: %w", method, err)
-		}
-		a.log.Info("slack call failed; retrying", "platform", "slack", "stage", "api", "method", method,
-			"attempt", attempt, "kind", kind, "wait_ms", wait.Milliseconds(), "err", err)
-		if err := a.sleep(ctx, wait); err != nil {
-			return fmt.Errorf("adapters/slack: %s: %w", method, err)
-		}
+	policy := retry.Policy{
+		Classify: classifyAPIError,
+		Sleep:    a.sleep,
+		Observe: func(at retry.Attempt) {
+			a.metrics.apiError(method, at.Kind)
+			if at.Final {
+				a.log.Warn("slack call failed", "platform", "slack", "stage", "api", "method", method,
+					"attempt", at.N, "kind", at.Kind, "err", at.Err)
+				return
+			}
+			a.log.Info("slack call failed; retrying", "platform", "slack", "stage", "api", "method", method,
+				"attempt", at.N, "kind", at.Kind, "wait_ms", at.Wait.Milliseconds(), "err", at.Err)
+		},
 	}
+	if err := policy.Do(ctx, method, call); err != nil {
+		return fmt.Errorf("adapters/slack: %s: %w", method, err)
+	}
+	return nil
 }
 
 // classifyAPIError says what kind of failure err is, how long to wait
 // before trying again and whether to.
-func classifyAPIError(err error, b *backoff.ExponentialBackOff) (kind string, wait time.Duration, retryable bool) {
+func classifyAPIError(err error, next func() time.Duration) retry.Verdict {
 	var (
 		limited *slackapi.RateLimitedError
 		status  slackapi.StatusCodeError
@@ -68,37 +57,21 @@ func classifyAPIError(err error, b *backoff.ExponentialBackOff) (kind string, wa
 	)
 	switch {
 	case errors.As(err, &limited):
-		return "rate_limited", max(limited.RetryAfter, minRateLimitWait), true
-	case errors.As(err, &status) && status.Code == http.StatusTooManyRequests:
-		return "rate_limited", max(b.NextBackOff(), minRateLimitWait), true
-	case errors.As(err, &status) && status.Code >= 500:
-		return "server", b.NextBackOff(), true
+		return retry.Verdict{Kind: retry.KindRateLimited, Wait: max(limited.RetryAfter, retry.MinRateLimitWait), Retryable: true}
 	case errors.As(err, &status):
-		return "api", 0, false
+		return retry.HTTPStatus(status.Code, 0, next)
 	case errors.As(err, &apiErr):
 		switch apiErr.Err {
 		case "ratelimited", "rate_limited":
-			return "rate_limited", max(b.NextBackOff(), minRateLimitWait), true
+			return retry.Verdict{Kind: retry.KindRateLimited, Wait: max(next(), retry.MinRateLimitWait), Retryable: true}
 		case "internal_error", "fatal_error", "service_unavailable", "request_timeout":
-			return "server", b.NextBackOff(), true
+			return retry.Verdict{Kind: retry.KindServer, Wait: next(), Retryable: true}
 		}
-		return "api", 0, false
+		return retry.Verdict{Kind: retry.KindAPI}
 	case errors.Is(err, context.DeadlineExceeded), errors.As(err, &urlErr), errors.As(err, &netErr):
-		return "network", b.NextBackOff(), true
+		return retry.Verdict{Kind: retry.KindNetwork, Wait: next(), Retryable: true}
 	}
-	return "api", 0, false
-}
-
-// sleepCtx waits d or until ctx ends.
-func sleepCtx(ctx context.Context, d time.Duration) error {
-	t := time.NewTimer(d)
-	defer t.Stop()
-	select {
-	case <-t.C:
-		return nil
-	case <-ctx.Done():
-		return ctx.Err()
-	}
+	return retry.Verdict{Kind: retry.KindAPI}
 }
 
 // message is what cew posts: blocks and the fallback text.
@@ -162,8 +135,7 @@ func (a *Adapter) updateOnce(ctx context.Context, channel, ts string, m message)
 	defer cancel()
 	_, _, _, err := a.api.UpdateMessageContext(callCtx, channel, ts, m.options()...)
 	if err != nil {
-		kind, _, _ := classifyAPIError(err, backoff.NewExponentialBackOff())
-		a.metrics.apiError("chat.update", kind)
+		a.metrics.apiError("chat.update", classifyAPIError(err, func() time.Duration { return 0 }).Kind)
 		return fmt.Errorf("adapters/slack: chat.update: %w", err)
 	}
 	return nil
