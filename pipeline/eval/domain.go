@@ -235,9 +235,17 @@ func boundaryBefore(before, v string) bool {
 	if isWordRune(prev) {
 		return false
 	}
-	// "0.14" does not state "14"; "-0.47" does not state "0.47".
-	if unicode.IsDigit(first) && (prev == '.' || prev == '-') {
+	if !unicode.IsDigit(first) {
+		return true
+	}
+	// "0.14" does not state "14"; "-0.47" does not state "0.47", but a
+	// hyphen after a word is no sign: "pre-1978" states "1978".
+	switch prev {
+	case '.':
 		return false
+	case '-':
+		beforeHyphen, _ := utf8.DecodeLastRuneInString(before[:len(before)-1])
+		return unicode.IsLetter(beforeHyphen)
 	}
 	return true
 }

@@ -25,8 +25,8 @@ const (
 // Sizes the dev set must keep (issue 8: at least 120 answerable questions
 // and 60 unanswerable near misses).
 const (
-	minAnswerable   = 60
-	minUnanswerable = 25
+	minAnswerable   = 120
+	minUnanswerable = 60
 )
 
 // chunkRecorder is an index that keeps what ingest writes, so the test reads

@@ -27,6 +27,8 @@ func TestContainsValue(t *testing.T) {
 		{"decimal tail", "Soiling 14.5 %", "14", false},
 		{"decimal head", "ratio 0.14", "14", false},
 		{"sign matters", "-0.47 %/°C", "0.47", false},
+		{"sign after a space", "coefficient -0.47", "0.47", false},
+		{"hyphen after a word", "renovating pre-1978 housing", "1978", true},
 		{"inside a word", "V14 release", "14", false},
 		{"sentence full stop", "the default value is 14.", "14", true},
 		{"comma list", "14, 15 and 16", "14", true},
