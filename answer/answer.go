@@ -93,7 +93,15 @@ const IntentDocumentStatus = "document_status"
 type Trace struct {
 	Category   string
 	Complexity string
-	Generator  string
+	// Read is the question as the reader saw it (stray references removed,
+	// shorthand spelled out, spelling corrected); Corrections are the words
+	// replaced ("pvwats → pvwatts"), Stray the references removed ("#3")
+	// and Expect the dimensions an answer's value may have.
+	Read        string
+	Corrections []string
+	Stray       []string
+	Expect      []string
+	Generator   string
 	// Degraded names dependencies that failed while answering (embedder,
 	// reranker, llm); such answers are never cached.
 	Degraded         []string

@@ -19,6 +19,7 @@ import (
 	"github.com/cewhq/cew/pipeline/classify"
 	"github.com/cewhq/cew/pipeline/generate"
 	"github.com/cewhq/cew/pipeline/guard"
+	"github.com/cewhq/cew/pipeline/query"
 	"github.com/cewhq/cew/pipeline/rank"
 	"github.com/cewhq/cew/store"
 	"github.com/cewhq/cew/store/register"
@@ -54,8 +55,9 @@ type Config struct {
 
 // Pipeline answers questions. It is safe for concurrent use.
 type Pipeline struct {
-	cfg     Config
-	lexical *rank.Lexical
+	cfg      Config
+	lexical  *rank.Lexical
+	spellers spellers
 }
 
 // New validates cfg and returns a Pipeline.
@@ -179,7 +181,11 @@ func (r *run) answer(ctx context.Context, req Request) (answer.Answer, error) {
 	r.ans.Intent = string(intent.Category)
 	r.ans.Trace.Category, r.ans.Trace.Complexity = string(intent.Category), string(intent.Complexity)
 
-	hits, err := r.retrieve(ctx, req, question)
+	var qa query.Analysis
+	r.stage("analyse", func() { qa = r.analyse(ctx, req.Tenant, question, intent) })
+	question = qa.Text
+
+	hits, err := r.retrieve(ctx, req, qa)
 	if err != nil {
 		return r.fail(err)
 	}
@@ -201,7 +207,7 @@ func (r *run) answer(ctx context.Context, req Request) (answer.Answer, error) {
 	r.stage("generate", func() {
 		gen, err = r.p.cfg.Generator.Generate(ctx, generate.Request{
 			Question: question, Category: string(intent.Category), Complexity: string(intent.Complexity),
-			Chunks: chunks, OnToken: req.OnToken,
+			Expect: qa.Expect, Chunks: chunks, OnToken: req.OnToken,
 		})
 	})
 	if err != nil {
@@ -218,7 +224,12 @@ func (r *run) answer(ctx context.Context, req Request) (answer.Answer, error) {
 	}
 
 	var post guard.PostVerdict
-	r.stage("post_guard", func() { post = guard.Post(ctx, question, gen.Text, chunks, r.p.cfg.Post) })
+	r.stage("post_guard", func() {
+		post = guard.Post(ctx, question, gen.Text, chunks, r.p.cfg.Post)
+		if post.OK && len(post.Cited) > 0 {
+			post = guard.Expected(post, qa.Expect, chunks)
+		}
+	})
 	r.ans.Trace.PostGuard = string(post.Reason)
 	if !post.OK {
 		r.p.cfg.Logger.Info("answer rejected by post-guard", "answer_id", r.ans.ID, "reason", post.Reason, "detail", post.Detail)
@@ -232,11 +243,13 @@ func (r *run) answer(ctx context.Context, req Request) (answer.Answer, error) {
 	return r.ans, nil
 }
 
-// retrieve embeds the question when it can and searches. An embedder
-// failure, here or already in the caller, degrades to keyword search; a
-// store failure is an error.
-func (r *run) retrieve(ctx context.Context, in Request, question string) ([]store.Hit, error) {
-	req := store.SearchRequest{Tenant: in.Tenant, Query: question, Mode: store.ModeHybrid, K: r.p.cfg.Candidates, Vector: in.Vector}
+// retrieve embeds the question when it can and searches: keyword search
+// reads the question with its abbreviations spelled out, the embedder the
+// question as the reader sees it. An embedder failure, here or already in
+// the caller, degrades to keyword search; a store failure is an error.
+func (r *run) retrieve(ctx context.Context, in Request, qa query.Analysis) ([]store.Hit, error) {
+	question := qa.Text
+	req := store.SearchRequest{Tenant: in.Tenant, Query: qa.Search, Mode: store.ModeHybrid, K: r.p.cfg.Candidates, Vector: in.Vector}
 	if req.Vector == nil && r.p.cfg.Embedder != nil {
 		if in.EmbedFailed {
 			r.ans.Trace.Degraded = append(r.ans.Trace.Degraded, "embedder")

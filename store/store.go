@@ -152,6 +152,20 @@ type Catalog interface {
 	Generation(ctx context.Context, tenant string) (uint64, error)
 }
 
+// Vocabulary is the words of a tenant's searchable chunks: each lower-case
+// word with the number of chunks that hold it, as of one generation.
+type Vocabulary struct {
+	Generation uint64
+	Words      map[string]int
+}
+
+// Lexicon is an optional capability of a Searcher, found by type
+// assertion: the vocabulary that spelling correction checks question words
+// against. A backend without it answers without spelling correction.
+type Lexicon interface {
+	Vocabulary(ctx context.Context, tenant string) (Vocabulary, error)
+}
+
 // Store is what a backend implements.
 type Store interface {
 	Searcher

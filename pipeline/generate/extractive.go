@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/cewhq/cew/pipeline/guard"
 	"github.com/cewhq/cew/store"
 	"github.com/cewhq/cew/store/analysis"
 )
@@ -47,9 +48,15 @@ var DefaultExtractiveOptions = ExtractiveOptions{
 // Scoring weights. Coverage of the question's terms decides; the rest
 // orders sentences that cover the same terms.
 const (
-	// contextWeight is the credit for a term found only in the unit's
-	// context (table header, section, title) rather than in the unit.
+	// contextWeight is the credit for a term found only in the sentence
+	// before a unit that refers back to it.
 	contextWeight = 0.5
+	// sectionWeight is the credit for a term found in the heading of the
+	// section (or the sheet) a unit stands under: the passage is about it.
+	sectionWeight = 0.8
+	// longUnitWords is the length beyond which a unit's score falls: a
+	// run-on passage shares many words with any question.
+	longUnitWords = 45
 	// headerWeight is the credit for a term found in a row's table header,
 	// which is quoted with the row.
 	headerWeight = 0.8
@@ -61,6 +68,9 @@ const (
 	exactWeight = 1.5
 	// frameWeight discounts question-shaping words.
 	frameWeight = 0.3
+	// describedWeight discounts a number of the question that describes
+	// what is asked about rather than the value asked for.
+	describedWeight = 0.2
 	// proximityShare is the part of the score earned by matched terms
 	// standing close together.
 	proximityShare = 0.15
@@ -120,6 +130,8 @@ type candidate struct {
 	// in its header, context or a related word form, 0 when absent.
 	matched []float64
 	terms   map[string]bool
+	// quote is what the answer would say for this unit, without citation.
+	quote string
 }
 
 // Generate quotes the sentence (or, for a complex question, up to
@@ -129,7 +141,7 @@ func (e *Extractive) Generate(ctx context.Context, req Request) (Result, error) 
 	if err := ctx.Err(); err != nil {
 		return Result{}, fmt.Errorf("generate: %w", err)
 	}
-	q := parseQuestion(req.Question, req.Category, req.Complexity)
+	q := parseQuestion(req.Question, req.Category, req.Complexity, req.Expect)
 	picked := e.pick(q, req.Chunks)
 	if len(picked) == 0 {
 		return Result{Text: NotFoundText, NotFound: true, Generator: "extractive"}, nil
@@ -192,15 +204,20 @@ func (e *Extractive) candidates(q question, chunks []store.Chunk) ([]candidate, 
 		if t.frame {
 			t.weight *= frameWeight
 		}
+		if q.described[t.term] {
+			t.weight *= describedWeight
+		}
 	}
 	var total float64
 	for _, t := range q.terms {
 		total += t.weight
 	}
 
-	contexts := make([]map[string]bool, len(chunks))
+	titles := make([]map[string]bool, len(chunks))
+	sections := make([]map[string]bool, len(chunks))
 	for i, c := range chunks {
-		contexts[i] = termSet(strings.Join([]string{c.DocNumber, c.Title, c.Section}, " "))
+		titles[i] = termSet(c.DocNumber + " " + c.Title)
+		sections[i] = termSet(c.Section + " " + c.Sheet)
 	}
 
 	var cands []candidate
@@ -208,7 +225,8 @@ func (e *Extractive) candidates(q question, chunks []store.Chunk) ([]candidate, 
 		if u.asks {
 			continue
 		}
-		c, ok := e.score(q, u, unitTerms[i], contexts[u.chunk], total, len(chunks))
+		c, ok := e.score(q, u, unitTerms[i], unitContext{title: titles[u.chunk], section: sections[u.chunk],
+			frame: chunks[u.chunk].Section + "\n" + chunks[u.chunk].Title}, total, len(chunks))
 		if ok {
 			cands = append(cands, c)
 		}
@@ -234,9 +252,38 @@ func (e *Extractive) decide(q question, cands []candidate, total float64) []cand
 		}
 	}
 	if best := cands[0]; best.score >= e.opts.MinScore && best.coverage >= e.opts.MinCoverage {
-		return cands[:1]
+		return append(cands[:1:1], variants(q, cands)...)
 	}
 	return nil
+}
+
+// maxVariants bounds the rows quoted for a model name that several rows
+// share.
+const maxVariants = 3
+
+// variantShare is how close to the best row's score another row must come
+// to be quoted beside it.
+const variantShare = 0.95
+
+// variants returns the other spreadsheet rows that match a model name of
+// the question as well as the best row does ("SB7000TL-US-22" names both
+// the -208V and the -240V rows): quoting one would pick a variant for the
+// user. Rows must come from the same document.
+func variants(q question, cands []candidate) []candidate {
+	best := cands[0]
+	if best.kind != kindRecord || !slices.ContainsFunc(q.terms, func(t qterm) bool { return t.code }) {
+		return nil
+	}
+	var out []candidate
+	for _, c := range cands[1:] {
+		if len(out) == maxVariants-1 || c.score < variantShare*best.score {
+			break
+		}
+		if c.kind == kindRecord && c.docID == best.docID && c.quote != best.quote {
+			out = append(out, c)
+		}
+	}
+	return out
 }
 
 // combine answers a complex question ("compare X and Y", two questions in
@@ -304,10 +351,20 @@ func nearDuplicate(a, b candidate) bool {
 	return union > 0 && float64(inter)/float64(union) >= 0.8
 }
 
+// unitContext is what frames a unit: the terms of its document's title and
+// number (a question naming the document or tool is answered by any of its
+// passages), of its section heading, and the heading text itself.
+type unitContext struct {
+	title, section map[string]bool
+	frame          string
+}
+
 // score rates one unit. ok is false when the unit cannot answer: it lacks
-// a number or identifier the question names, a required number, or any
-// word the question does not already contain.
-func (e *Extractive) score(q question, u unit, terms, context map[string]bool, total float64, chunks int) (candidate, bool) {
+// an identifier the question names or any word the question does not
+// already contain, it is about a sibling of a qualifier the question names
+// (DC where AC was asked), or what it would quote holds no value of the
+// kind the question asks for.
+func (e *Extractive) score(q question, u unit, terms map[string]bool, ctx unitContext, total float64, chunks int) (candidate, bool) {
 	toks := analysis.Tokens(u.text)
 	if len(toks) < 3 || total == 0 {
 		return candidate{}, false
@@ -325,17 +382,19 @@ func (e *Extractive) score(q question, u unit, terms, context map[string]bool, t
 		switch {
 		case terms[t.term] || t.exact && hasParts(terms, t.term):
 			c.matched[i] = 1
+		case ctx.title[t.term] || t.exact && hasParts(ctx.title, t.term):
+			c.matched[i] = 1
 		case header[t.term]:
 			c.matched[i] = headerWeight
+		case ctx.section[t.term] || t.exact && hasParts(ctx.section, t.term):
+			c.matched[i] = sectionWeight
 		case prev[t.term]:
-			c.matched[i] = contextWeight
-		case context[t.term] || t.exact && hasParts(context, t.term):
 			c.matched[i] = contextWeight
 		case !t.exact && sharesStem(terms, t.term):
 			c.matched[i] = relatedWeight
-		case t.exact:
-			// A number or identifier of the question missing from the
-			// unit and its context: this unit is about something else.
+		case t.code:
+			// An identifier of the question missing from the unit and
+			// its context: this unit is about something else.
 			return candidate{}, false
 		}
 		got += c.matched[i] * t.weight
@@ -355,6 +414,13 @@ func (e *Extractive) score(q question, u unit, terms, context map[string]bool, t
 	if !novel {
 		return candidate{}, false
 	}
+	if _, _, bad := guard.SiblingOnly(q.expect.Qualifiers, u.text, u.header+"\n"+u.prev+"\n"+ctx.frame); bad {
+		return candidate{}, false
+	}
+	c.quote = e.quoteText(q, c)
+	if !q.expect.Accepts(c.quote, q.numbers) {
+		return candidate{}, false
+	}
 
 	typeOK, unitOK := q.satisfies(u.text, toks)
 	if !typeOK && q.mustNumber {
@@ -371,6 +437,9 @@ func (e *Extractive) score(q question, u unit, terms, context map[string]bool, t
 		// ("temperature coefficient" of the "Premium" row): a prose
 		// sentence that only mentions both words does not state it.
 		score = min(1, score*askedColumnBonus)
+	}
+	if n := len(strings.Fields(c.quote)); n > longUnitWords {
+		score *= math.Sqrt(float64(longUnitWords) / float64(n))
 	}
 	score += rankBonus * (1 - float64(u.chunk)/float64(max(chunks, 1)))
 	c.score = score
@@ -451,18 +520,13 @@ func proximity(q question, toks []analysis.Token) float64 {
 	return float64(k-1) / float64(best-1)
 }
 
-// quote writes one unit as an answer sentence: the unit's text (a row after
-// its table header, a long record cut to the cells asked about) without its
-// closing period, then the citation and a period.
+// quote writes one unit as an answer sentence: what quoteText chose, then
+// the citation and a period; a unit that refers back is preceded by the
+// sentence it refers to, cited too.
 func (e *Extractive) quote(q question, c candidate) string {
-	text := c.text
-	switch c.kind {
-	case kindRow:
-		if c.header != "" {
-			text = c.header + ": " + c.text
-		}
-	case kindRecord:
-		text = e.trimRecord(q, c)
+	text := c.quote
+	if text == "" {
+		text = e.quoteText(q, c)
 	}
 	cite := " " + citation(c.chunk) + "."
 	text = strings.TrimRight(text, " .;:,") + cite
@@ -472,17 +536,118 @@ func (e *Extractive) quote(q question, c candidate) string {
 	return text
 }
 
-// trimRecord keeps a long spreadsheet row readable: its first cell (the
-// row's name) and the cells whose name or value the question mentions.
+// quoteText is the part of a unit the answer quotes: a sentence whole; of a
+// table row, its label and the cells the question asks about under their
+// column headers ("Soiling — Default value: 2 %"); of a spreadsheet row,
+// its name and the fields asked about. Every word is the document's.
+func (e *Extractive) quoteText(q question, c candidate) string {
+	switch c.kind {
+	case kindRow:
+		if cells := askedCells(q, c.unit); cells != "" {
+			return cells
+		}
+		if c.header != "" {
+			return c.header + ": " + c.text
+		}
+	case kindRecord:
+		return e.trimRecord(q, c)
+	}
+	return c.text
+}
+
+// askedCells writes a table row as its label and the cells of the columns
+// the question asks about, or "" when the row and its header do not line
+// up or no column is asked about.
+func askedCells(q question, u unit) string {
+	if u.header == "" {
+		return ""
+	}
+	heads := splitCells(u.header)
+	cells := splitCells(u.text)
+	if len(heads) != len(cells) || len(heads) < 2 {
+		return ""
+	}
+	unitCol := -1
+	for i, h := range heads {
+		if i > 0 && unitHeaders[strings.ToLower(strings.TrimSpace(h))] {
+			unitCol = i
+		}
+	}
+	asked := askedColumns(q, heads, cells, unitCol)
+	if len(asked) == 0 {
+		return ""
+	}
+	label := strings.TrimSpace(cells[0])
+	if unitCol > 0 && strings.TrimSpace(cells[unitCol]) != "" {
+		label += " (" + strings.TrimSpace(cells[unitCol]) + ")"
+	}
+	parts := make([]string, len(asked))
+	for i, j := range asked {
+		parts[i] = strings.TrimSpace(heads[j]) + ": " + strings.TrimSpace(cells[j])
+	}
+	return label + " — " + strings.Join(parts, "; ")
+}
+
+// unitHeaders name a column that gives the unit of the row's values.
+var unitHeaders = map[string]bool{"units": true, "unit": true, "units/values": true, "uom": true}
+
+// askedColumns returns the value columns (not the label, not the unit
+// column) whose header shares a word with the question; failing that, the
+// columns holding a value of the kind the question asks for.
+func askedColumns(q question, heads, cells []string, unitCol int) []int {
+	var asked []int
+	for j := 1; j < len(heads); j++ {
+		if j == unitCol || strings.TrimSpace(cells[j]) == "" {
+			continue
+		}
+		for _, t := range analysis.Terms(heads[j]) {
+			if _, ok := q.index[t]; ok && !analysis.IsStopword(t) {
+				asked = append(asked, j)
+				break
+			}
+		}
+	}
+	if len(asked) > 0 || !q.expect.WantsValue() {
+		return asked
+	}
+	for j := 1; j < len(heads); j++ {
+		if j != unitCol && q.expect.Accepts(heads[j]+" "+cells[j], q.numbers) {
+			asked = append(asked, j)
+		}
+	}
+	return asked
+}
+
+func splitCells(line string) []string {
+	return strings.Split(strings.Trim(line, "| "), "|")
+}
+
+// trimRecord keeps a spreadsheet row readable: its first cell (the row's
+// name) and the cells whose name the question mentions — or, when none
+// does, whose name or value it mentions; a short row with nothing asked
+// about is quoted whole.
 func (e *Extractive) trimRecord(q question, c candidate) string {
-	if len(c.fields) <= e.opts.MaxRecordFields {
+	if len(c.fields) < 2 {
 		return c.text
 	}
 	keep := []string{c.fields[0]}
 	for _, f := range c.fields[1:] {
-		fs := termSet(f)
-		if slices.ContainsFunc(q.terms, func(t qterm) bool { return fs[t.term] || t.exact && hasParts(fs, t.term) }) {
+		name, _, _ := strings.Cut(f, ":")
+		ns, fs := termSet(name), termSet(f)
+		// A field the question names, or one holding the model number
+		// it asks about (which says which row this is).
+		if slices.ContainsFunc(q.terms, func(t qterm) bool {
+			return ns[t.term] && !analysis.IsStopword(t.term) || t.code && (fs[t.term] || hasParts(fs, t.term))
+		}) {
 			keep = append(keep, f)
+		}
+	}
+	if len(keep) == 1 {
+		for _, f := range c.fields[1:] {
+			fs := termSet(f)
+			if slices.ContainsFunc(q.terms, func(t qterm) bool { return fs[t.term] || t.exact && hasParts(fs, t.term) }) {
+				keep = append(keep, f)
+			}
 		}
 	}
 	if len(keep) == 1 {

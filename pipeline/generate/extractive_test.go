@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/cewhq/cew/pipeline/generate"
+	"github.com/cewhq/cew/pipeline/query"
 	"github.com/cewhq/cew/store"
 	"github.com/cewhq/cew/store/analysis"
 )
@@ -24,14 +25,14 @@ func TestExtractive(t *testing.T) {
 			name:     "table row with its header",
 			question: "What is the default soiling loss?", category: "technical_value",
 			chunks: []store.Chunk{pvwattsLosses},
-			want:   "Loss mechanism | Default value | Related V1 Derate: Soiling | 2% | 0.95 [S1].",
+			want:   "Soiling — Default value: 2% [S1].",
 		},
 		{
 			name:     "table row whose asked column holds the value beats a sentence naming both words",
 			question: "What is the temperature coefficient of premium modules?", category: "technical_value",
 			chunks: []store.Chunk{{ID: "nrel/1/14", DocID: "nrel", Page: 6, Text: "The “premium” option is appropriate for modeling high efficiency (∼18-20 %) monocrystalline silicon modules that have anti-reflective coatings and lower temperature coefficients."},
 				{ID: "nrel/1/15", DocID: "nrel", Page: 7, Section: "Table 3. Assumptions for different module types", Text: "Table 3. Assumptions for different module types\nModule type | Efficiency | Cover type | Temperature coefficient\nStandard | ∼15 % | Glass | -0.47 %/°C\nPremium | ∼19 % | Anti-reflective | -0.35 %/°C\nThin film | ∼10 % | Glass | -0.20 %/°C"}},
-			want: "Module type | Efficiency | Cover type | Temperature coefficient: Premium | ∼19 % | Anti-reflective | -0.35 %/°C [S2].",
+			want: "Premium — Temperature coefficient: -0.35 %/°C [S2].",
 		},
 		{
 			name:     "sentence wrapped over PDF lines",
@@ -67,7 +68,7 @@ func TestExtractive(t *testing.T) {
 			name:     "two questions in one",
 			question: "What is the default shading loss and the default snow loss?", category: "technical_value", complexity: "complex",
 			chunks: []store.Chunk{pvwattsLosses},
-			want:   "Loss mechanism | Default value | Related V1 Derate: Shading | 3% | 1.0 [S1]. Loss mechanism | Default value | Related V1 Derate: Snow | 0% | 1.0 [S1].",
+			want:   "Shading — Default value: 3% [S1]. Snow — Default value: 0% [S1].",
 		},
 		{
 			name:     "spreadsheet row picked by model number and trimmed to the cells asked",
@@ -76,10 +77,10 @@ func TestExtractive(t *testing.T) {
 			want:   "Manufacturer: SMA America; ID: SB7000TL-US-22-208V; Paco: 6650 [S2].",
 		},
 		{
-			name:     "short spreadsheet row quoted whole",
+			name:     "short spreadsheet row trimmed to its name and the cell asked",
 			question: "What is the Paco of the ABB MICRO-0.25-I-OUTD-US-208?", category: "technical_value",
 			chunks: []store.Chunk{inverter208, cecRow},
-			want:   "Name: ABB: MICRO-0.25-I-OUTD-US-208 208V [CEC 2014]; Vac: 208; Paco: 250; Pdco: 259.5220505 [S2].",
+			want:   "Name: ABB: MICRO-0.25-I-OUTD-US-208 208V [CEC 2014]; Paco: 250 [S2].",
 		},
 		{
 			name:     "not in the documents",
@@ -264,5 +265,50 @@ func BenchmarkExtractive(b *testing.B) {
 		if _, err := g.Generate(context.Background(), req); err != nil {
 			b.Fatal(err)
 		}
+	}
+}
+
+// TestExtractiveReadsTheQuestion checks what the question analysis adds:
+// the qualifier asked for, the kind of value wanted, context numbers that
+// need not be repeated, and model names several rows share.
+func TestExtractiveReadsTheQuestion(t *testing.T) {
+	dcOnly := store.Chunk{ID: "spec/1/1", DocID: "spec", DocNumber: "SPEC-1", Page: 3, Section: "3.4 Cable trenches",
+		Text: "The minimum trench depth for DC cables is 800 mm. Cable trenches shall be backfilled with sand."}
+	sizing := store.Chunk{ID: "nrel/1/16", DocID: "nrel", DocNumber: "NREL-TP-6A20-62641", Title: "PVWatts Version 5 Manual", Page: 7,
+		Section: "3 Model Inputs", Text: "The default value of the new DC-to-AC ratio input is 1.1. For a 4 kW DC system, this would result in a 3.63 kW AC inverter rating."}
+	voltage := store.Chunk{ID: "spec/1/2", DocID: "spec", DocNumber: "SPEC-1", Page: 4, Section: "3.5 DC cabling",
+		Text: "DC cables shall be rated for a system voltage of 1500 V and laid in the cable trench."}
+	tests := []struct {
+		name, question, category string
+		chunks                   []store.Chunk
+		want                     string
+	}{
+		{name: "the sibling qualifier is not an answer", question: "What is the minimum trench depth for AC cables?",
+			category: "technical_value", chunks: []store.Chunk{dcOnly}, want: generate.NotFoundText},
+		{name: "the asked qualifier is found beside its sibling", question: "min trench depth for ac cables",
+			category: "technical_value", chunks: []store.Chunk{dcOnly, trenchSpec},
+			want: "AC cables shall be laid at a minimum depth of 1000 mm below finished ground level [S2]."},
+		{name: "a number that describes the system is not required", question: "What is the default soiling loss in PVWatts for the 4 kW system?",
+			category: "technical_value", chunks: []store.Chunk{sizing, pvwattsLosses}, want: "Soiling — Default value: 2% [S2]."},
+		{name: "a value of another kind does not answer", question: "What is the trench depth for DC cables?",
+			category: "technical_value", chunks: []store.Chunk{voltage}, want: generate.NotFoundText},
+		{name: "a shortened model name quotes every row it names", question: "paco SB7000TL-US-22",
+			category: "technical_value", chunks: []store.Chunk{inverter240, inverter208},
+			want: "Manufacturer: SMA America; ID: SB7000TL-US-22-240V; Paco: 7000 [S1]. Manufacturer: SMA America; ID: SB7000TL-US-22-208V; Paco: 6650 [S2]."},
+	}
+	g := generate.NewExtractive(generate.ExtractiveOptions{})
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			qa := query.Analyse(tc.question, query.Input{Technical: tc.category == "technical_value"})
+			res, err := g.Generate(context.Background(), generate.Request{Question: qa.Text, Category: tc.category,
+				Complexity: "simple", Expect: qa.Expect, Chunks: tc.chunks})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if res.Text != tc.want {
+				t.Errorf("answer\n got: %s\nwant: %s", res.Text, tc.want)
+			}
+			assertQuoted(t, res.Text, tc.chunks)
+		})
 	}
 }

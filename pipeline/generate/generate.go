@@ -25,6 +25,10 @@ type Request struct {
 	// "selection", "technical_value", "drawing", "status", "general";
 	// "simple" or "complex".
 	Category, Complexity string
+	// Expect is what kind of answer the question wants (the dimension of
+	// its value, the qualifiers it names); the zero value wants nothing in
+	// particular.
+	Expect guard.Expectation
 	// Chunks are numbered [S1]… in this order.
 	Chunks []store.Chunk
 	// OnToken receives the answer as it is written, when the generator

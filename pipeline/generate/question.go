@@ -5,6 +5,7 @@ import (
 	"unicode"
 	"unicode/utf8"
 
+	"github.com/cewhq/cew/pipeline/guard"
 	"github.com/cewhq/cew/store/analysis"
 )
 
@@ -22,8 +23,14 @@ const (
 // qterm is one content term of the question.
 type qterm struct {
 	term string
-	// exact marks numbers and identifiers, which must be found as written.
+	// exact marks numbers and identifiers, which are matched as written
+	// (or by their parts).
 	exact bool
+	// code marks identifiers (model, drawing and document numbers): a unit
+	// without one cannot answer. A number the question states ("for the
+	// 4 kW system") only describes what is asked about, and a unit may
+	// answer without repeating it.
+	code bool
 	// frame marks words that shape a question rather than name its subject
 	// ("name", "value", "type"): answers seldom repeat them.
 	frame  bool
@@ -49,17 +56,27 @@ type question struct {
 	// unit is a unit of measure the question names, such as "mm" or "%".
 	unit    string
 	complex bool
+	// expect is what the question analysis says the answer must hold.
+	expect guard.Expectation
+	// described holds the question's numbers of another dimension than the
+	// one asked for ("4" in "the soiling loss of the 4 kW system"): they
+	// describe what is asked about and weigh little.
+	described map[string]bool
 }
 
-func parseQuestion(text, category, complexity string) question {
-	q := question{has: map[string]bool{}, words: map[string]bool{}, numbers: map[string]bool{}, complex: complexity == "complex"}
+func parseQuestion(text, category, complexity string, expect guard.Expectation) question {
+	q := question{has: map[string]bool{}, words: map[string]bool{}, numbers: map[string]bool{}, complex: complexity == "complex",
+		expect: expect, described: map[string]bool{}}
 	toks := analysis.Tokens(text)
 	seen := q.has
-	for _, t := range toks {
+	for i, t := range toks {
 		q.words[t.Text] = true
 		switch t.Kind {
 		case analysis.Word:
-			if unitWords[t.Text] && q.unit == "" {
+			// A unit right after a number belongs to that number ("the
+			// 4 kW system"); only a unit of its own names the unit of the
+			// answer ("depth in mm").
+			if unitWords[t.Text] && q.unit == "" && (i == 0 || toks[i-1].Kind != analysis.Number) {
 				q.unit = t.Text
 			}
 			if analysis.IsStopword(t.Text) || whWords[t.Text] || seen[t.Term] {
@@ -73,7 +90,7 @@ func parseQuestion(text, category, complexity string) question {
 			}
 			seen[t.Text] = true
 			q.numbers[t.Text] = true
-			q.terms = append(q.terms, qterm{term: t.Text, exact: true})
+			q.terms = append(q.terms, qterm{term: t.Text, exact: true, code: isCode(text, t)})
 			if t.Kind == analysis.Number && strings.HasSuffix(t.Text, "%") && q.unit == "" {
 				q.unit = "%"
 			}
@@ -87,11 +104,57 @@ func parseQuestion(text, category, complexity string) question {
 	for i, t := range q.terms {
 		q.index[t.term] = i
 	}
+	if len(expect.Dims) > 0 {
+		for _, v := range guard.Values(text) {
+			if !expect.Accepts(v.Text, nil) {
+				q.described[strings.ToLower(v.Num)] = true
+			}
+		}
+	}
 	q.want, q.mustNumber = expectedAnswer(toks)
 	if category == "technical_value" {
 		q.want, q.mustNumber = numberAnswer, true
 	}
 	return q
+}
+
+// isCode reports whether an identifier token names one thing — a model,
+// drawing or document number ("SB7000TL-US-22", "277-007-D-C-40327") —
+// rather than a number with a unit ("208V"), a qualifier ("1-axis", "V5")
+// or a short label.
+func isCode(text string, t analysis.Token) bool {
+	if t.Kind != analysis.Identifier {
+		return false
+	}
+	if num, rest := splitLeadingNumber(t.Text); num != "" && (rest == "" || guard.IsUnit(strings.TrimLeft(rest, "-"))) {
+		return false
+	}
+	if len(guard.Qualifiers(text[t.Start:t.End])) > 0 {
+		return false
+	}
+	n := 0
+	for _, r := range t.Text {
+		if unicode.IsLetter(r) || unicode.IsDigit(r) {
+			n++
+		}
+	}
+	return n >= 5
+}
+
+// splitLeadingNumber splits "208v" into "208" and "v".
+func splitLeadingNumber(s string) (num, rest string) {
+	i := 0
+	if strings.HasPrefix(s, "-") {
+		i = 1
+	}
+	j := i
+	for j < len(s) && (s[j] >= '0' && s[j] <= '9' || s[j] == '.' && j > i) {
+		j++
+	}
+	if j == i {
+		return "", s
+	}
+	return s[:j], s[j:]
 }
 
 // expectedAnswer reads the answer type from the question words: "how

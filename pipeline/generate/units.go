@@ -27,6 +27,9 @@ const (
 // included) written as one space, so every word of it is the chunk's.
 type unit struct {
 	chunk int
+	// docID is the chunk's document, to tell rows of one table from rows
+	// of another.
+	docID string
 	kind  unitKind
 	text  string
 	// header is the header line of the table a row belongs to, quoted
@@ -61,7 +64,7 @@ func splitUnits(idx int, c store.Chunk) []unit {
 		if text == "" {
 			return nil
 		}
-		u := unit{chunk: idx, kind: kindRecord, text: text}
+		u := unit{chunk: idx, docID: c.DocID, kind: kindRecord, text: text}
 		for _, sep := range []string{recordSep, tableCellSep} {
 			if parts := strings.Split(text, sep); len(parts) > 1 {
 				u.fields, u.sep = parts, sep

@@ -28,6 +28,10 @@ type evidence struct {
 	// followed by a number, so "SB7000TL-US-22" matches "SB7000TLUS22"
 	// and "Inverter-42" matches "Inverter 42".
 	codes map[string]struct{}
+	// codeEnds holds the compact form of every beginning and end of an
+	// identifier cut at a separator, so a shortened model name
+	// ("SB7000TL-US-22") matches its longer form ("SB7000TL-US-22-208V").
+	codeEnds map[string]struct{}
 	// looseUnits are units written apart from any number, such as a
 	// spreadsheet header's "(W)": a bare number in the same chunk may
 	// carry them.
@@ -47,6 +51,7 @@ func newEvidence(c store.Chunk) *evidence {
 		terms:      make(map[string]struct{}),
 		trigrams:   make(map[[3]string]struct{}),
 		codes:      make(map[string]struct{}),
+		codeEnds:   make(map[string]struct{}),
 		looseUnits: make(map[string]struct{}),
 	}
 	for _, t := range analysis.Terms(full) {
@@ -65,6 +70,9 @@ func newEvidence(c store.Chunk) *evidence {
 		}
 		if i >= 2 {
 			ev.trigrams[[3]string{toks[i-2].Term, toks[i-1].Term, t.Term}] = struct{}{}
+		}
+		if t.Kind == analysis.Identifier {
+			addCodeEnds(ev.codeEnds, t.Text)
 		}
 		if t.Kind == analysis.Number || t.Kind == analysis.Identifier {
 			prevQuantityEnd = t.End
@@ -86,6 +94,27 @@ func newEvidence(c store.Chunk) *evidence {
 	ev.negatedRuns = negatedRuns(full, toks)
 	return ev
 }
+
+// addCodeEnds adds the compact forms of the separator-delimited beginnings
+// and ends of an identifier: "sb7000tl-us-22-208v" gives "sb7000tl",
+// "sb7000tlus", "sb7000tlus22" and "208v", "22208v", "us22208v".
+func addCodeEnds(dst map[string]struct{}, ident string) {
+	for i := 1; i < len(ident)-1; i++ {
+		switch ident[i] {
+		case '-', '/', '_', '.', ':':
+			if head := compact(ident[:i]); len(head) >= minCodeEnd {
+				dst[head] = struct{}{}
+			}
+			if tail := compact(ident[i+1:]); len(tail) >= minCodeEnd {
+				dst[tail] = struct{}{}
+			}
+		}
+	}
+}
+
+// minCodeEnd is the shortest part of an identifier that matches on its own:
+// "us" or "22" alone name nothing.
+const minCodeEnd = 5
 
 // hasTerm reports whether the chunk has a token with term or surface w.
 func (ev *evidence) hasTerm(w string) bool {

@@ -49,7 +49,10 @@ func KeyTerms(question string) []KeyTerm {
 		case analysis.Word:
 			if isDesignator(question, toks, i) {
 				n := toks[i+1]
-				add(KeyTerm{Text: question[t.Start:n.End], Term: compact(t.Text + n.Text), Kind: analysis.Identifier, Required: true})
+				// "table 6" or "figure 3" points at where the user looked;
+				// the answer need not repeat it.
+				add(KeyTerm{Text: question[t.Start:n.End], Term: compact(t.Text + n.Text), Kind: analysis.Identifier,
+					Required: !pointerWords[t.Text]})
 				i++
 				continue
 			}
@@ -113,6 +116,10 @@ var designatorWords = func() map[string]bool {
 	}
 	return m
 }()
+
+// pointerWords name a place in a document rather than a thing on a project.
+var pointerWords = map[string]bool{"table": true, "figure": true, "fig": true, "section": true, "page": true,
+	"eq": true, "eqn": true, "equation": true, "appendix": true, "annex": true, "clause": true}
 
 // isQuestionWord reports words (by stem) that frame a question rather than
 // say what it is about: "please explain what the documents say about…".
@@ -265,6 +272,9 @@ func (ev *evidence) hasKeyTerm(k KeyTerm) bool {
 	switch k.Kind {
 	case analysis.Identifier:
 		if _, ok := ev.codes[k.Term]; ok {
+			return true
+		}
+		if _, ok := ev.codeEnds[k.Term]; ok {
 			return true
 		}
 		return ev.hasTerm(strings.ToLower(k.Text))

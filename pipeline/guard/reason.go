@@ -28,6 +28,12 @@ const (
 	UngroundedNumber = answer.ReasonUngroundedNumber
 	Ungrounded       = answer.ReasonUngrounded
 	WrongLanguage    = answer.ReasonWrongLanguage
-	DocNotFound      = answer.ReasonDocNotFound
-	Internal         = answer.ReasonInternal
+	// AnswerTypeMismatch: the answer holds no value of the kind asked for.
+	AnswerTypeMismatch = answer.ReasonAnswerTypeMismatch
+	// QualifierMismatch: the answer is about a sibling of the case asked.
+	QualifierMismatch = answer.ReasonQualifierMismatch
+	// LowConfidence: calibrated confidence too low to show the answer.
+	LowConfidence = answer.ReasonLowConfidence
+	DocNotFound   = answer.ReasonDocNotFound
+	Internal      = answer.ReasonInternal
 )

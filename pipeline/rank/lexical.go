@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"slices"
+	"strings"
 	"unicode"
 
 	"github.com/cewhq/cew/store"
@@ -170,8 +171,12 @@ func (l *Lexical) Rerank(ctx context.Context, query string, hits []store.Hit) ([
 			if c == 0 {
 				continue
 			}
-			covered += weights[t]
-			coveredTF += weights[t] * min(1, float64(c)/(float64(c)+tfK)/tfNorm)
+			w := weights[t]
+			if m.partial[t] {
+				w *= partialCredit
+			}
+			covered += w
+			coveredTF += w * min(1, float64(c)/(float64(c)+tfK)/tfNorm)
 		}
 		lexical := coveredTF / total * (1 - l.proximityWeight + l.proximityWeight*m.proximity)
 		retrieval := 1.0
@@ -194,6 +199,10 @@ type queryTerm struct {
 type query struct {
 	terms []queryTerm
 	index map[string]int
+	// codes are the indexes of the terms that are whole identifiers,
+	// which also match a longer identifier they begin or end
+	// ("SB7000TL-US-22" in "SB7000TL-US-22-208V").
+	codes []int
 	// primary counts the terms that stand for a word or a whole number or
 	// identifier of the question, not the parts or symbols split off them.
 	primary int
@@ -244,6 +253,9 @@ func parseQuery(s string) query {
 				continue
 			}
 			add(tok.Text, exactBoost)
+			if hasLetter(tok.Text) {
+				q.codes = append(q.codes, q.index[tok.Text])
+			}
 			for _, part := range analysis.Terms(tok.Text) {
 				if part != tok.Text {
 					add(part, partBoost)
@@ -293,6 +305,9 @@ func hasLetter(s string) bool {
 type chunkMatch struct {
 	// tf counts occurrences of each query term.
 	tf []int
+	// partial marks identifier terms found only inside a longer
+	// identifier; they count for partialCredit of their weight.
+	partial []bool
 	// proximity is in [0,1]; 1 when at most one term matched.
 	proximity float64
 }
@@ -314,7 +329,8 @@ type matchBuffer struct {
 // everything. Positions count content words only, so "depth of the
 // trench" is as close as "trench depth".
 func (b *matchBuffer) match(q query, c *store.Chunk) chunkMatch {
-	m := chunkMatch{tf: make([]int, len(q.terms))}
+	m := chunkMatch{tf: make([]int, len(q.terms)), partial: make([]bool, len(q.terms))}
+	whole := make([]bool, len(q.terms))
 	if cap(b.inText) < len(q.terms) {
 		b.inText = make([]int, len(q.terms))
 	}
@@ -348,14 +364,46 @@ func (b *matchBuffer) match(q query, c *store.Chunk) chunkMatch {
 				for _, term := range analysis.Terms(tok.Text) {
 					if t, ok := q.index[term]; ok {
 						seen(t)
+						whole[t] = true
+					}
+				}
+				for _, t := range q.codes {
+					if term := q.terms[t].term; term != tok.Text && extends(tok.Text, term) {
+						seen(t)
+						m.partial[t] = true
 					}
 				}
 			}
 			pos++
 		}
 	}
+	for t := range m.partial {
+		m.partial[t] = m.partial[t] && !whole[t]
+	}
 	m.proximity = proximity(b.occ, b.inText)
 	return m
+}
+
+// partialCredit is the share of an identifier's weight earned by a chunk
+// that holds it only as the beginning or end of a longer identifier: the
+// user may have shortened the model name, or may mean another model.
+const partialCredit = 0.85
+
+// extends reports whether identifier long begins or ends with short at a
+// separator: "sb7000tl-us-22-208v" extends "sb7000tl-us-22", not
+// "sb7000tl-us-2".
+func extends(long, short string) bool {
+	if len(long) <= len(short) {
+		return false
+	}
+	if strings.HasPrefix(long, short) && isIdentSeparator(long[len(short)]) {
+		return true
+	}
+	return strings.HasSuffix(long, short) && isIdentSeparator(long[len(long)-len(short)-1])
+}
+
+func isIdentSeparator(b byte) bool {
+	return b == '-' || b == '/' || b == '_' || b == '.' || b == ':'
 }
 
 // proximity is the number of distinct terms in occ divided by the length

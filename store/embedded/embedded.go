@@ -95,6 +95,10 @@ type Store struct {
 	mu      sync.RWMutex
 	tenants map[string]*tenantIndex
 	closed  bool
+
+	// vocabMu guards vocab, which readers fill under mu's read lock.
+	vocabMu sync.Mutex
+	vocab   map[string]vocabularyCache
 }
 
 // Open opens or creates the index in dir and loads it into memory.

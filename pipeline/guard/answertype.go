@@ -1,0 +1,321 @@
+package guard
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/cewhq/cew/store"
+	"github.com/cewhq/cew/store/analysis"
+)
+
+// Dimension is what a value measures: a length, a percentage, a power. A
+// question that asks for a trench depth is answered by a length; a
+// sentence that holds only a percentage does not answer it, however many
+// of the question's words it shares.
+type Dimension string
+
+// Dimensions of the values construction and PV documents state.
+const (
+	DimPercent     Dimension = "percent"
+	DimLength      Dimension = "length"
+	DimArea        Dimension = "area"
+	DimVolume      Dimension = "volume"
+	DimVoltage     Dimension = "voltage"
+	DimCurrent     Dimension = "current"
+	DimPower       Dimension = "power"
+	DimEnergy      Dimension = "energy"
+	DimFrequency   Dimension = "frequency"
+	DimResistance  Dimension = "resistance"
+	DimTemperature Dimension = "temperature"
+	DimAngle       Dimension = "angle"
+	// DimTempCoeff is a change per degree: "%/°C", "1/°C".
+	DimTempCoeff  Dimension = "temperature_coefficient"
+	DimPressure   Dimension = "pressure"
+	DimForce      Dimension = "force"
+	DimMass       Dimension = "mass"
+	DimTime       Dimension = "time"
+	DimMoney      Dimension = "money"
+	DimIrradiance Dimension = "irradiance"
+	DimSpeed      Dimension = "speed"
+	// DimRatio is a plain number without a unit: a ratio, a factor, a
+	// fraction ("GCR 0.4", "DC/AC ratio 1.1", "derate 0.77").
+	DimRatio Dimension = "ratio"
+	// DimCount is a whole number without a unit ("how many").
+	DimCount Dimension = "count"
+	// DimDate is a year, a month name or a calendar date.
+	DimDate Dimension = "date"
+)
+
+// unitDimensions maps canonical units (see units) to what they measure.
+var unitDimensions = map[string]Dimension{
+	"%": DimPercent, "‰": DimPercent,
+	"mm": DimLength, "cm": DimLength, "m": DimLength, "km": DimLength, "µm": DimLength, "in": DimLength,
+	"ft": DimLength, "yd": DimLength, "mi": DimLength,
+	"mm2": DimArea, "cm2": DimArea, "m2": DimArea, "km2": DimArea, "ft2": DimArea, "ha": DimArea,
+	"m3": DimVolume, "l": DimVolume,
+	"v": DimVoltage, "kv": DimVoltage, "mv": DimVoltage,
+	"a": DimCurrent, "ka": DimCurrent, "ma": DimCurrent, "ah": DimEnergy,
+	"w": DimPower, "kw": DimPower, "mw": DimPower, "gw": DimPower, "wp": DimPower, "kwp": DimPower,
+	"mwp": DimPower, "va": DimPower, "kva": DimPower, "mva": DimPower, "var": DimPower, "kvar": DimPower,
+	"wh": DimEnergy, "kwh": DimEnergy, "mwh": DimEnergy, "gwh": DimEnergy,
+	"hz": DimFrequency, "khz": DimFrequency,
+	"ω": DimResistance, "kω": DimResistance, "mω": DimResistance,
+	"°c": DimTemperature, "°f": DimTemperature, "k": DimTemperature,
+	"°":  DimAngle,
+	"pa": DimPressure, "kpa": DimPressure, "mpa": DimPressure, "bar": DimPressure, "psi": DimPressure,
+	"n": DimForce, "kn": DimForce, "knm": DimForce,
+	"kg": DimMass, "g": DimMass, "t": DimMass, "lb": DimMass,
+	"s": DimTime, "ms": DimTime, "min": DimTime, "h": DimTime, "day": DimTime, "week": DimTime,
+	"month": DimTime, "year": DimTime,
+	"$": DimMoney, "€": DimMoney, "£": DimMoney,
+	"mph": DimSpeed, "rpm": DimFrequency,
+}
+
+// IsUnit reports whether a folded token is a unit of measure ("v", "mm2",
+// "%/°c").
+func IsUnit(s string) bool {
+	_, ok := canonicalUnit(s)
+	return ok
+}
+
+// UnitDimension returns what a canonical unit measures ("" when unknown).
+// Compound units are read by their parts: "%/°c" and "1/°c" are
+// temperature coefficients, "w/m2" and "kwh/m2" irradiance, "m/s" a speed.
+func UnitDimension(unit string) Dimension {
+	if d, ok := unitDimensions[unit]; ok {
+		return d
+	}
+	num, den, ok := strings.Cut(unit, "/")
+	if !ok {
+		return ""
+	}
+	den, _, _ = strings.Cut(den, "/")
+	switch dd := unitDimensions[den]; {
+	case dd == DimTemperature && (num == "%" || num == "1" || num == ""):
+		return DimTempCoeff
+	case dd == DimArea && (unitDimensions[num] == DimPower || unitDimensions[num] == DimEnergy):
+		return DimIrradiance
+	case dd == DimTime && unitDimensions[num] == DimLength:
+		return DimSpeed
+	}
+	return ""
+}
+
+// Value is a number stated in a text with what it measures.
+type Value struct {
+	// Text is the surface as written ("800 mm", "-0.35 %/°C", "6007").
+	Text string
+	// Num is the canonical number ("800", "-0.35").
+	Num  string
+	Unit string
+	Dim  Dimension
+}
+
+// Values returns the numbers of text with their dimensions. A number
+// written without a unit takes the unit of the nearest "(unit)" before it
+// in the same cell or field, as spreadsheet headers write them ("Paco (W):
+// 6007", "System losses (%) — Default Value: 14"); otherwise it is a ratio,
+// a count or a year.
+func Values(text string) []Value {
+	toks := analysis.Tokens(text)
+	var out []Value
+	looseUnit := ""
+	for i := 0; i < len(toks); {
+		t := toks[i]
+		if t.Kind == analysis.Symbol || t.Kind == analysis.Word {
+			if u, ok := bracketedUnit(text, t); ok {
+				looseUnit = u
+			}
+		}
+		q, next := quantityAt(text, toks, i)
+		if q.Num != "" {
+			v := Value{Text: q.Text, Num: q.Num, Unit: q.Unit}
+			if v.Unit == "" && looseUnit != "" {
+				v.Unit = looseUnit
+			}
+			v.Dim = UnitDimension(v.Unit)
+			if v.Unit == "" {
+				v.Dim = plainDimension(v.Num)
+			}
+			out = append(out, v)
+		}
+		// A field or cell ends the reach of a header's unit.
+		if next < len(toks) && strings.ContainsAny(text[toks[next-1].End:toks[next].Start], ";|") {
+			looseUnit = ""
+		}
+		i = next
+	}
+	return out
+}
+
+// bracketedUnit reports a unit written alone in brackets: "(W)", "(%)",
+// "[°C]".
+func bracketedUnit(text string, t analysis.Token) (string, bool) {
+	before := strings.TrimRight(text[:t.Start], " ")
+	after := strings.TrimLeft(text[t.End:], " ")
+	if !(strings.HasSuffix(before, "(") && strings.HasPrefix(after, ")") ||
+		strings.HasSuffix(before, "[") && strings.HasPrefix(after, "]")) {
+		return "", false
+	}
+	u, ok := canonicalUnit(t.Text)
+	if !ok {
+		// "(W)" and "(A)": a capital letter in brackets is a unit here.
+		u, ok = canonicalUnit(strings.ToLower(t.Text))
+	}
+	return u, ok
+}
+
+// plainDimension classifies a number without a unit: a year, a whole
+// count, or a ratio.
+func plainDimension(num string) Dimension {
+	if isPlainYear(num) {
+		return DimDate
+	}
+	if !strings.ContainsAny(num, ".:") {
+		return DimCount
+	}
+	return DimRatio
+}
+
+func isPlainYear(num string) bool {
+	if len(num) != 4 {
+		return false
+	}
+	for i := 0; i < 4; i++ {
+		if num[i] < '0' || num[i] > '9' {
+			return false
+		}
+	}
+	return num >= "1800" && num <= "2100"
+}
+
+// Expectation is what a question asks for, so that an answer of another
+// kind is refused rather than shown: the dimensions a value of the answer
+// may have, and whether a number is needed at all.
+type Expectation struct {
+	// Dims lists the dimensions that answer the question (any one will
+	// do); empty means any value, or none.
+	Dims []Dimension
+	// Cues are the index terms of the question's words that named the
+	// dimension ("paco", "depth"). A bare number beside one of them — a
+	// spreadsheet's "Paco: 7000" without a unit — is taken to be of the
+	// dimension asked for.
+	Cues []string
+	// NeedsValue is set when an answer without any number cannot be right.
+	NeedsValue bool
+	// Qualifiers are the contrasting qualifiers the question names (AC
+	// rather than DC, premium rather than standard).
+	Qualifiers []Qualifier
+}
+
+// WantsValue reports whether an answer must hold a number.
+func (e Expectation) WantsValue() bool { return e.NeedsValue || len(e.Dims) > 0 }
+
+// SatisfiedBy reports whether text states a value of the kind expected (or
+// anything, when nothing in particular is expected).
+func (e Expectation) SatisfiedBy(text string) bool {
+	return e.Accepts(text, nil)
+}
+
+// Accepts reports whether text states a value of an expected dimension;
+// numbers in skip (the question's own) do not count. A number without a
+// unit counts when text also names one of the cues.
+func (e Expectation) Accepts(text string, skip map[string]bool) bool {
+	if !e.WantsValue() {
+		return true
+	}
+	cued := -1
+	for _, v := range Values(text) {
+		if skip[v.Num] {
+			continue
+		}
+		if len(e.Dims) == 0 || e.accepts(v.Dim) {
+			return true
+		}
+		if v.Unit == "" && cued < 0 {
+			cued = 0
+			if e.namesCue(text) {
+				cued = 1
+			}
+		}
+		if v.Unit == "" && cued == 1 {
+			return true
+		}
+	}
+	return false
+}
+
+func (e Expectation) namesCue(text string) bool {
+	if len(e.Cues) == 0 {
+		return false
+	}
+	for _, t := range analysis.Terms(text) {
+		for _, c := range e.Cues {
+			if t == c {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+func (e Expectation) accepts(d Dimension) bool {
+	for _, want := range e.Dims {
+		switch {
+		case want == d:
+			return true
+		// A ratio is as often written as a percentage, and a count or a
+		// year-like number is still a plain number.
+		case want == DimRatio && (d == DimPercent || d == DimCount || d == DimDate):
+			return true
+		case want == DimCount && d == DimDate:
+			return true
+		}
+	}
+	return false
+}
+
+// Expected checks a verdict that Post passed against what the question
+// asked for: the answer must state a value of an expected dimension (when
+// one is expected), and no sentence may be about a sibling of a qualifier
+// the question names — the sentence names the sibling and not the asked
+// case, and neither does the cited passage's section or title. A failure
+// turns the verdict into a refusal with its reason.
+func Expected(v PostVerdict, exp Expectation, chunks []store.Chunk) PostVerdict {
+	if !v.OK || len(v.Cited) == 0 {
+		return v
+	}
+	if exp.WantsValue() {
+		var text strings.Builder
+		for _, s := range v.Sentences {
+			text.WriteString(s.Text)
+			text.WriteString("\n")
+		}
+		if !exp.SatisfiedBy(citationWithSpace.ReplaceAllString(text.String(), "")) {
+			return fail(AnswerTypeMismatch, fmt.Sprintf("the answer states no %s", dimensionList(exp)))
+		}
+	}
+	for i, s := range v.Sentences {
+		var context []string
+		for _, n := range s.Citations {
+			if n >= 1 && n <= len(chunks) {
+				context = append(context, chunks[n-1].Section, chunks[n-1].Title)
+			}
+		}
+		if want, got, bad := SiblingOnly(exp.Qualifiers, citationWithSpace.ReplaceAllString(s.Text, ""), strings.Join(context, "\n")); bad {
+			return fail(QualifierMismatch, fmt.Sprintf("sentence %d is about %q, not %q as asked", i+1, got.Text, want.Text))
+		}
+	}
+	return v
+}
+
+func dimensionList(exp Expectation) string {
+	if len(exp.Dims) == 0 {
+		return "value"
+	}
+	names := make([]string, len(exp.Dims))
+	for i, d := range exp.Dims {
+		names[i] = strings.ReplaceAll(string(d), "_", " ")
+	}
+	return strings.Join(names, " or ")
+}

@@ -1,0 +1,154 @@
+package guard
+
+import (
+	"github.com/cewhq/cew/store/analysis"
+)
+
+// Documents often state one value for each of a set of contrasting cases —
+// a trench depth for DC cables and another for AC cables, a temperature
+// coefficient for standard, premium and thin-film modules. A question that
+// names one case must be answered by a passage about that case, never by its
+// sibling: "the minimum trench depth for DC cables is 800 mm" does not
+// answer a question about AC cables, however many words the two share.
+
+// Qualifier is one mention of a case from a set of contrasting cases.
+type Qualifier struct {
+	// Group and Slot locate the case in qualifierGroups; two qualifiers
+	// of one group and different slots are siblings.
+	Group, Slot int
+	// Text is the mention as written.
+	Text string
+}
+
+// qualifierGroups are sets of mutually exclusive cases; each case lists its
+// spellings, as words (matched on their index terms, in order).
+var qualifierGroups = [][][]string{
+	{{"AC", "alternating current"}, {"DC", "direct current"}},
+	{{"LV", "low voltage"}, {"MV", "medium voltage"}, {"HV", "high voltage"}},
+	{{"V1", "version 1"}, {"V2", "version 2"}, {"V3", "version 3"}, {"V4", "version 4"}, {"V5", "version 5"}},
+	{{"standard module", "standard modules", "standard option"}, {"premium"}, {"thin film", "thin-film", "CdTe"}},
+	{{"fixed", "fixed tilt", "fixed-tilt"}, {"1-axis", "one axis", "one-axis", "single axis", "single-axis", "1 axis"},
+		{"2-axis", "two axis", "two-axis", "dual axis", "dual-axis", "2 axis"}},
+	{{"open rack", "open-rack"}, {"roof mount", "roof-mount", "roof mounted", "roof-mounted"}},
+	{{"monofacial", "mono-facial"}, {"bifacial", "bi-facial"}},
+	{{"1-up", "1 up", "one up", "one-up"}, {"2-up", "2 up", "two up", "two-up"}},
+	{{"portrait"}, {"landscape"}},
+	{{"minimum", "min"}, {"maximum", "max"}},
+	{{"TMY2"}, {"TMY3"}},
+	{{"residential"}, {"commercial"}, {"utility-scale", "utility scale"}},
+	{{"onshore"}, {"offshore"}},
+}
+
+// qualifierPhrase is one spelling of a case as a sequence of index terms.
+type qualifierPhrase struct {
+	terms       []string
+	group, slot int
+}
+
+// qualifierPhrases lists every spelling, longest first so "thin film" wins
+// over a shorter spelling starting the same way.
+var qualifierPhrases = func() []qualifierPhrase {
+	var out []qualifierPhrase
+	for g, set := range qualifierGroups {
+		for s, spellings := range set {
+			for _, sp := range spellings {
+				var terms []string
+				for _, t := range analysis.Tokens(sp) {
+					terms = append(terms, t.Term)
+				}
+				out = append(out, qualifierPhrase{terms: terms, group: g, slot: s})
+			}
+		}
+	}
+	for i := 1; i < len(out); i++ {
+		for j := i; j > 0 && len(out[j].terms) > len(out[j-1].terms); j-- {
+			out[j], out[j-1] = out[j-1], out[j]
+		}
+	}
+	return out
+}()
+
+// Qualifiers returns the contrasting cases text mentions, in order, each
+// case once. Engineers type "ac" and "dc" in lower case, so case does not
+// matter.
+func Qualifiers(text string) []Qualifier {
+	toks := analysis.Tokens(text)
+	var out []Qualifier
+	seen := map[[2]int]bool{}
+	for i := 0; i < len(toks); i++ {
+		for _, p := range qualifierPhrases {
+			if !matchesTerms(toks[i:], p.terms) {
+				continue
+			}
+			surface := text[toks[i].Start:toks[i+len(p.terms)-1].End]
+			if key := [2]int{p.group, p.slot}; !seen[key] {
+				seen[key] = true
+				out = append(out, Qualifier{Group: p.group, Slot: p.slot, Text: surface})
+			}
+			i += len(p.terms) - 1
+			break
+		}
+	}
+	return out
+}
+
+func matchesTerms(toks []analysis.Token, terms []string) bool {
+	if len(toks) < len(terms) {
+		return false
+	}
+	for j, t := range terms {
+		if toks[j].Term != t && toks[j].Text != t {
+			return false
+		}
+	}
+	return true
+}
+
+// SiblingOnly returns the first asked qualifier that text contradicts: text
+// mentions a sibling of it and not the qualifier itself. context is text
+// that frames the passage (a table's row label, a section heading) and
+// counts as a mention. It returns the asked qualifier and the sibling, or
+// ok false when text is about the asked cases or names none of their
+// siblings.
+func SiblingOnly(asked []Qualifier, text, context string) (want, got Qualifier, ok bool) {
+	if len(asked) == 0 {
+		return Qualifier{}, Qualifier{}, false
+	}
+	mentioned := Qualifiers(text)
+	framed := Qualifiers(context)
+	has := func(q Qualifier) bool {
+		for _, m := range mentioned {
+			if m.Group == q.Group && m.Slot == q.Slot {
+				return true
+			}
+		}
+		for _, m := range framed {
+			if m.Group == q.Group && m.Slot == q.Slot {
+				return true
+			}
+		}
+		return false
+	}
+	for _, a := range asked {
+		if has(a) {
+			continue
+		}
+		for _, m := range mentioned {
+			if m.Group == a.Group && m.Slot != a.Slot && !askedSlot(asked, m) {
+				return a, m, true
+			}
+		}
+	}
+	return Qualifier{}, Qualifier{}, false
+}
+
+// askedSlot reports whether q is itself one of the asked cases (a question
+// comparing AC and DC asks both).
+func askedSlot(asked []Qualifier, q Qualifier) bool {
+	for _, a := range asked {
+		if a.Group == q.Group && a.Slot == q.Slot {
+			return true
+		}
+	}
+	return false
+}

@@ -1,0 +1,135 @@
+package query
+
+import (
+	"strings"
+
+	"github.com/cewhq/cew/pipeline/guard"
+	"github.com/cewhq/cew/store/analysis"
+)
+
+// The dimension of the answer is read from the noun the question asks about:
+// a depth is a length, a loss a percentage, a tilt an angle. The first cue in
+// the question decides; "how deep", "how many" and the like decide at once.
+
+type cue struct {
+	words []string // terms, in order
+	dims  []guard.Dimension
+}
+
+func cues(spec map[string][]guard.Dimension) []cue {
+	var out []cue
+	for phrase, dims := range spec {
+		var words []string
+		for _, t := range analysis.Tokens(phrase) {
+			words = append(words, t.Term)
+		}
+		out = append(out, cue{words: words, dims: dims})
+	}
+	// Longest first, then alphabetical, so the result never depends on map
+	// order.
+	for i := 1; i < len(out); i++ {
+		for j := i; j > 0 && less(out[j], out[j-1]); j-- {
+			out[j], out[j-1] = out[j-1], out[j]
+		}
+	}
+	return out
+}
+
+func less(a, b cue) bool {
+	if len(a.words) != len(b.words) {
+		return len(a.words) > len(b.words)
+	}
+	return strings.Join(a.words, " ") < strings.Join(b.words, " ")
+}
+
+var (
+	length      = []guard.Dimension{guard.DimLength}
+	percent     = []guard.Dimension{guard.DimPercent}
+	fraction    = []guard.Dimension{guard.DimPercent, guard.DimRatio}
+	angle       = []guard.Dimension{guard.DimAngle}
+	power       = []guard.Dimension{guard.DimPower}
+	voltage     = []guard.Dimension{guard.DimVoltage}
+	current     = []guard.Dimension{guard.DimCurrent}
+	temperature = []guard.Dimension{guard.DimTemperature}
+	ratio       = []guard.Dimension{guard.DimRatio}
+	date        = []guard.Dimension{guard.DimDate}
+	count       = []guard.Dimension{guard.DimCount}
+	timeDim     = []guard.Dimension{guard.DimTime}
+)
+
+// strongCues name what is measured.
+var strongCues = cues(map[string][]guard.Dimension{
+	"temperature coefficient": {guard.DimTempCoeff}, "temp coefficient": {guard.DimTempCoeff},
+	"system size": power, "array size": power, "plant size": power, "dc rating": power, "ac rating": power,
+	"nameplate capacity": power, "nameplate rating": power,
+	"cable size": {guard.DimArea}, "conductor size": {guard.DimArea}, "cross section": {guard.DimArea},
+	"hub height": length, "row spacing": length, "row pitch": length,
+	"ground coverage ratio": ratio, "dc to ac ratio": ratio, "dc-to-ac ratio": ratio, "dc/ac ratio": ratio,
+	"how many": count, "how deep": length, "how wide": length, "how high": length, "how tall": length,
+	"how far": length, "how thick": length, "how long": {guard.DimLength, guard.DimTime},
+	"how hot": temperature, "how cold": temperature, "how warm": temperature, "how heavy": {guard.DimMass},
+	"how fast": {guard.DimSpeed}, "how old": {guard.DimTime, guard.DimDate},
+	"what year": date, "which year": date, "what date": date,
+	"wind speed": {guard.DimSpeed},
+
+	"depth": length, "length": length, "width": length, "height": length, "spacing": length,
+	"distance": length, "clearance": length, "thickness": length, "diameter": length, "radius": length,
+	"pitch": length, "setback": length, "elevation": length, "burial": length,
+	"loss": percent, "losses": percent, "efficiency": fraction, "percentage": percent, "percent": percent,
+	"tilt": angle, "azimuth": angle, "angle": angle, "inclination": angle, "zenith": angle,
+	"power": power, "wattage": power, "paco": power, "pdco": power, "pso": power, "pnt": power,
+	"capacity": power,
+	"voltage":  voltage, "vac": voltage, "vdco": voltage, "vdcmax": voltage, "voc": voltage, "vmp": voltage,
+	"vmpo": voltage, "voco": voltage,
+	"current": current, "idcmax": current, "isc": current, "imp": current, "isco": current, "impo": current,
+	"amperage":    current,
+	"temperature": temperature, "inoct": temperature, "noct": temperature,
+	"ratio": ratio, "gcr": ratio, "albedo": ratio, "fraction": ratio, "derate": ratio,
+	"irradiance": {guard.DimIrradiance}, "insolation": {guard.DimIrradiance, guard.DimEnergy},
+	"energy": {guard.DimEnergy}, "weight": {guard.DimMass}, "mass": {guard.DimMass},
+	"pressure": {guard.DimPressure}, "frequency": {guard.DimFrequency}, "resistance": {guard.DimResistance},
+	"cost": {guard.DimMoney}, "price": {guard.DimMoney}, "fee": {guard.DimMoney},
+	"lifetime": timeDim, "duration": timeDim,
+})
+
+// weakCues are loss mechanisms and the like: they suggest a percentage
+// only when nothing stronger names the value.
+var weakCues = cues(map[string][]guard.Dimension{
+	"soiling": percent, "shading": percent, "mismatch": percent, "availability": percent,
+	"degradation": percent, "lid": percent, "wiring": percent,
+})
+
+// expectation reads what the question asks for from its tokens.
+func expectation(text string, technical bool) guard.Expectation {
+	toks := analysis.Tokens(text)
+	exp := guard.Expectation{NeedsValue: technical, Qualifiers: guard.Qualifiers(text)}
+	if c, ok := firstCue(toks, strongCues); ok {
+		exp.Dims, exp.Cues = c.dims, c.words
+	} else if c, ok := firstCue(toks, weakCues); ok && technical {
+		exp.Dims, exp.Cues = c.dims, c.words
+	}
+	return exp
+}
+
+func firstCue(toks []analysis.Token, cs []cue) (cue, bool) {
+	for i := range toks {
+		for _, c := range cs {
+			if matchCue(toks[i:], c.words) {
+				return c, true
+			}
+		}
+	}
+	return cue{}, false
+}
+
+func matchCue(toks []analysis.Token, words []string) bool {
+	if len(toks) < len(words) {
+		return false
+	}
+	for j, w := range words {
+		if toks[j].Term != w && toks[j].Text != w {
+			return false
+		}
+	}
+	return true
+}

@@ -1,0 +1,81 @@
+// Package query reads a question once into what every later stage needs:
+// the question as the reader and the guards should see it (stray ticket
+// numbers and pointers removed, shorthand spelled out, misspellings
+// corrected against the index's own vocabulary), the text keyword retrieval
+// searches (with abbreviations expanded), and what kind of answer is wanted
+// (a length, a percentage, an angle…) together with the contrasting
+// qualifiers it names (AC rather than DC, premium rather than standard).
+package query
+
+import (
+	"strings"
+
+	"github.com/cewhq/cew/pipeline/guard"
+)
+
+// Analysis is a question read once.
+type Analysis struct {
+	// Question is the question as validated.
+	Question string
+	// Text is what the ranker, the reader and the guards read: Question
+	// without stray references, with shorthand spelled out and spelling
+	// corrected. It equals Question when nothing was changed.
+	Text string
+	// Search is what keyword retrieval searches: Text and the expansions.
+	Search string
+	// Corrections are the words replaced, shorthand and misspellings.
+	Corrections []Correction
+	// Stray are the references removed ("#3", "(see table 6)").
+	Stray []string
+	// Pointers are references left in Text that are not values to match
+	// ("table 6", "figure 3").
+	Pointers []string
+	// Expansions are spellings of the question's abbreviations (and
+	// abbreviations of its spelled-out terms) that retrieval adds.
+	Expansions []string
+	// Expect is what kind of answer the question wants.
+	Expect guard.Expectation
+}
+
+// Input is what Analyse reads besides the question.
+type Input struct {
+	// Technical is set when the classifier placed the question among
+	// technical values (an answer needs a number).
+	Technical bool
+	// Expansions are the abbreviation spellings the classifier found.
+	Expansions []string
+	// Speller corrects misspellings; nil leaves spelling alone.
+	Speller *Speller
+}
+
+// Analyse reads a validated question.
+func Analyse(question string, in Input) Analysis {
+	a := Analysis{Question: question, Expansions: in.Expansions}
+	text, stray := removeStray(question)
+	if strings.TrimSpace(text) == "" {
+		// Nothing but a reference: keep the question as asked.
+		text, stray = question, nil
+	}
+	a.Stray = stray
+	var known func(string) bool
+	if in.Speller != nil {
+		known = in.Speller.Knows
+	}
+	text, short := expandShorthand(text, known)
+	text, fixed := correct(text, in.Speller, isShorthand)
+	a.Corrections = append(short, fixed...)
+	a.Text = text
+	a.Pointers = pointers(text)
+	a.Expect = expectation(text, in.Technical)
+
+	search := []string{text}
+	for _, e := range a.Expansions {
+		search = append(search, e)
+	}
+	a.Search = strings.Join(search, " ")
+	return a
+}
+
+// Changed reports whether the reader sees a different question than was
+// asked.
+func (a Analysis) Changed() bool { return a.Text != a.Question }

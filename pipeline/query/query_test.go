@@ -1,0 +1,132 @@
+package query
+
+import (
+	"slices"
+	"testing"
+
+	"github.com/cewhq/cew/pipeline/guard"
+)
+
+// vocabulary is a small index vocabulary in the words of the sample corpus.
+var vocabulary = map[string]int{
+	"default": 40, "system": 80, "losses": 12, "loss": 20, "pvwatts": 60, "soiling": 3, "temperature": 30,
+	"coefficient": 9, "premium": 6, "modules": 25, "module": 30, "inverter": 40, "efficiency": 15,
+	"nominal": 5, "tracking": 10, "table": 30, "albedo": 4, "coefficent": 1, "backtracking": 3,
+	"sb7000tl": 2, "paco": 1900, "trench": 2, "depth": 3,
+}
+
+func TestAnalyse(t *testing.T) {
+	sp := NewSpeller(vocabulary)
+	tests := []struct {
+		name      string
+		in        string
+		technical bool
+		text      string
+		stray     []string
+		dims      []guard.Dimension
+	}{
+		{name: "typos corrected against the index", in: "defualt sytem losses in pvwats?",
+			text: "default system losses in pvwatts?", dims: []guard.Dimension{guard.DimPercent}},
+		{name: "shorthand spelled out", in: "temp coeff for premium modules",
+			text: "temperature coefficient for premium modules", dims: []guard.Dimension{guard.DimTempCoeff}},
+		{name: "eff is efficiency", in: "pvwatts nominal inverter eff default?",
+			text: "pvwatts nominal inverter efficiency default?", dims: []guard.Dimension{guard.DimPercent, guard.DimRatio}},
+		{name: "ticket marker removed", in: "What is the default soiling loss in PVWatts? #3",
+			text: "What is the default soiling loss in PVWatts?", stray: []string{"#3"}, dims: []guard.Dimension{guard.DimPercent}},
+		{name: "pointer in brackets removed", in: "default system losses (see table 6)",
+			text: "default system losses", stray: []string{"(see table 6)"}, dims: []guard.Dimension{guard.DimPercent}},
+		{name: "leading ticket reference removed", in: "re: JIRA-1182 min trench depth for AC cables",
+			text: "minimum trench depth for AC cables", stray: []string{"re: JIRA-1182"}, dims: []guard.Dimension{guard.DimLength}},
+		{name: "minutes stay minutes", in: "is the 5 min average used", text: "is the 5 min average used"},
+		{name: "an English word is never corrected", in: "trench depth for cable runs",
+			text: "trench depth for cable runs", dims: []guard.Dimension{guard.DimLength}},
+		{name: "identifiers and units are never corrected", in: "paco of SB7000TL-US-22 at 208V",
+			text: "paco of SB7000TL-US-22 at 208V", dims: []guard.Dimension{guard.DimPower}},
+		{name: "weak cue only for technical questions", in: "pvwatts soiling default", technical: true,
+			text: "pvwatts soiling default", dims: []guard.Dimension{guard.DimPercent}},
+		{name: "nothing but a reference is kept", in: "#3", text: "#3"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			a := Analyse(tc.in, Input{Speller: sp, Technical: tc.technical})
+			if a.Text != tc.text {
+				t.Errorf("Text = %q, want %q", a.Text, tc.text)
+			}
+			if !slices.Equal(a.Stray, tc.stray) {
+				t.Errorf("Stray = %q, want %q", a.Stray, tc.stray)
+			}
+			if !slices.Equal(a.Expect.Dims, tc.dims) {
+				t.Errorf("Expect.Dims = %v, want %v", a.Expect.Dims, tc.dims)
+			}
+		})
+	}
+}
+
+func TestSpellerCorrect(t *testing.T) {
+	sp := NewSpeller(vocabulary)
+	tests := []struct{ in, want string }{
+		{"pvwats", "pvwatts"},
+		{"sytem", "system"},
+		{"premuim", "premium"},
+		{"coefficent", ""}, // the index has this spelling itself
+		{"albedos", ""},    // same stem as an indexed word
+		{"table", ""},
+		{"cable", ""}, // English
+		{"xyzzyq", ""},
+		{"tre", ""}, // too short
+	}
+	for _, tc := range tests {
+		if got := sp.Correct(tc.in); got != tc.want {
+			t.Errorf("Correct(%q) = %q, want %q", tc.in, got, tc.want)
+		}
+	}
+	var nilSpeller *Speller
+	if got := nilSpeller.Correct("pvwats"); got != "" {
+		t.Errorf("nil speller corrected to %q", got)
+	}
+}
+
+func TestEditDistance(t *testing.T) {
+	tests := []struct {
+		a, b string
+		max  int
+		want int
+	}{
+		{"defualt", "default", 2, 1},
+		{"sytem", "system", 2, 1},
+		{"kitten", "sitting", 3, 3},
+		{"abc", "abcdef", 2, 3},
+		{"same", "same", 1, 0},
+	}
+	for _, tc := range tests {
+		if got := editDistance(tc.a, tc.b, tc.max); got != tc.want {
+			t.Errorf("editDistance(%q, %q, %d) = %d, want %d", tc.a, tc.b, tc.max, got, tc.want)
+		}
+	}
+}
+
+func TestQualifiersAndSiblings(t *testing.T) {
+	asked := guard.Qualifiers("What is the minimum trench depth for AC cables?")
+	if len(asked) != 2 {
+		t.Fatalf("Qualifiers = %+v, want minimum and AC", asked)
+	}
+	tests := []struct {
+		name, text, context string
+		bad                 bool
+	}{
+		{name: "sibling only", text: "The minimum trench depth for DC cables is 800 mm.", bad: true},
+		{name: "both named", text: "Trenches for DC cables are 800 mm deep and for AC cables 1000 mm.", bad: false},
+		{name: "asked one named", text: "The minimum trench depth for AC cables is 1000 mm.", bad: false},
+		{name: "neither named", text: "Trenches are backfilled with sand.", bad: false},
+		{name: "context names it", text: "Depth: 1000 mm", context: "AC cable trenches", bad: false},
+		{name: "lower case counts", text: "the dc cables are 800 mm deep", bad: true},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			_, _, bad := guard.SiblingOnly(asked, tc.text, tc.context)
+			if bad != tc.bad {
+				t.Errorf("SiblingOnly(%q) = %v, want %v", tc.text, bad, tc.bad)
+			}
+		})
+	}
+}

@@ -1,0 +1,63 @@
+package query
+
+import (
+	"github.com/cewhq/cew/store/analysis"
+)
+
+// shorthand maps the clipped words engineers type to the words documents
+// write. Unlike abbreviations (GCR, LID, NOCT), which documents use too and
+// which retrieval only adds to, shorthand is replaced in the question —
+// unless the index itself uses the short form, in which case it stays.
+var shorthand = map[string]string{
+	"temp": "temperature", "temps": "temperatures", "coeff": "coefficient", "coef": "coefficient",
+	"coeffs": "coefficients", "eff": "efficiency", "effic": "efficiency", "inv": "inverter",
+	"invs": "inverters", "mod": "module", "mods": "modules", "sys": "system", "avg": "average",
+	"approx": "approximately", "qty": "quantity", "dia": "diameter", "elev": "elevation",
+	"spec": "specification", "specs": "specifications", "config": "configuration",
+	"configs": "configurations", "bifi": "bifacial", "irr": "irradiance", "yr": "year",
+	"yrs": "years", "mfr": "manufacturer", "mfg": "manufacturer", "pwr": "power", "thru": "through", "w/o": "without", "wrt": "regarding",
+	"deg": "degrees", "degs": "degrees", "perf": "performance", "calc": "calculation",
+	"calcs": "calculations", "param": "parameter", "params": "parameters", "info": "information",
+	"req": "requirement", "reqs": "requirements", "reqd": "required", "dist": "distance",
+	"ht": "height", "wt": "weight", "dims": "dimensions", "dim": "dimension", "loc": "location",
+	"std": "standard", "prem": "premium", "defualt": "default", "dflt": "default",
+	"vs": "versus", "whats": "what is", "hows": "how is", "whts": "what is",
+}
+
+// minMax are read as minimum/maximum only before a word, not after a
+// number ("5 min" is five minutes).
+var minMax = map[string]string{"min": "minimum", "max": "maximum"}
+
+// expandShorthand replaces shorthand in text. known reports whether the
+// index uses a word itself (nil: it uses none of them). It returns the new
+// text and the replacements made.
+func expandShorthand(text string, known func(string) bool) (string, []Correction) {
+	return replaceWords(text, func(i int, t analysis.Token, toks []analysis.Token) string {
+		if t.Kind != analysis.Word {
+			return ""
+		}
+		long, ok := shorthand[t.Text]
+		if !ok {
+			long, ok = minMax[t.Text]
+			ok = ok && i+1 < len(toks) && toks[i+1].Kind == analysis.Word &&
+				(i == 0 || toks[i-1].Kind != analysis.Number)
+		}
+		if !ok || known != nil && known(t.Text) && !alwaysExpand[t.Text] {
+			return ""
+		}
+		return long
+	})
+}
+
+// alwaysExpand are shorthand forms that mean the long word even where the
+// index has the short one (a "temp" folder, a "spec" sheet name).
+var alwaysExpand = map[string]bool{"temp": true, "coeff": true, "coef": true, "eff": true, "defualt": true,
+	"whats": true, "min": true, "max": true}
+
+// isShorthand reports whether the speller must leave w alone because the
+// shorthand table handles it.
+func isShorthand(w string) bool {
+	_, ok := shorthand[w]
+	_, mm := minMax[w]
+	return ok || mm
+}

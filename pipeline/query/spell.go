@@ -1,0 +1,213 @@
+package query
+
+import (
+	"bufio"
+	"bytes"
+	"compress/gzip"
+	_ "embed"
+	"strings"
+	"sync"
+
+	"github.com/cewhq/cew/store/analysis"
+)
+
+// Spelling correction follows SymSpell's idea — a misspelt word is replaced
+// by the most frequent word of the index's own vocabulary within a small
+// edit distance — with three safeguards that matter more here than recall:
+// a word the index already knows (as written or by its stem) is never
+// touched, nor is a word of the English dictionary (so "cable" never becomes
+// "table" because the documents say "table" more often), nor anything that
+// is not a plain word (identifiers, numbers, units, model names).
+
+// englishGz is the SCOWL size-50 American English word list (Debian's
+// wamerican 2020.12.07-2: lower-case alphabetic words, possessives
+// removed); see LICENSE.SCOWL.txt.
+//
+//go:embed english.txt.gz
+var englishGz []byte
+
+var english = sync.OnceValue(func() map[string]struct{} {
+	zr, err := gzip.NewReader(bytes.NewReader(englishGz))
+	if err != nil {
+		panic("query: embedded word list: " + err.Error())
+	}
+	words := make(map[string]struct{}, 75_000)
+	sc := bufio.NewScanner(zr)
+	for sc.Scan() {
+		words[sc.Text()] = struct{}{}
+	}
+	if err := sc.Err(); err != nil {
+		panic("query: embedded word list: " + err.Error())
+	}
+	return words
+})
+
+// IsEnglishWord reports whether a lower-case word is in the dictionary.
+func IsEnglishWord(w string) bool {
+	_, ok := english()[w]
+	return ok
+}
+
+// Correction is one word the speller replaced.
+type Correction struct {
+	From string `json:"from"`
+	To   string `json:"to"`
+}
+
+// Speller corrects words against a vocabulary. It is immutable once built
+// and safe for concurrent use.
+type Speller struct {
+	freq  map[string]int
+	stems map[string]struct{}
+	// byLen holds the vocabulary's words by length, for the candidate scan.
+	byLen map[int][]string
+}
+
+// minCorrectLen is the shortest word the speller corrects: shorter words
+// have too many neighbours one edit away.
+const minCorrectLen = 4
+
+// NewSpeller builds a speller from word frequencies (lower-case words and
+// the number of chunks holding each).
+func NewSpeller(vocabulary map[string]int) *Speller {
+	s := &Speller{freq: vocabulary, stems: map[string]struct{}{}, byLen: map[int][]string{}}
+	for w := range vocabulary {
+		s.stems[analysis.Tokens(w)[0].Term] = struct{}{}
+		s.byLen[len(w)] = append(s.byLen[len(w)], w)
+	}
+	return s
+}
+
+// Knows reports whether the vocabulary has w or a word of the same stem.
+func (s *Speller) Knows(w string) bool {
+	if s == nil {
+		return false
+	}
+	if _, ok := s.freq[w]; ok {
+		return true
+	}
+	toks := analysis.Tokens(w)
+	if len(toks) != 1 {
+		return false
+	}
+	_, ok := s.stems[toks[0].Term]
+	return ok
+}
+
+// Correct returns the replacement for a word, or "" when it stays. w is a
+// lower-case word as analysis folds it.
+func (s *Speller) Correct(w string) string {
+	if s == nil || len(w) < minCorrectLen || !lettersOnly(w) || analysis.IsStopword(w) || IsEnglishWord(w) || s.Knows(w) {
+		return ""
+	}
+	maxDist := 1
+	if len(w) >= 6 {
+		maxDist = 2
+	}
+	best, bestDist, bestFreq := "", maxDist+1, 0
+	for l := len(w) - maxDist; l <= len(w)+maxDist; l++ {
+		for _, c := range s.byLen[l] {
+			d := editDistance(w, c, maxDist)
+			if d > maxDist || d > bestDist {
+				continue
+			}
+			// Two edits away only from a word that starts the same way
+			// and is not a rarity: typos seldom hit the first letter.
+			if d == 2 && (c[0] != w[0] || s.freq[c] < 2) {
+				continue
+			}
+			if f := s.freq[c]; d < bestDist || f > bestFreq || f == bestFreq && c < best {
+				best, bestDist, bestFreq = c, d, f
+			}
+		}
+	}
+	return best
+}
+
+// editDistance is the optimal-string-alignment distance (insertions,
+// deletions, substitutions and transpositions of neighbours) between a and
+// b, or max+1 as soon as it must exceed max.
+func editDistance(a, b string, max int) int {
+	if a == b {
+		return 0
+	}
+	if d := len(a) - len(b); d > max || -d > max {
+		return max + 1
+	}
+	prev2 := make([]int, len(b)+1)
+	prev := make([]int, len(b)+1)
+	cur := make([]int, len(b)+1)
+	for j := range prev {
+		prev[j] = j
+	}
+	for i := 1; i <= len(a); i++ {
+		cur[0] = i
+		rowMin := cur[0]
+		for j := 1; j <= len(b); j++ {
+			cost := 1
+			if a[i-1] == b[j-1] {
+				cost = 0
+			}
+			v := min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+			if i > 1 && j > 1 && a[i-1] == b[j-2] && a[i-2] == b[j-1] {
+				v = min(v, prev2[j-2]+1)
+			}
+			cur[j] = v
+			rowMin = min(rowMin, v)
+		}
+		if rowMin > max {
+			return max + 1
+		}
+		prev2, prev, cur = prev, cur, prev2
+	}
+	return prev[len(b)]
+}
+
+func lettersOnly(w string) bool {
+	for i := 0; i < len(w); i++ {
+		if c := w[i]; c < 'a' || c > 'z' {
+			return false
+		}
+	}
+	return w != ""
+}
+
+// correct applies the speller to every plain word of text and returns the
+// corrected text with what was changed. protected words (shorthand the
+// question analysis expands itself) are left alone.
+func correct(text string, s *Speller, protected func(string) bool) (string, []Correction) {
+	if s == nil {
+		return text, nil
+	}
+	return replaceWords(text, func(_ int, t analysis.Token, _ []analysis.Token) string {
+		if t.Kind != analysis.Word || protected(t.Text) {
+			return ""
+		}
+		return s.Correct(t.Text)
+	})
+}
+
+// replaceWords rewrites text token by token: replace returns the new text
+// for the token at i, or "" to keep it. It returns the new text and the
+// replacements, as written and as replaced.
+func replaceWords(text string, replace func(i int, t analysis.Token, toks []analysis.Token) string) (string, []Correction) {
+	toks := analysis.Tokens(text)
+	var b strings.Builder
+	var out []Correction
+	last := 0
+	for i, t := range toks {
+		to := replace(i, t, toks)
+		if to == "" {
+			continue
+		}
+		b.WriteString(text[last:t.Start])
+		b.WriteString(to)
+		last = t.End
+		out = append(out, Correction{From: text[t.Start:t.End], To: to})
+	}
+	if out == nil {
+		return text, nil
+	}
+	b.WriteString(text[last:])
+	return b.String(), out
+}
