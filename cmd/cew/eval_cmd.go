@@ -86,7 +86,11 @@ func (a *app) squadIndex(ctx context.Context, path, tenant string) (eval.SQuAD, 
 	if err != nil {
 		return s, nil, err
 	}
-	return s, st, eval.IngestSQuAD(ctx, st, tenant, s, ingestEmbedder(a.embedder()))
+	e, err := a.embedding()
+	if err != nil {
+		return s, nil, err
+	}
+	return s, st, eval.IngestSQuAD(ctx, st, tenant, s, e.passage)
 }
 
 func newEvalRetrievalCmd(a *app, report func(eval.Report) error) *cobra.Command {
@@ -105,9 +109,13 @@ func newEvalRetrievalCmd(a *app, report func(eval.Report) error) *cobra.Command 
 			if err != nil {
 				return err
 			}
-			emb := a.embedder()
+			e, err := a.embedding()
+			if err != nil {
+				return err
+			}
+			emb := e.query
 			start := time.Now()
-			if err := eval.IngestBEIR(ctx, st, evalTenant, b.Docs, ingestEmbedder(emb)); err != nil {
+			if err := eval.IngestBEIR(ctx, st, evalTenant, b.Docs, e.passage); err != nil {
 				return err
 			}
 			a.logger.Info("indexed corpus", "docs", len(b.Docs), "took", time.Since(start).Round(time.Millisecond))
@@ -148,7 +156,8 @@ func newEvalRetrievalCmd(a *app, report func(eval.Report) error) *cobra.Command 
 			if err != nil {
 				return err
 			}
-			rep.Config["embed_model"] = a.cfg.EmbedModel
+			rep.Config["embed_model"] = e.model
+			rep.Config["embedder"] = e.kind
 			rep.Config["qrels"] = qrels
 			rep.Config["bm25"] = "k1=0.9 b=0.4, title+text, Snowball English stemming"
 			if runPath != "" {
@@ -215,7 +224,11 @@ func newEvalQACmd(a *app, report func(eval.Report) error) *cobra.Command {
 			}
 			// The same questions against documents that cannot answer them.
 			const oodTenant = "eval-ood"
-			ingRep, err := a.newIngester(st).Ingest(ctx, oodTenant, []string{oodCorpus}, nil)
+			in, err := a.newIngester(st)
+			if err != nil {
+				return err
+			}
+			ingRep, err := in.Ingest(ctx, oodTenant, []string{oodCorpus}, nil)
 			if err != nil {
 				return err
 			}

@@ -27,7 +27,10 @@ The exit status is 1 when any file failed.`,
 			if err != nil {
 				return err
 			}
-			in := a.newIngester(st)
+			in, err := a.newIngester(st)
+			if err != nil {
+				return err
+			}
 			var bar *progressbar.ProgressBar
 			progress := func(done, total int, res ingest.FileResult) {
 				if bar == nil {
@@ -79,6 +82,13 @@ func printIngestReport(a *app, rep ingest.Report) {
 	fmt.Fprintf(w, "%s: %d indexed, %d unchanged, %d skipped, %d ignored; %s, %s, %s in %s (tenant %s)\n",
 		plural(len(rep.Files), "file"), rep.Count(ingest.Indexed), rep.Count(ingest.Unchanged), rep.Count(ingest.Failed), rep.Count(ingest.Ignored),
 		plural(pages, "page"), plural(rows, "row"), plural(chunks, "chunk"), rep.Duration.Round(time.Millisecond), a.cfg.Tenant)
+	if e := a.embed; e != nil {
+		if e.model == "" {
+			fmt.Fprintln(w, "embeddings: none, keyword search only (`make models` installs the local model)")
+		} else {
+			fmt.Fprintf(w, "embeddings: %s (%s)\n", e.model, e.kind)
+		}
+	}
 }
 
 func extent(f ingest.FileResult) string {

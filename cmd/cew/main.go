@@ -59,6 +59,8 @@ type app struct {
 
 	store   *embedded.Store
 	llmChat *llm.Chat
+	embed   *embedding // resolved CEW_EMBED, see embedding()
+	dense   *denseState
 	closers []func() error
 }
 
@@ -90,16 +92,6 @@ func (a *app) openStore() (store.Store, error) {
 		return st, nil
 	}
 	return nil, fmt.Errorf("unknown store %q", a.cfg.Store)
-}
-
-// embedder returns the configured query/chunk embedder, or nil for BM25 only.
-func (a *app) embedder() *llm.Embedder {
-	if a.cfg.EmbedModel == "" {
-		return nil
-	}
-	return llm.NewEmbedder(llm.EndpointConfig{
-		BaseURL: a.cfg.EmbedBaseURL, Model: a.cfg.EmbedModel, APIKey: a.cfg.OpenAIKey, Timeout: a.cfg.LLMTimeout,
-	})
 }
 
 func (a *app) isTTY(w any) bool {
@@ -199,17 +191,21 @@ func (a *app) pdfCacheDir() string {
 	return filepath.Join(a.cfg.DataDir, "cache", "pdfium")
 }
 
-func (a *app) newIngester(st store.Store) *ingest.Ingester {
+func (a *app) newIngester(st store.Store) (*ingest.Ingester, error) {
+	e, err := a.embedding()
+	if err != nil {
+		return nil, err
+	}
 	pdf := ingest.NewPDF(a.pdfCacheDir(), a.logger)
 	a.closers = append(a.closers, pdf.Close)
 	return ingest.New(ingest.Config{
 		Store:       st,
-		Embedder:    ingestEmbedder(a.embedder()),
-		EmbedModel:  a.cfg.EmbedModel,
+		Embedder:    e.passage,
+		EmbedModel:  e.model,
 		PDF:         pdf,
 		Logger:      a.logger,
 		MaxFileSize: int64(a.cfg.MaxFileMB) << 20,
-	})
+	}), nil
 }
 
 // plural formats a count with its noun.

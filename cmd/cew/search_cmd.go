@@ -68,9 +68,13 @@ and prints one JSON object per line.`,
 	return cmd
 }
 
-func (a *app) search(ctx context.Context, st store.Searcher, q string, mode store.Mode, k int, all bool) (searchOutput, error) {
+func (a *app) search(ctx context.Context, st store.Store, q string, mode store.Mode, k int, all bool) (searchOutput, error) {
 	req := store.SearchRequest{Tenant: a.cfg.Tenant, Query: q, Mode: mode, K: k, IncludeInactive: all}
-	if e := a.embedder(); e != nil && mode != store.ModeKeyword {
+	e, err := a.queryEmbedder(ctx, st)
+	if err != nil {
+		return searchOutput{}, err
+	}
+	if e != nil && mode != store.ModeKeyword {
 		vecs, err := e.Embed(ctx, []string{q})
 		if err != nil {
 			a.logger.Warn("query embedding failed; keyword search only", "err", err)

@@ -11,7 +11,6 @@ import (
 	"github.com/cewhq/cew/cache"
 	"github.com/cewhq/cew/cache/memory"
 	"github.com/cewhq/cew/cache/redis"
-	"github.com/cewhq/cew/ingest"
 	"github.com/cewhq/cew/pipeline"
 	"github.com/cewhq/cew/pipeline/generate"
 	"github.com/cewhq/cew/pipeline/guard"
@@ -42,8 +41,12 @@ func (a *app) newPipeline(st store.Store) (*pipeline.Pipeline, error) {
 		Post:     guard.DefaultPostOptions(),
 		Logger:   a.logger,
 	}
-	if e := a.embedder(); e != nil {
-		cfg.Embedder = e
+	qe, err := a.queryEmbedder(context.Background(), st)
+	if err != nil {
+		return nil, err
+	}
+	if qe != nil {
+		cfg.Embedder = qe
 	}
 	if a.cfg.RerankURL != "" {
 		cfg.Reranker = rank.NewHTTP(rank.HTTPConfig{URL: a.cfg.RerankURL, Model: a.cfg.RerankModel, APIKey: a.cfg.RerankKey})
@@ -80,8 +83,8 @@ func (a *app) answerConfig() (gen, retrieval, reranker string) {
 		gen = "llm:" + a.cfg.LLMModel
 	}
 	retrieval = "bm25"
-	if a.cfg.EmbedModel != "" {
-		retrieval = "hybrid:" + a.cfg.EmbedModel
+	if e, ok := a.denseEmbedding(); ok {
+		retrieval = "hybrid:" + e.kind + ":" + e.model
 	}
 	reranker = "lexical"
 	if a.cfg.RerankURL != "" {
@@ -105,15 +108,6 @@ func (a *app) pipelineConfigSummary() map[string]any {
 		"generator": gen, "retrieval": retrieval, "reranker": reranker,
 		"pre_guard": guard.DefaultPreOptions(), "post_guard_min_support": guard.DefaultPostOptions().MinSupport,
 	}
-}
-
-// ingestEmbedder converts an optional embedder without creating a non-nil
-// interface around a nil pointer.
-func ingestEmbedder(e *llm.Embedder) ingest.Embedder {
-	if e == nil {
-		return nil
-	}
-	return e
 }
 
 // cacheBackend is every cache interface one backend provides.
@@ -182,8 +176,12 @@ func (a *app) newBot(ctx context.Context, st store.Store, metrics *bot.Metrics, 
 	if platform == answer.PlatformCLI {
 		cfg.Limiter = nil
 	}
-	if e := a.embedder(); e != nil {
-		cfg.Embedder = e
+	qe, err := a.queryEmbedder(ctx, st)
+	if err != nil {
+		return nil, err
+	}
+	if qe != nil {
+		cfg.Embedder = qe
 	}
 	if a.cfg.LLMModel != "" {
 		cfg.Rewriter = bot.NewLLMRewriter(a.chat())

@@ -1,17 +1,33 @@
 package main
 
-import "testing"
+import (
+	"context"
+	"errors"
+	"log/slog"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/cewhq/cew/embed/onnx"
+	"github.com/cewhq/cew/pipeline/llm"
+	"github.com/cewhq/cew/store"
+	"github.com/cewhq/cew/store/embedded"
+)
 
 // TestCacheModel: every setting that changes answers changes the model part
 // of the cache key, so a configuration change never serves old answers.
 func TestCacheModel(t *testing.T) {
-	base := Config{}
+	base := Config{Embed: "auto", ModelsDir: t.TempDir()}
 	tests := []struct {
 		name   string
 		change func(*Config)
 	}{
 		{"chat model", func(c *Config) { c.LLMModel = "gpt-4o" }},
 		{"embedding model", func(c *Config) { c.EmbedModel = "text-embedding-3-small" }},
+		{"same model name, local", func(c *Config) { c.Embed, c.ModelsDir = "local", installedModels(t) }},
+		{"same model name, http", func(c *Config) {
+			c.Embed, c.EmbedBaseURL, c.EmbedModel = "http", "http://127.0.0.1:1/v1", onnx.ModelName
+		}},
 		{"reranker endpoint", func(c *Config) { c.RerankURL = "http://localhost:8081/rerank" }},
 		{"reranker model", func(c *Config) { c.RerankURL, c.RerankModel = "http://localhost:8081/rerank", "bge-reranker-v2-m3" }},
 	}
@@ -20,7 +36,12 @@ func TestCacheModel(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			cfg := base
 			tc.change(&cfg)
-			m := (&app{cfg: cfg}).cacheModel()
+			if cfg.Embed == "local" && cfg.ModelsDir == "" {
+				t.Skip("local model not installed (make models)")
+			}
+			a := &app{cfg: cfg}
+			defer a.close()
+			m := a.cacheModel()
 			if prev, ok := seen[m]; ok {
 				t.Errorf("cache model %q is the same as with %s", m, prev)
 			}
@@ -35,5 +56,129 @@ func TestOneChatClient(t *testing.T) {
 	a := &app{cfg: Config{LLMModel: "gpt-4o", OpenAIKey: "sk-test"}}
 	if a.chat() == nil || a.chat() != a.chat() {
 		t.Errorf("each use of the chat endpoint gets its own client")
+	}
+}
+
+// installedModels is where `make models` put the local model, or "" when it
+// is not installed (CI installs it, so there the local cases must run).
+func installedModels(t *testing.T) string {
+	t.Helper()
+	dir := os.Getenv("CEW_MODELS_DIR")
+	if dir == "" {
+		dir = onnx.DefaultDir()
+	}
+	if _, err := os.Stat(filepath.Join(dir, onnx.ModelSubdir, "model.onnx")); err != nil {
+		if os.Getenv("CI") != "" {
+			t.Fatalf("local model not installed in %s (.ci/run runs make models)", dir)
+		}
+		return ""
+	}
+	return dir
+}
+
+// TestEmbedderWiring: CEW_EMBED picks the local model, the HTTP endpoint or
+// none, and says why it cannot.
+func TestEmbedderWiring(t *testing.T) {
+	empty := t.TempDir()
+	models := installedModels(t)
+	tests := []struct {
+		name      string
+		cfg       Config
+		needModel bool
+		kind      string
+		model     string
+		err       error
+	}{
+		{name: "none", cfg: Config{Embed: "none", ModelsDir: models}, kind: embedNone},
+		{name: "auto without a model", cfg: Config{Embed: "auto", ModelsDir: empty}, kind: embedNone},
+		{name: "local without a model", cfg: Config{Embed: "local", ModelsDir: empty}, err: onnx.ErrNotInstalled},
+		{name: "http", cfg: Config{Embed: "http", EmbedBaseURL: "http://127.0.0.1:1/v1", EmbedModel: "all-MiniLM-L6-v2", ModelsDir: models}, kind: embedHTTP, model: "all-MiniLM-L6-v2"},
+		{name: "auto with an endpoint", cfg: Config{Embed: "auto", EmbedBaseURL: "http://127.0.0.1:1/v1", EmbedModel: "all-MiniLM-L6-v2", ModelsDir: models}, kind: embedHTTP, model: "all-MiniLM-L6-v2"},
+		{name: "auto with the model installed", cfg: Config{Embed: "auto", ModelsDir: models}, needModel: true, kind: embedLocal, model: onnx.ModelName},
+		{name: "local", cfg: Config{Embed: "local", ModelsDir: models, EmbedThreads: 1}, needModel: true, kind: embedLocal, model: onnx.ModelName},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			if tc.needModel && models == "" {
+				t.Skip("local model not installed (make models)")
+			}
+			a := &app{cfg: tc.cfg, logger: slog.New(slog.DiscardHandler)}
+			defer a.close()
+			e, err := a.embedding()
+			if tc.err != nil {
+				if !errors.Is(err, tc.err) {
+					t.Fatalf("err = %v, want %v", err, tc.err)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			if e.kind != tc.kind || e.model != tc.model {
+				t.Fatalf("embedding = %s %q, want %s %q", e.kind, e.model, tc.kind, tc.model)
+			}
+			if (e.query == nil) != (tc.kind == embedNone) || (e.passage == nil) != (tc.kind == embedNone) {
+				t.Fatalf("query %T, passage %T for %s", e.query, e.passage, tc.kind)
+			}
+			switch tc.kind {
+			case embedLocal:
+				if _, ok := e.query.(onnx.Queries); !ok {
+					t.Errorf("questions embedded by %T, want onnx.Queries", e.query)
+				}
+				if _, ok := e.passage.(onnx.Passages); !ok {
+					t.Errorf("passages embedded by %T, want onnx.Passages", e.passage)
+				}
+			case embedHTTP:
+				if _, ok := e.query.(*llm.Embedder); !ok {
+					t.Errorf("questions embedded by %T, want *llm.Embedder", e.query)
+				}
+			}
+			if again, _ := a.embedding(); again.query != e.query {
+				t.Error("the embedder is opened again on a second use")
+			}
+		})
+	}
+}
+
+// TestDenseOffForAnotherModel: an index embedded by another model gets no
+// query vectors (two models' vectors never meet); one embedded by the
+// configured model, or not embedded at all, does.
+func TestDenseOffForAnotherModel(t *testing.T) {
+	tests := []struct {
+		name      string
+		indexedBy string
+		dense     bool
+	}{
+		{"same model", "all-MiniLM-L6-v2", true},
+		{"no embeddings", "", true},
+		{"another model", "e5-small-v2-q", false},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			st, err := embedded.Open(t.TempDir(), embedded.Options{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer st.Close()
+			doc := store.Document{Tenant: "acme", ID: "d1", Number: "D1", Revision: "1", Title: "Trenches", File: "d1.md", EmbedModel: tc.indexedBy}
+			chunk := store.Chunk{ID: "d1/1/0", Tenant: "acme", DocID: "d1", Revision: "1", Text: "DC cables at 800 mm", Page: 1}
+			if tc.indexedBy != "" {
+				chunk.Vector = []float32{1, 0, 0}
+			}
+			if err := st.PutDocument(context.Background(), doc, []store.Chunk{chunk}); err != nil {
+				t.Fatal(err)
+			}
+			a := &app{cfg: Config{Embed: "http", Tenant: "acme", EmbedBaseURL: "http://127.0.0.1:1/v1", EmbedModel: "all-MiniLM-L6-v2"}, logger: slog.New(slog.DiscardHandler)}
+			q, err := a.queryEmbedder(context.Background(), st)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if (q != nil) != tc.dense {
+				t.Fatalf("query embedder %T, want dense=%v", q, tc.dense)
+			}
+			if _, on := a.denseEmbedding(); on != tc.dense {
+				t.Errorf("cache keys name dense retrieval %v, want %v", on, tc.dense)
+			}
+		})
 	}
 }
