@@ -58,7 +58,11 @@ measuring only, never for tuning.`,
 				return err
 			}
 			start := time.Now()
-			ingRep, err := a.newIngester(st).Ingest(ctx, evalTenant, []string{corpusDir}, nil)
+			in, err := a.newIngester(st)
+			if err != nil {
+				return err
+			}
+			ingRep, err := in.Ingest(ctx, evalTenant, []string{corpusDir}, nil)
 			if err != nil {
 				return err
 			}
