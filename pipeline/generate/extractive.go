@@ -83,6 +83,8 @@ const (
 	missingUnitPenalty = 0.9
 	// askedColumnBonus lifts a table row whose asked column holds a value.
 	askedColumnBonus = 1.3
+	// labelBonus lifts a table row whose label the question names whole.
+	labelBonus = 1.25
 	// rankBonus is added for the first chunk, decreasing to 0 for the
 	// last: retrieval's order breaks near ties.
 	rankBonus = 0.03
@@ -132,6 +134,21 @@ type candidate struct {
 	terms   map[string]bool
 	// quote is what the answer would say for this unit, without citation.
 	quote string
+	// framed lists the terms credited only for the sentence before.
+	framed []int
+}
+
+// parts is what a unit itself says of the question's terms: matched without
+// the credit borrowed from the sentence before it.
+func (c candidate) parts() []float64 {
+	if len(c.framed) == 0 {
+		return c.matched
+	}
+	m := slices.Clone(c.matched)
+	for _, i := range c.framed {
+		m[i] = 0
+	}
+	return m
 }
 
 // Generate quotes the sentence (or, for a complex question, up to
@@ -222,7 +239,9 @@ func (e *Extractive) candidates(q question, chunks []store.Chunk) ([]candidate, 
 
 	var cands []candidate
 	for i, u := range units {
-		if u.asks {
+		if u.asks || u.kind == kindRow && u.header == "" && u.isHeader {
+			// A question in a document, or a table's header line: neither
+			// is ever the answer.
 			continue
 		}
 		c, ok := e.score(q, u, unitTerms[i], unitContext{title: titles[u.chunk], section: sections[u.chunk],
@@ -248,6 +267,14 @@ func (e *Extractive) candidates(q question, chunks []store.Chunk) ([]candidate, 
 func (e *Extractive) decide(q question, cands []candidate, total float64) []candidate {
 	if q.complex {
 		if picked := e.combine(q, cands, total); len(picked) > 1 {
+			// Quoted in reading order: the chunks' order, then each
+			// chunk's own.
+			slices.SortStableFunc(picked, func(a, b candidate) int {
+				if a.chunk != b.chunk {
+					return a.chunk - b.chunk
+				}
+				return a.pos - b.pos
+			})
 			return picked
 		}
 	}
@@ -297,7 +324,7 @@ func (e *Extractive) combine(q question, cands []candidate, total float64) []can
 		return nil
 	}
 	picked := []candidate{cands[0]}
-	covered := slices.Clone(cands[0].matched)
+	covered := slices.Clone(cands[0].parts())
 	for len(picked) < e.opts.MaxSentences {
 		bestGain, bestIdx := 0.0, -1
 		for i, c := range cands {
@@ -305,7 +332,7 @@ func (e *Extractive) combine(q question, cands []candidate, total float64) []can
 				continue
 			}
 			var gain float64
-			for j, m := range c.matched {
+			for j, m := range c.parts() {
 				if m > covered[j] {
 					gain += (m - covered[j]) * q.terms[j].weight
 				}
@@ -320,7 +347,7 @@ func (e *Extractive) combine(q question, cands []candidate, total float64) []can
 			break
 		}
 		picked = append(picked, cands[bestIdx])
-		for j, m := range cands[bestIdx].matched {
+		for j, m := range cands[bestIdx].parts() {
 			covered[j] = max(covered[j], m)
 		}
 	}
@@ -366,7 +393,8 @@ type unitContext struct {
 // kind the question asks for.
 func (e *Extractive) score(q question, u unit, terms map[string]bool, ctx unitContext, total float64, chunks int) (candidate, bool) {
 	toks := analysis.Tokens(u.text)
-	if len(toks) < 3 || total == 0 {
+	if len(toks) < 3 && (u.header == "" || len(toks) < 2) || total == 0 {
+		// Too short to say anything; a table row says it with its header.
 		return candidate{}, false
 	}
 	var header, prev map[string]bool
@@ -377,6 +405,29 @@ func (e *Extractive) score(q question, u unit, terms map[string]bool, ctx unitCo
 		prev = termSet(u.prev)
 	}
 	c := candidate{unit: u, matched: make([]float64, len(q.terms)), terms: terms}
+	var near map[string]bool
+	if u.before != "" {
+		near = termSet(u.before)
+	}
+	// A qualifier the question names counts as found when the unit names
+	// the same case in another spelling ("V5" and "Version 5").
+	spelled := map[int]float64{}
+	if len(q.qualifierTerms) > 0 {
+		inUnit := guard.Qualifiers(u.text + "\n" + u.header)
+		inFrame := guard.Qualifiers(ctx.frame)
+		for qi, qual := range q.expect.Qualifiers {
+			credit := 0.0
+			switch {
+			case guard.Mentions(inUnit, qual):
+				credit = 1
+			case guard.Mentions(inFrame, qual):
+				credit = sectionWeight
+			}
+			for _, ti := range q.qualifierTerms[qi] {
+				spelled[ti] = max(spelled[ti], credit)
+			}
+		}
+	}
 	var got float64
 	for i, t := range q.terms {
 		switch {
@@ -388,8 +439,16 @@ func (e *Extractive) score(q question, u unit, terms map[string]bool, ctx unitCo
 			c.matched[i] = headerWeight
 		case ctx.section[t.term] || t.exact && hasParts(ctx.section, t.term):
 			c.matched[i] = sectionWeight
+		case spelled[i] > 0:
+			c.matched[i] = spelled[i]
 		case prev[t.term]:
 			c.matched[i] = contextWeight
+		case near[t.term] && !q.isQualifier[i]:
+			// The sentence before frames this one; a qualifier it names
+			// may be the one it contrasts this sentence with. A complex
+			// answer does not count such terms as answered (see parts).
+			c.matched[i] = contextWeight
+			c.framed = append(c.framed, i)
 		case !t.exact && sharesStem(terms, t.term):
 			c.matched[i] = relatedWeight
 		case t.code:
@@ -417,8 +476,12 @@ func (e *Extractive) score(q question, u unit, terms map[string]bool, ctx unitCo
 	if _, _, bad := guard.SiblingOnly(q.expect.Qualifiers, u.text, u.header+"\n"+u.prev+"\n"+ctx.frame); bad {
 		return candidate{}, false
 	}
-	c.quote = e.quoteText(q, c)
-	if !q.expect.Accepts(c.quote, q.numbers) {
+	if _, _, bad := q.expect.Contradicts(u.text + "\n" + ctx.frame); bad {
+		return candidate{}, false
+	}
+	var typed bool
+	c.quote, typed = e.quoteText(q, c)
+	if !typed && !q.expect.Accepts(c.quote, q.numbers) {
 		return candidate{}, false
 	}
 
@@ -431,6 +494,12 @@ func (e *Extractive) score(q question, u unit, terms map[string]bool, ctx unitCo
 		score *= missingTypePenalty
 	} else if !unitOK {
 		score *= missingUnitPenalty
+	}
+	if labelAsked(q, u) {
+		// The row is about what the question names ("Module type" in a
+		// table of defaults): a sentence that only mentions the words
+		// does not state its value.
+		score = min(1, score*labelBonus)
 	}
 	if q.mustNumber && u.header != "" && valueInAskedColumn(q, u) {
 		// The row holds a number in the very column the question names
@@ -526,7 +595,7 @@ func proximity(q question, toks []analysis.Token) float64 {
 func (e *Extractive) quote(q question, c candidate) string {
 	text := c.quote
 	if text == "" {
-		text = e.quoteText(q, c)
+		text, _ = e.quoteText(q, c)
 	}
 	cite := " " + citation(c.chunk) + "."
 	text = strings.TrimRight(text, " .;:,") + cite
@@ -539,33 +608,57 @@ func (e *Extractive) quote(q question, c candidate) string {
 // quoteText is the part of a unit the answer quotes: a sentence whole; of a
 // table row, its label and the cells the question asks about under their
 // column headers ("Soiling — Default value: 2 %"); of a spreadsheet row,
-// its name and the fields asked about. Every word is the document's.
-func (e *Extractive) quoteText(q question, c candidate) string {
+// its name and the fields asked about. Every word is the document's. typed
+// is set when the table itself says the quoted cell is of the dimension
+// asked for (a "degrees" unit column beside "Site Latitude").
+func (e *Extractive) quoteText(q question, c candidate) (text string, typed bool) {
 	switch c.kind {
 	case kindRow:
-		if cells := askedCells(q, c.unit); cells != "" {
-			return cells
+		if cells, typed := askedCells(q, c.unit); cells != "" {
+			return cells, typed
 		}
 		if c.header != "" {
-			return c.header + ": " + c.text
+			return c.header + ": " + c.text, false
 		}
 	case kindRecord:
-		return e.trimRecord(q, c)
+		return e.trimRecord(q, c), false
 	}
-	return c.text
+	return c.text, false
+}
+
+// labelAsked reports whether every word of a table row's label (its first
+// cell) is a word of the question.
+func labelAsked(q question, u unit) bool {
+	var label string
+	switch {
+	case u.kind == kindRow && u.header != "":
+		label = splitCells(u.text)[0]
+	default:
+		return false
+	}
+	words := analysis.Terms(label)
+	if len(words) == 0 {
+		return false
+	}
+	for _, w := range words {
+		if _, ok := q.index[w]; !ok {
+			return false
+		}
+	}
+	return true
 }
 
 // askedCells writes a table row as its label and the cells of the columns
 // the question asks about, or "" when the row and its header do not line
 // up or no column is asked about.
-func askedCells(q question, u unit) string {
+func askedCells(q question, u unit) (string, bool) {
 	if u.header == "" {
-		return ""
+		return "", false
 	}
 	heads := splitCells(u.header)
 	cells := splitCells(u.text)
 	if len(heads) != len(cells) || len(heads) < 2 {
-		return ""
+		return "", false
 	}
 	unitCol := -1
 	for i, h := range heads {
@@ -575,17 +668,20 @@ func askedCells(q question, u unit) string {
 	}
 	asked := askedColumns(q, heads, cells, unitCol)
 	if len(asked) == 0 {
-		return ""
+		return "", false
 	}
 	label := strings.TrimSpace(cells[0])
+	typed := false
 	if unitCol > 0 && strings.TrimSpace(cells[unitCol]) != "" {
-		label += " (" + strings.TrimSpace(cells[unitCol]) + ")"
+		unitCell := strings.TrimSpace(cells[unitCol])
+		label += " (" + unitCell + ")"
+		typed = q.expect.WantsValue() && len(q.expect.Dims) > 0 && q.expect.Accepts("1 "+unitCell, nil)
 	}
 	parts := make([]string, len(asked))
 	for i, j := range asked {
 		parts[i] = strings.TrimSpace(heads[j]) + ": " + strings.TrimSpace(cells[j])
 	}
-	return label + " — " + strings.Join(parts, "; ")
+	return label + " — " + strings.Join(parts, "; "), typed
 }
 
 // unitHeaders name a column that gives the unit of the row's values.

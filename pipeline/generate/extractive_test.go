@@ -36,7 +36,7 @@ func TestExtractive(t *testing.T) {
 		},
 		{
 			name:     "sentence wrapped over PDF lines",
-			question: "What is the default total system loss?", category: "technical_value",
+			question: "What is the default total system loss calculated to be?", category: "technical_value",
 			chunks: []store.Chunk{pvwattsLosses},
 			want:   "The default total system loss is calculated to be 14 % [S1].",
 		},

@@ -1,6 +1,7 @@
 package generate
 
 import (
+	"slices"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -58,6 +59,10 @@ type question struct {
 	complex bool
 	// expect is what the question analysis says the answer must hold.
 	expect guard.Expectation
+	// qualifierTerms lists, for each of expect.Qualifiers, the indexes of
+	// the terms that spell it; isQualifier marks those terms.
+	qualifierTerms [][]int
+	isQualifier    map[int]bool
 	// described holds the question's numbers of another dimension than the
 	// one asked for ("4" in "the soiling loss of the 4 kW system"): they
 	// describe what is asked about and weigh little.
@@ -66,7 +71,7 @@ type question struct {
 
 func parseQuestion(text, category, complexity string, expect guard.Expectation) question {
 	q := question{has: map[string]bool{}, words: map[string]bool{}, numbers: map[string]bool{}, complex: complexity == "complex",
-		expect: expect, described: map[string]bool{}}
+		expect: expect, described: map[string]bool{}, isQualifier: map[int]bool{}}
 	toks := analysis.Tokens(text)
 	seen := q.has
 	for i, t := range toks {
@@ -104,11 +109,21 @@ func parseQuestion(text, category, complexity string, expect guard.Expectation) 
 	for i, t := range q.terms {
 		q.index[t.term] = i
 	}
-	if len(expect.Dims) > 0 {
-		for _, v := range guard.Values(text) {
-			if !expect.Accepts(v.Text, nil) {
-				q.described[strings.ToLower(v.Num)] = true
+	for _, qual := range expect.Qualifiers {
+		var idx []int
+		for _, t := range analysis.Tokens(qual.Text) {
+			for _, key := range []string{t.Term, t.Text} {
+				if i, ok := q.index[key]; ok && !slices.Contains(idx, i) {
+					idx = append(idx, i)
+					q.isQualifier[i] = true
+				}
 			}
+		}
+		q.qualifierTerms = append(q.qualifierTerms, idx)
+	}
+	if len(expect.Dims) > 0 {
+		for _, v := range expect.Described {
+			q.described[strings.ToLower(v.Num)] = true
 		}
 	}
 	q.want, q.mustNumber = expectedAnswer(toks)

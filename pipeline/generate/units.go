@@ -46,6 +46,14 @@ type unit struct {
 	// questions ("Does your activity disturb one acre?") that are never
 	// the answer to one.
 	asks bool
+	// before is the sentence before this one in its paragraph: its words
+	// frame this one ("For a roof mount system, … The estimate is for
+	// INOCT to be roughly 49 °C") but are not quoted.
+	before string
+	// isHeader marks a table's header line.
+	isHeader bool
+	// pos is the unit's place in its chunk.
+	pos int
 }
 
 // tableCellSep is how the PDF and Markdown parsers write table cells on a
@@ -86,10 +94,11 @@ func splitUnits(idx int, c store.Chunk) []unit {
 		}
 		prev := ""
 		for _, s := range sentences(oneLine(strings.Join(para, " "))) {
-			u := unit{chunk: idx, kind: kindSentence, text: s, asks: strings.HasSuffix(s, "?")}
+			u := unit{chunk: idx, kind: kindSentence, text: s, asks: strings.HasSuffix(s, "?"), before: prev}
 			if refersBack(s) {
 				u.prev = prev
 			}
+			u.pos = len(units)
 			units = append(units, u)
 			prev = s
 		}
@@ -110,10 +119,11 @@ func splitUnits(idx int, c store.Chunk) []unit {
 			if !inRows {
 				inRows, header = true, line
 			}
-			u := unit{chunk: idx, kind: kindRow, text: line}
+			u := unit{chunk: idx, kind: kindRow, text: line, isHeader: line == header}
 			if line != header {
 				u.header = header
 			}
+			u.pos = len(units)
 			units = append(units, u)
 		default:
 			inRows, header = false, ""

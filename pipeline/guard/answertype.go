@@ -206,6 +206,44 @@ type Expectation struct {
 	// Qualifiers are the contrasting qualifiers the question names (AC
 	// rather than DC, premium rather than standard).
 	Qualifiers []Qualifier
+	// Described are the question's own values that describe what is asked
+	// about rather than the value asked for: the 240 V of "Paco of the
+	// SB7000TL-US-22 at 240 V", the 2015 of "Isco of the 2015 vintage".
+	Described []Value
+}
+
+// Contradicts returns a described value of the question that text (with
+// its context) contradicts: text states values of the same dimension and
+// not this one — a row for the 208 V variant when 240 V was asked. ok is
+// false when there is none.
+func (e Expectation) Contradicts(text string) (asked, stated Value, ok bool) {
+	if len(e.Described) == 0 {
+		return Value{}, Value{}, false
+	}
+	values := Values(text)
+	for _, d := range e.Described {
+		if d.Unit == "" && d.Dim != DimDate {
+			continue // a bare count says too little to contradict
+		}
+		var other *Value
+		found := false
+		for i, v := range values {
+			if v.Dim != d.Dim || v.Unit != d.Unit && d.Dim != DimDate {
+				continue
+			}
+			if v.Num == d.Num {
+				found = true
+				break
+			}
+			if other == nil {
+				other = &values[i]
+			}
+		}
+		if !found && other != nil {
+			return d, *other, true
+		}
+	}
+	return Value{}, Value{}, false
 }
 
 // WantsValue reports whether an answer must hold a number.
@@ -302,8 +340,12 @@ func Expected(v PostVerdict, exp Expectation, chunks []store.Chunk) PostVerdict 
 				context = append(context, chunks[n-1].Section, chunks[n-1].Title)
 			}
 		}
-		if want, got, bad := SiblingOnly(exp.Qualifiers, citationWithSpace.ReplaceAllString(s.Text, ""), strings.Join(context, "\n")); bad {
+		claim := citationWithSpace.ReplaceAllString(s.Text, "")
+		if want, got, bad := SiblingOnly(exp.Qualifiers, claim, strings.Join(context, "\n")); bad {
 			return fail(QualifierMismatch, fmt.Sprintf("sentence %d is about %q, not %q as asked", i+1, got.Text, want.Text))
+		}
+		if asked, stated, bad := exp.Contradicts(claim); bad {
+			return fail(QualifierMismatch, fmt.Sprintf("sentence %d is about %q, not %q as asked", i+1, stated.Text, asked.Text))
 		}
 	}
 	return v

@@ -36,6 +36,9 @@ var qualifierGroups = [][][]string{
 	{{"minimum", "min"}, {"maximum", "max"}},
 	{{"TMY2"}, {"TMY3"}},
 	{{"residential"}, {"commercial"}, {"utility-scale", "utility scale"}},
+	// Tools a value belongs to: a PVWatts default is not SAM's.
+	{{"PVWatts"}, {"SAM", "System Advisor Model"}, {"PVsyst"}, {"PVGIS"}, {"HelioScope"}, {"PV*SOL", "PVSOL"},
+		{"RETScreen"}},
 	{{"onshore"}, {"offshore"}},
 }
 
@@ -104,36 +107,26 @@ func matchesTerms(toks []analysis.Token, terms []string) bool {
 	return true
 }
 
-// SiblingOnly returns the first asked qualifier that text contradicts: text
-// mentions a sibling of it and not the qualifier itself. context is text
-// that frames the passage (a table's row label, a section heading) and
-// counts as a mention. It returns the asked qualifier and the sibling, or
-// ok false when text is about the asked cases or names none of their
-// siblings.
+// SiblingOnly returns the first asked qualifier that a passage contradicts:
+// the passage names a sibling of it and not the qualifier itself. text is
+// the passage and context what frames it (a table's header, a section
+// heading, the document title); a mention in either counts, so a passage of
+// the PVWatts manual does not answer for SAM, nor a study of single-axis
+// trackers for two-axis ones. It returns the asked qualifier and the
+// sibling, or ok false when the passage is about the asked cases or names
+// none of their siblings.
 func SiblingOnly(asked []Qualifier, text, context string) (want, got Qualifier, ok bool) {
 	if len(asked) == 0 {
 		return Qualifier{}, Qualifier{}, false
 	}
 	mentioned := Qualifiers(text)
 	framed := Qualifiers(context)
-	has := func(q Qualifier) bool {
-		for _, m := range mentioned {
-			if m.Group == q.Group && m.Slot == q.Slot {
-				return true
-			}
-		}
-		for _, m := range framed {
-			if m.Group == q.Group && m.Slot == q.Slot {
-				return true
-			}
-		}
-		return false
-	}
+	has := func(q Qualifier) bool { return Mentions(mentioned, q) || Mentions(framed, q) }
 	for _, a := range asked {
 		if has(a) {
 			continue
 		}
-		for _, m := range mentioned {
+		for _, m := range append(mentioned, framed...) {
 			if m.Group == a.Group && m.Slot != a.Slot && !askedSlot(asked, m) {
 				return a, m, true
 			}
@@ -147,6 +140,16 @@ func SiblingOnly(asked []Qualifier, text, context string) (want, got Qualifier, 
 func askedSlot(asked []Qualifier, q Qualifier) bool {
 	for _, a := range asked {
 		if a.Group == q.Group && a.Slot == q.Slot {
+			return true
+		}
+	}
+	return false
+}
+
+// Mentions reports whether qs holds the case of q (any spelling).
+func Mentions(qs []Qualifier, q Qualifier) bool {
+	for _, m := range qs {
+		if m.Group == q.Group && m.Slot == q.Slot {
 			return true
 		}
 	}

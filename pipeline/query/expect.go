@@ -108,6 +108,11 @@ func expectation(text string, technical bool) guard.Expectation {
 	} else if c, ok := firstCue(toks, weakCues); ok && technical {
 		exp.Dims, exp.Cues = c.dims, c.words
 	}
+	for _, v := range guard.Values(text) {
+		if len(exp.Dims) == 0 || !exp.Accepts(v.Text, nil) {
+			exp.Described = append(exp.Described, v)
+		}
+	}
 	return exp
 }
 

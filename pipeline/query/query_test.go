@@ -37,6 +37,8 @@ func TestAnalyse(t *testing.T) {
 			text: "default system losses", stray: []string{"(see table 6)"}, dims: []guard.Dimension{guard.DimPercent}},
 		{name: "leading ticket reference removed", in: "re: JIRA-1182 min trench depth for AC cables",
 			text: "minimum trench depth for AC cables", stray: []string{"re: JIRA-1182"}, dims: []guard.Dimension{guard.DimLength}},
+		{name: "ticket reference at the end removed", in: "pvwatts connections loss default re: JIRA-1182",
+			text: "pvwatts connections loss default", stray: []string{"re: JIRA-1182"}, dims: []guard.Dimension{guard.DimPercent}},
 		{name: "minutes stay minutes", in: "is the 5 min average used", text: "is the 5 min average used"},
 		{name: "an English word is never corrected", in: "trench depth for cable runs",
 			text: "trench depth for cable runs", dims: []guard.Dimension{guard.DimLength}},

@@ -18,8 +18,10 @@ var (
 		regexp.MustCompile(`(?i)[(\[]\s*(?:see|ref\.?|refs?|reference|cf\.?|per|re:?|ticket|issue|jira|task|item|case|req|request|rfi|ncr|wo|po|#)[^)\]]*[)\]]`),
 		// "#3", "# 12", "#A-17": an item or ticket marker.
 		regexp.MustCompile(`(?:^|\s)#\s?[A-Za-z]*-?\d[\w-]*`),
-		// "re: JIRA-1182", "ref: ABC-12" at the start, "fwd:" and the like.
+		// "re: JIRA-1182", "ref: ABC-12", "fwd:" at the start or anywhere
+		// before a ticket number.
 		regexp.MustCompile(`(?i)^\s*(?:re|ref|fwd?|fw)\s*:\s*(?:[A-Za-z]+-?\d[\w-]*\s*[:,-]?\s*)?`),
+		regexp.MustCompile(`(?i)\b(?:re|ref)\s*:\s*[A-Za-z]*-?\d[\w-]*`),
 		// "ticket 1182", "JIRA-1182", "issue #12", "WO 5531" anywhere.
 		regexp.MustCompile(`(?i)\b(?:ticket|jira|issue|task|work order|wo)\s*[:#-]?\s*(?:[A-Za-z]+-)?\d+\b`),
 		// A trailing "see table 6" / "per section 11" pointer.

@@ -98,15 +98,17 @@ func scoreFactor(c *store.Chunk, hints classify.Hints) float64 {
 }
 
 // adjacentToKept reports whether c is the neighbour of a kept chunk on the
-// same page of the same document revision. Spreadsheet rows are exempt:
-// neighbouring rows are different records, not overlapping passages.
+// same page and in the same section of the same document revision: the
+// chunker overlaps neighbours only within a section, so a table next to the
+// prose that introduces it is a passage of its own. Spreadsheet rows are
+// exempt: neighbouring rows are different records, not overlapping passages.
 func adjacentToKept(kept []store.Hit, c store.Chunk) bool {
 	if c.Sheet != "" || c.Row > 0 {
 		return false
 	}
 	for _, h := range kept {
 		k := h.Chunk
-		if k.DocID == c.DocID && k.Revision == c.Revision && k.Page == c.Page &&
+		if k.DocID == c.DocID && k.Revision == c.Revision && k.Page == c.Page && k.Section == c.Section &&
 			k.Sheet == "" && k.Row == 0 && (k.Index == c.Index+1 || k.Index == c.Index-1) {
 			return true
 		}
