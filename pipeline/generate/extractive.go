@@ -49,7 +49,7 @@ var DefaultExtractiveOptions = ExtractiveOptions{
 // orders sentences that cover the same terms.
 const (
 	// contextWeight is the credit for a term found only in the sentence
-	// before a unit that refers back to it.
+	// before a unit, which frames it but is not quoted.
 	contextWeight = 0.5
 	// sectionWeight is the credit for a term found in the heading of the
 	// section (or the sheet) a unit stands under: the passage is about it.
@@ -442,7 +442,8 @@ func (e *Extractive) score(q question, u unit, terms map[string]bool, ctx unitCo
 		case spelled[i] > 0:
 			c.matched[i] = spelled[i]
 		case prev[t.term]:
-			c.matched[i] = contextWeight
+			// The sentence this one refers back to is quoted with it.
+			c.matched[i] = 1
 		case near[t.term] && !q.isQualifier[i]:
 			// The sentence before frames this one; a qualifier it names
 			// may be the one it contrasts this sentence with. A complex
@@ -727,16 +728,26 @@ func (e *Extractive) trimRecord(q question, c candidate) string {
 		return c.text
 	}
 	keep := []string{c.fields[0]}
+	var short []string // fields named by a letter or two ("a", "b")
 	for _, f := range c.fields[1:] {
 		name, _, _ := strings.Cut(f, ":")
 		ns, fs := termSet(name), termSet(f)
 		// A field the question names, or one holding the model number
 		// it asks about (which says which row this is).
-		if slices.ContainsFunc(q.terms, func(t qterm) bool {
+		switch {
+		case slices.ContainsFunc(q.terms, func(t qterm) bool {
 			return ns[t.term] && !analysis.IsStopword(t.term) || t.code && (fs[t.term] || hasParts(fs, t.term))
-		}) {
+		}):
 			keep = append(keep, f)
+		case len(strings.TrimSpace(name)) <= 2 && q.words[strings.ToLower(strings.TrimSpace(name))]:
+			short = append(short, f)
 		}
+	}
+	if len(keep) > 1 {
+		// "a and b for …": once the question asks for fields by name, a
+		// one-letter word of it that names a field asks for that field
+		// too, though it is also an article.
+		keep = append(keep, short...)
 	}
 	if len(keep) == 1 {
 		for _, f := range c.fields[1:] {

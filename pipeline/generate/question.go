@@ -284,7 +284,12 @@ func capitalised(text string, t analysis.Token) bool {
 	return unicode.IsUpper(r)
 }
 
-func startsWithDigit(s string) bool { return s != "" && s[0] >= '0' && s[0] <= '9' }
+// startsWithDigit reports whether s starts with a digit, after a sign
+// ("-0.5%/°c" is a number with its unit).
+func startsWithDigit(s string) bool {
+	s = strings.TrimLeft(s, "-+±")
+	return s != "" && s[0] >= '0' && s[0] <= '9'
+}
 
 func isYear(s string) bool {
 	if len(s) != 4 && len(s) != 3 {
@@ -324,7 +329,8 @@ var (
 	// frameWords shape a question ("what is the name of", "what type of")
 	// and are seldom repeated by the sentence that answers it.
 	frameWords = set(`name named called term type kind sort value amount number example mean means meaning
-		describe described refer refers referred happen happened`)
+		describe described refer refers referred happen happened stand stands acronym abbreviation definition
+		define defined`)
 	howNumber = set(`many much long deep high wide far big large old thick tall heavy often fast hot cold
 		warm low strong wide`)
 	dateNouns   = set(`year years date day month century decade era period`)

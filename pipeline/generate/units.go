@@ -186,8 +186,12 @@ func endsWithStop(s string) bool {
 func startsItem(line string) bool {
 	r, size := utf8.DecodeRuneInString(line)
 	switch r {
-	case '•', '▪', '◦', '■', '□', '●', '–', '—', '*', '-':
+	case '•', '▪', '◦', '■', '□', '●', '*':
 		return true
+	case '–', '—', '-':
+		// A dash bullet is followed by a space; "-0.5%/°C" is a number
+		// wrapped onto its own line.
+		return strings.HasPrefix(line[size:], " ")
 	}
 	if r == 'o' && strings.HasPrefix(line[size:], " ") {
 		return true // the "o" bullet of PDFs typed in word processors

@@ -145,6 +145,19 @@ func Values(text string) []Value {
 		}
 		i = next
 	}
+	// Numbers spelled in words ("one percent", "zero") are values too.
+	for _, q := range numberWords(text, toks) {
+		v := Value{Text: q.Text, Num: q.Num, Dim: plainDimension(q.Num)}
+		if end := strings.Index(text, q.Text); end >= 0 {
+			rest := strings.TrimLeft(text[end+len(q.Text):], " ")
+			if w, _, _ := strings.Cut(rest, " "); w != "" {
+				if u, ok := canonicalUnit(strings.ToLower(strings.Trim(w, ".,;:"))); ok {
+					v.Unit, v.Dim = u, UnitDimension(u)
+				}
+			}
+		}
+		out = append(out, v)
+	}
 	return out
 }
 

@@ -69,7 +69,7 @@ var strongCues = cues(map[string][]guard.Dimension{
 	"how far": length, "how thick": length, "how long": {guard.DimLength, guard.DimTime},
 	"how hot": temperature, "how cold": temperature, "how warm": temperature, "how heavy": {guard.DimMass},
 	"how fast": {guard.DimSpeed}, "how old": {guard.DimTime, guard.DimDate},
-	"what year": date, "which year": date, "what date": date,
+	"what year": date, "which year": date, "what date": date, "year": date,
 	"wind speed": {guard.DimSpeed},
 
 	"depth": length, "length": length, "width": length, "height": length, "spacing": length,
@@ -118,6 +118,10 @@ func expectation(text string, technical bool) guard.Expectation {
 
 func firstCue(toks []analysis.Token, cs []cue) (cue, bool) {
 	for i := range toks {
+		if i > 0 && rateWords[toks[i-1].Text] {
+			// "per year", "a year": a rate, not the value asked for.
+			continue
+		}
 		for _, c := range cs {
 			if matchCue(toks[i:], c.words) {
 				return c, true
@@ -126,6 +130,9 @@ func firstCue(toks []analysis.Token, cs []cue) (cue, bool) {
 	}
 	return cue{}, false
 }
+
+// rateWords before a cue make it the denominator of a rate.
+var rateWords = map[string]bool{"per": true, "a": true, "an": true, "each": true, "every": true, "/": true}
 
 func matchCue(toks []analysis.Token, words []string) bool {
 	if len(toks) < len(words) {
