@@ -43,8 +43,11 @@ type Config struct {
 	// EmbedModel names the embedder's model; a document embedded with
 	// another model (or none) is indexed again.
 	EmbedModel string
-	PDF        *PDF
-	Logger     *slog.Logger
+	// EmbedProgress, when set, is told after each embedding request how
+	// many of the chunks being embedded together are done.
+	EmbedProgress func(done, total int)
+	PDF           *PDF
+	Logger        *slog.Logger
 	// MaxFileSize in bytes; 0 means DefaultMaxFileSize.
 	MaxFileSize int64
 	Chunking    ChunkOptions
@@ -161,24 +164,115 @@ func (in *Ingester) Ingest(ctx context.Context, tenant string, paths []string, p
 	for _, d := range existing {
 		known[d.ID+"\x00"+d.Revision] = d
 	}
-	claimed := map[string]string{} // doc id + revision → path, within this batch
-	for i, inp := range inputs {
+	b := &batch{in: in, known: known, claimed: map[string]string{}, results: results, progress: progress, total: len(inputs)}
+	for _, inp := range inputs {
 		if err := ctx.Err(); err != nil {
-			return Report{Files: results}, fmt.Errorf("ingest: %w", err)
+			return Report{Files: b.results}, fmt.Errorf("ingest: %w", err)
 		}
-		res, err := in.ingestFile(ctx, tenant, inp, known, claimed)
+		res, p, err := in.prepareFile(ctx, tenant, inp, known, b.claimed)
 		if err != nil {
-			return Report{Files: append(results, res)}, err
+			return Report{Files: append(b.results, res)}, err
 		}
-		if res.Err != nil {
-			in.cfg.Logger.Warn("file skipped", "file", res.Path, "reason", res.Err)
+		if p == nil {
+			b.finish(res)
+			b.results = append(b.results, res)
+			continue
 		}
-		results = append(results, res)
-		if progress != nil {
-			progress(i+1, len(inputs), res)
+		p.slot = len(b.results)
+		b.results = append(b.results, res)
+		b.pending = append(b.pending, *p)
+		b.pendingChunks += len(p.chunks)
+		// Chunks are embedded across documents, embedBatch at a time, so
+		// many small files do not each cost a request (or a model call
+		// with one short text).
+		if in.cfg.Embedder == nil || b.pendingChunks >= embedBatch {
+			if err := b.flush(ctx); err != nil {
+				return Report{Files: b.results}, err
+			}
 		}
 	}
-	return Report{Files: results, Duration: in.cfg.Now().Sub(start)}, nil
+	if err := b.flush(ctx); err != nil {
+		return Report{Files: b.results}, err
+	}
+	return Report{Files: b.results, Duration: in.cfg.Now().Sub(start)}, nil
+}
+
+// pendingDoc is a parsed and chunked file waiting for its embeddings.
+type pendingDoc struct {
+	slot   int // index of its result in the batch's results
+	key    string
+	doc    store.Document
+	chunks []store.Chunk
+	parsed Parsed
+}
+
+// batch is one Ingest call's state: results in input order, the parsed
+// files waiting to be embedded and stored, and what is claimed so far.
+type batch struct {
+	in            *Ingester
+	known         map[string]store.Document
+	claimed       map[string]string // doc id + revision → path, within this batch
+	results       []FileResult
+	pending       []pendingDoc
+	pendingChunks int
+	progress      Progress
+	total, done   int
+}
+
+// finish reports a file whose outcome is known.
+func (b *batch) finish(res FileResult) {
+	if res.Err != nil {
+		b.in.cfg.Logger.Warn("file skipped", "file", res.Path, "reason", res.Err)
+	}
+	b.done++
+	if b.progress != nil {
+		b.progress(b.done, b.total, res)
+	}
+}
+
+// flush embeds the pending files' chunks together and stores each file. An
+// embedding failure fails every pending file (they shared the requests);
+// only store and context failures are returned as errors.
+func (b *batch) flush(ctx context.Context) error {
+	pending := b.pending
+	b.pending, b.pendingChunks = nil, 0
+	if len(pending) == 0 {
+		return nil
+	}
+	var embedErr error
+	if b.in.cfg.Embedder != nil {
+		var all []store.Chunk
+		for _, p := range pending {
+			all = append(all, p.chunks...)
+		}
+		if err := EmbedChunks(ctx, b.in.cfg.Embedder, all, b.in.cfg.EmbedProgress); err != nil {
+			if ctx.Err() != nil {
+				return fmt.Errorf("ingest: %w", ctx.Err())
+			}
+			embedErr = err
+		}
+		for i := 0; len(all) > 0 && i < len(pending); i++ {
+			n := len(pending[i].chunks)
+			pending[i].chunks, all = all[:n:n], all[n:]
+		}
+	}
+	for _, p := range pending {
+		res := b.results[p.slot]
+		if embedErr != nil {
+			res.Err = embedErr
+			delete(b.claimed, p.key)
+		} else if err := b.in.store(ctx, &res, p); err != nil {
+			b.results[p.slot] = res
+			return err
+		} else if res.Err == nil {
+			b.known[p.key] = p.doc
+		} else {
+			delete(b.claimed, p.key)
+		}
+		b.results[p.slot] = res
+		b.finish(res)
+	}
+	return nil
 }
 
 // collect expands paths into files with their register entries. Paths that
@@ -351,10 +445,11 @@ func (r *registerIndex) lookup(path string) *RegisterEntry {
 	return r.byBase[strings.ToLower(filepath.Base(path))]
 }
 
-// ingestFile runs one file through identify → hash-skip → parse → chunk →
-// embed → store. File problems come back in the result; only store and
-// context failures are returned as errors.
-func (in *Ingester) ingestFile(ctx context.Context, tenant string, inp input, known map[string]store.Document, claimed map[string]string) (FileResult, error) {
+// prepareFile runs one file through identify → hash-skip → parse → chunk.
+// A file with nothing left to do (unchanged, or failed) comes back as a
+// result alone; one to index comes back pending, claiming its number and
+// revision. Only context failures are returned as errors.
+func (in *Ingester) prepareFile(ctx context.Context, tenant string, inp input, known map[string]store.Document, claimed map[string]string) (FileResult, *pendingDoc, error) {
 	res := FileResult{Path: inp.path, Outcome: Failed}
 	doc := in.identify(tenant, inp)
 	res.Number, res.Revision = doc.Number, doc.Revision
@@ -362,21 +457,21 @@ func (in *Ingester) ingestFile(ctx context.Context, tenant string, inp input, kn
 	hash, err := in.hashFile(inp.path)
 	if err != nil {
 		res.Err = err
-		return res, nil
+		return res, nil, nil
 	}
 	doc.ContentHash = hash
 
 	key := doc.ID + "\x00" + doc.Revision
 	if other, ok := claimed[key]; ok {
 		res.Err = fmt.Errorf("%w: %s revision %q is also %s", ErrDuplicate, doc.Number, doc.Revision, other)
-		return res, nil
+		return res, nil, nil
 	}
 	if prev, ok := known[key]; ok {
 		if prev.ContentHash == doc.ContentHash && sameRegisterFields(prev, doc) {
 			claimed[key] = inp.path
 			res.Outcome = Unchanged
 			res.Pages, res.Rows, res.Chunks = prev.Pages, prev.Rows, prev.Chunks
-			return res, nil
+			return res, nil, nil
 		}
 		// A revision stays with the file it came from while that file
 		// exists; once it is gone (moved, renamed, or removed as the
@@ -384,48 +479,47 @@ func (in *Ingester) ingestFile(ctx context.Context, tenant string, inp input, kn
 		if !samePath(prev.File, inp.path) && fileExists(prev.File) {
 			res.Err = fmt.Errorf("%w: %s revision %q is already indexed from %s with different content; issue a new revision or remove one of the files",
 				ErrDuplicate, doc.Number, doc.Revision, prev.File)
-			return res, nil
+			return res, nil, nil
 		}
 	}
 
 	parsed, err := in.parse(ctx, inp.path)
 	if err != nil {
 		if ctx.Err() != nil {
-			return res, fmt.Errorf("ingest: %w", ctx.Err())
+			return res, nil, fmt.Errorf("ingest: %w", ctx.Err())
 		}
 		res.Err = err
-		return res, nil
+		return res, nil, nil
 	}
 	chunks := Chunk(doc, parsed.Blocks, in.cfg.Chunking)
 	if len(chunks) == 0 {
 		res.Err = ErrNoText
-		return res, nil
+		return res, nil, nil
 	}
-	if in.cfg.Embedder != nil {
-		if err := EmbedChunks(ctx, in.cfg.Embedder, chunks); err != nil {
-			if ctx.Err() != nil {
-				return res, fmt.Errorf("ingest: %w", ctx.Err())
-			}
-			res.Err = err
-			return res, nil
-		}
-	}
-	doc.Pages, doc.Rows, doc.Chunks = parsed.Pages, parsed.Rows, len(chunks)
+	// A file that parsed claims its number and revision (a corrupt file
+	// must not block a good one); the claim is released if embedding or
+	// storing it fails.
+	claimed[key] = inp.path
+	return res, &pendingDoc{key: key, doc: doc, chunks: chunks, parsed: parsed}, nil
+}
+
+// store writes a prepared, embedded file to the index and completes its
+// result. A document the store refuses fails alone; other store failures
+// are returned.
+func (in *Ingester) store(ctx context.Context, res *FileResult, p pendingDoc) error {
+	doc := p.doc
+	doc.Pages, doc.Rows, doc.Chunks = p.parsed.Pages, p.parsed.Rows, len(p.chunks)
 	doc.IndexedAt = in.cfg.Now().UTC()
-	if err := in.cfg.Store.PutDocument(ctx, doc, chunks); err != nil {
+	if err := in.cfg.Store.PutDocument(ctx, doc, p.chunks); err != nil {
 		if errors.Is(err, store.ErrInvalid) {
 			res.Err = err
-			return res, nil
+			return nil
 		}
-		return res, fmt.Errorf("ingest: store %s: %w", inp.path, err)
+		return fmt.Errorf("ingest: store %s: %w", res.Path, err)
 	}
-	known[key] = doc
-	// Only a file that made it into the index claims its number and
-	// revision: a corrupt file must not block a good one.
-	claimed[key] = inp.path
 	res.Outcome = Indexed
 	res.Pages, res.Rows, res.Chunks = doc.Pages, doc.Rows, doc.Chunks
-	return res, nil
+	return nil
 }
 
 // sameRegisterFields reports whether the register still describes a revision
@@ -587,8 +681,8 @@ func SupportedExtensions() []string {
 const embedBatch = 64
 
 // EmbedChunks sets the Vector of every chunk, embedding EmbeddingText in
-// batches.
-func EmbedChunks(ctx context.Context, e Embedder, chunks []store.Chunk) error {
+// batches; progress, when not nil, is told after each batch.
+func EmbedChunks(ctx context.Context, e Embedder, chunks []store.Chunk, progress func(done, total int)) error {
 	for start := 0; start < len(chunks); start += embedBatch {
 		end := min(start+embedBatch, len(chunks))
 		texts := make([]string, 0, end-start)
@@ -604,6 +698,9 @@ func EmbedChunks(ctx context.Context, e Embedder, chunks []store.Chunk) error {
 		}
 		for i := range vecs {
 			chunks[start+i].Vector = vecs[i]
+		}
+		if progress != nil {
+			progress(end, len(chunks))
 		}
 	}
 	return nil

@@ -5,9 +5,12 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -483,5 +486,79 @@ func TestContentHashIsFileSHA256(t *testing.T) {
 	sum := sha256.Sum256([]byte(content))
 	if len(docs) != 1 || docs[0].ContentHash != hex.EncodeToString(sum[:]) {
 		t.Errorf("documents = %+v, want one with content hash %x", docs, sum)
+	}
+}
+
+// recordingEmbedder embeds like lengthEmbedder and records the size of each
+// request; it fails every request while failing is set.
+type recordingEmbedder struct {
+	mu       sync.Mutex
+	requests []int
+	failing  bool
+}
+
+func (r *recordingEmbedder) Embed(ctx context.Context, texts []string) ([][]float32, error) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.requests = append(r.requests, len(texts))
+	if r.failing {
+		return nil, errors.New("embeddings endpoint down")
+	}
+	return lengthEmbedder{}.Embed(ctx, texts)
+}
+
+// TestEmbeddingAcrossDocuments: the chunks of many small files share
+// embedding requests, each file still gets its own vectors and its result
+// in input order, and a failed request fails the files it carried without
+// indexing them.
+func TestEmbeddingAcrossDocuments(t *testing.T) {
+	e := newEnv(t, 0)
+	var paths []string
+	for i := range 5 {
+		paths = append(paths, e.write(t, fmt.Sprintf("277-6%02d Rev 1 Note %d.md", i, i), strings.Repeat("x", i+1)+" trench depth note.\n"))
+	}
+	pdf := ingest.NewPDF("", nil)
+	defer pdf.Close()
+	emb := &recordingEmbedder{failing: true}
+	var progress []int
+	in := ingest.New(ingest.Config{Store: e.st, PDF: pdf, Embedder: emb, EmbedModel: "len-v1",
+		EmbedProgress: func(done, total int) { progress = append(progress, done, total) }})
+
+	rep, err := in.Ingest(context.Background(), tenant, paths, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rep.Count(ingest.Failed) != 5 || len(emb.requests) != 1 {
+		t.Fatalf("with the endpoint down: %d failed in %d requests, want 5 in 1", rep.Count(ingest.Failed), len(emb.requests))
+	}
+	if docs, _ := e.st.Documents(context.Background(), tenant); len(docs) != 0 {
+		t.Fatalf("%d documents indexed without embeddings", len(docs))
+	}
+
+	emb.failing, emb.requests = false, nil
+	var done []string
+	rep, err = in.Ingest(context.Background(), tenant, paths, func(_, _ int, res ingest.FileResult) { done = append(done, filepath.Base(res.Path)) })
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rep.Count(ingest.Indexed) != 5 || len(emb.requests) != 1 || emb.requests[0] != 5 {
+		t.Fatalf("indexed %d in requests %v, want 5 in one request of 5", rep.Count(ingest.Indexed), emb.requests)
+	}
+	if len(done) != 5 || !slices.Equal(progress[len(progress)-2:], []int{5, 5}) {
+		t.Errorf("progress: files %v, embedding %v", done, progress)
+	}
+	for i, f := range rep.Files {
+		if f.Path != paths[i] {
+			t.Errorf("result %d is %s, want %s", i, f.Path, paths[i])
+		}
+	}
+	// Each file's chunk has its own text's vector: the longer the note,
+	// the nearer to (1, 0) its length vector points.
+	hits, err := e.st.Search(context.Background(), store.SearchRequest{Tenant: tenant, Query: "note", Vector: []float32{1, 0}, Mode: store.ModeDense, K: 5})
+	if err != nil || len(hits) != 5 {
+		t.Fatalf("dense search: %v, %d hits", err, len(hits))
+	}
+	if hits[0].Chunk.DocNumber != "277-604" || hits[4].Chunk.DocNumber != "277-600" {
+		t.Errorf("vectors attached to the wrong files: first %s, last %s", hits[0].Chunk.DocNumber, hits[4].Chunk.DocNumber)
 	}
 }

@@ -224,7 +224,7 @@ func newEvalQACmd(a *app, report func(eval.Report) error) *cobra.Command {
 			}
 			// The same questions against documents that cannot answer them.
 			const oodTenant = "eval-ood"
-			in, err := a.newIngester(st)
+			in, err := a.newIngester(st, nil)
 			if err != nil {
 				return err
 			}

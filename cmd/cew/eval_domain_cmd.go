@@ -58,7 +58,7 @@ measuring only, never for tuning.`,
 				return err
 			}
 			start := time.Now()
-			in, err := a.newIngester(st)
+			in, err := a.newIngester(st, nil)
 			if err != nil {
 				return err
 			}

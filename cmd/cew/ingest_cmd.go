@@ -27,12 +27,11 @@ The exit status is 1 when any file failed.`,
 			if err != nil {
 				return err
 			}
-			in, err := a.newIngester(st)
-			if err != nil {
-				return err
-			}
+			// One bar counts files; while chunks are being embedded its
+			// description counts them, since a large spreadsheet can take
+			// minutes on a CPU.
 			var bar *progressbar.ProgressBar
-			progress := func(done, total int, res ingest.FileResult) {
+			newBar := func(total int) {
 				if bar == nil {
 					bar = progressbar.NewOptions(total,
 						progressbar.OptionSetWriter(a.stderr),
@@ -42,11 +41,23 @@ The exit status is 1 when any file failed.`,
 						progressbar.OptionClearOnFinish(),
 					)
 				}
+			}
+			progress := func(done, total int, res ingest.FileResult) {
+				newBar(total)
+				bar.ChangeMax(total)
 				bar.Describe(filepath.Base(res.Path))
 				_ = bar.Add(1)
 			}
+			embedProgress := func(done, total int) {
+				newBar(-1)
+				bar.Describe(fmt.Sprintf("embedding chunks %d/%d", done, total))
+			}
 			if !a.isTTY(a.stderr) {
-				progress = nil
+				progress, embedProgress = nil, nil
+			}
+			in, err := a.newIngester(st, embedProgress)
+			if err != nil {
+				return err
 			}
 			rep, err := in.Ingest(cmd.Context(), a.cfg.Tenant, paths, progress)
 			if bar != nil {

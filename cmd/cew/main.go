@@ -191,7 +191,9 @@ func (a *app) pdfCacheDir() string {
 	return filepath.Join(a.cfg.DataDir, "cache", "pdfium")
 }
 
-func (a *app) newIngester(st store.Store) (*ingest.Ingester, error) {
+// newIngester wires ingestion with the configured embedder; embedProgress,
+// when not nil, follows the embedding of chunks.
+func (a *app) newIngester(st store.Store, embedProgress func(done, total int)) (*ingest.Ingester, error) {
 	e, err := a.embedding()
 	if err != nil {
 		return nil, err
@@ -199,12 +201,13 @@ func (a *app) newIngester(st store.Store) (*ingest.Ingester, error) {
 	pdf := ingest.NewPDF(a.pdfCacheDir(), a.logger)
 	a.closers = append(a.closers, pdf.Close)
 	return ingest.New(ingest.Config{
-		Store:       st,
-		Embedder:    e.passage,
-		EmbedModel:  e.model,
-		PDF:         pdf,
-		Logger:      a.logger,
-		MaxFileSize: int64(a.cfg.MaxFileMB) << 20,
+		Store:         st,
+		Embedder:      e.passage,
+		EmbedModel:    e.model,
+		EmbedProgress: embedProgress,
+		PDF:           pdf,
+		Logger:        a.logger,
+		MaxFileSize:   int64(a.cfg.MaxFileMB) << 20,
 	}), nil
 }
 

@@ -20,10 +20,12 @@ import (
 	"runtime"
 	"strings"
 	"sync"
+	"unicode"
 
 	"github.com/sugarme/tokenizer"
 	"github.com/sugarme/tokenizer/normalizer"
 	"github.com/sugarme/tokenizer/pretrained"
+	"golang.org/x/text/unicode/norm"
 )
 
 // ErrNotInstalled says the model or the ONNX Runtime library is not where
@@ -86,13 +88,14 @@ func LibraryName() string {
 // Embedder turns texts into unit-length vectors. It is safe for concurrent
 // use; calls run in parallel on the one session.
 type Embedder struct {
-	tok       *tokenizer.Tokenizer
-	sess      session
-	dim       int
-	maxTokens int
-	clsID     int64
-	sepID     int64
-	logger    *slog.Logger
+	tok          *tokenizer.Tokenizer
+	stripAccents bool
+	sess         session
+	dim          int
+	maxTokens    int
+	clsID        int64
+	sepID        int64
+	logger       *slog.Logger
 
 	mu     sync.RWMutex // guards closed against Close during a call
 	closed bool
@@ -134,7 +137,7 @@ func Open(dir string, opts Options) (*Embedder, error) {
 			return nil, fmt.Errorf("embed/onnx: %w", err)
 		}
 	}
-	tok, err := loadTokenizer(tokPath)
+	tok, strip, err := loadTokenizer(tokPath)
 	if err != nil {
 		return nil, err
 	}
@@ -148,7 +151,7 @@ func Open(dir string, opts Options) (*Embedder, error) {
 		return nil, err
 	}
 	e := &Embedder{
-		tok: tok, sess: sess, dim: sess.dim(),
+		tok: tok, stripAccents: strip, sess: sess, dim: sess.dim(),
 		maxTokens: opts.MaxTokens,
 		clsID:     int64(clsID), sepID: int64(sepID),
 		logger: opts.Logger,
@@ -157,19 +160,22 @@ func Open(dir string, opts Options) (*Embedder, error) {
 	return e, nil
 }
 
-// loadTokenizer reads a Hugging Face tokenizer.json. Its BERT normaliser's
+// loadTokenizer reads a Hugging Face tokenizer.json and says whether texts
+// must have their accents stripped before encoding. The BERT normaliser's
 // "strip_accents": null means "strip when lowercasing", and stripping means
 // NFD then dropping combining marks (as in the Python tokenizers library);
-// the Go reader takes null as false and strips without decomposing, so
-// "café" would become [UNK]. That one normaliser is rebuilt here.
-func loadTokenizer(path string) (*tokenizer.Tokenizer, error) {
+// the Go reader takes null as false, and its own NFD step panics on some
+// texts. So the normaliser is rebuilt without stripping, and encode strips
+// accents from the raw text with golang.org/x/text instead (the other
+// steps — cleaning, CJK spacing, lowercasing — are unaffected by the order).
+func loadTokenizer(path string) (*tokenizer.Tokenizer, bool, error) {
 	data, err := os.ReadFile(path)
 	if err != nil {
-		return nil, fmt.Errorf("embed/onnx: %w", err)
+		return nil, false, fmt.Errorf("embed/onnx: %w", err)
 	}
 	tok, err := pretrained.FromReader(bytes.NewReader(data))
 	if err != nil {
-		return nil, fmt.Errorf("embed/onnx: read %s: %w", path, err)
+		return nil, false, fmt.Errorf("embed/onnx: read %s: %w", path, err)
 	}
 	var cfg struct {
 		Normalizer *struct {
@@ -181,20 +187,28 @@ func loadTokenizer(path string) (*tokenizer.Tokenizer, error) {
 		} `json:"normalizer"`
 	}
 	if err := json.Unmarshal(data, &cfg); err != nil {
-		return nil, fmt.Errorf("embed/onnx: read %s: %w", path, err)
+		return nil, false, fmt.Errorf("embed/onnx: read %s: %w", path, err)
 	}
+	strip := false
 	if n := cfg.Normalizer; n != nil && n.Type == "BertNormalizer" {
-		strip := n.Lowercase
+		strip = n.Lowercase
 		if n.StripAccents != nil {
 			strip = *n.StripAccents
 		}
-		norms := []normalizer.Normalizer{normalizer.NewBertNormalizer(n.CleanText, n.Lowercase, n.HandleChineseChars, false)}
-		if strip {
-			norms = append(norms, normalizer.NewNFD(), normalizer.NewStripAccents())
-		}
-		tok.WithNormalizer(normalizer.NewSequence(norms))
+		tok.WithNormalizer(normalizer.NewBertNormalizer(n.CleanText, n.Lowercase, n.HandleChineseChars, false))
 	}
-	return tok, nil
+	return tok, strip, nil
+}
+
+// stripAccents decomposes text and drops its combining marks ("café" →
+// "cafe"), as BERT's normaliser does.
+func stripAccents(text string) string {
+	return strings.Map(func(r rune) rune {
+		if unicode.Is(unicode.Mn, r) {
+			return -1
+		}
+		return r
+	}, norm.NFD.String(text))
 }
 
 // Model names the model, e.g. "e5-small-v2-q".
@@ -250,14 +264,24 @@ func (e *Embedder) embed(ctx context.Context, prefix string, texts []string) ([]
 
 // encode tokenizes one text into ids wrapped in [CLS] … [SEP], cut to
 // maxTokens.
-func (e *Embedder) encode(text string) ([]int64, error) {
+func (e *Embedder) encode(text string) (ids []int64, err error) {
 	text = strings.ToValidUTF8(text, "\uFFFD")
+	if e.stripAccents {
+		text = stripAccents(text)
+	}
+	// The tokenizer indexes into its own alignment tables; a text it
+	// cannot handle must fail this call, not the process.
+	defer func() {
+		if r := recover(); r != nil {
+			ids, err = nil, fmt.Errorf("embed/onnx: tokenize a %d-byte text: %v", len(text), r)
+		}
+	}()
 	enc, err := e.tok.EncodeSingle(text, false)
 	if err != nil {
 		return nil, fmt.Errorf("embed/onnx: tokenize: %w", err)
 	}
 	n := min(len(enc.Ids), e.maxTokens-2)
-	ids := make([]int64, 0, n+2)
+	ids = make([]int64, 0, n+2)
 	ids = append(ids, e.clsID)
 	for _, id := range enc.Ids[:n] {
 		ids = append(ids, int64(id))

@@ -191,7 +191,7 @@ func (ix *indexer) flush(ctx context.Context) error {
 		for _, p := range ix.pending {
 			all = append(all, p.chunks...)
 		}
-		if err := ingest.EmbedChunks(ctx, ix.embed, all); err != nil {
+		if err := ingest.EmbedChunks(ctx, ix.embed, all, nil); err != nil {
 			return fmt.Errorf("eval: %w", err)
 		}
 		i := 0
