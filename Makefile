@@ -12,7 +12,7 @@ export CGO_ENABLED ?= 1
 
 EVAL_DATA ?= ../shared/eval
 
-.PHONY: build demo test bench lint eval clean models demo-models
+.PHONY: build demo test bench lint eval eval-llm clean models demo-models
 
 # The local embedder loads ONNX Runtime through cgo: with a C compiler the
 # binary is built with cgo (dynamically linked to libc), without one it is
@@ -72,6 +72,21 @@ eval: build
 	./$(BIN) eval grounding --halueval $(EVAL_DATA)/halueval/qa_one-turn_data.json
 	./$(BIN) eval cache --squad $(EVAL_DATA)/squad2/dev-v2.0.articles-1-8.json
 	./$(BIN) eval domain --corpus $(CORPUS) --outcomes eval-reports/domain-outcomes.jsonl
+
+## eval-llm: the LLM generator against a real local model (scripts/llm-server.sh
+## builds and caches the server on first use: about 15 minutes), side by side with
+## the extractive generator on the same questions; reports in eval-reports/llm and
+## eval-reports/llm-extractive. Not run in CI (the server build is too long for it).
+LLM_SQUAD_LIMIT ?= 60
+LLM_TIMEOUT     ?= 300s
+LLM_REPORTS     ?= eval-reports/llm
+eval-llm: build
+	./$(BIN) eval qa --squad $(EVAL_DATA)/squad2/dev-v2.0.articles-1-8.json --limit $(LLM_SQUAD_LIMIT) \
+		--outcomes $(LLM_REPORTS)-extractive/qa-outcomes.jsonl --report-dir $(LLM_REPORTS)-extractive
+	@set -e; trap 'scripts/llm-server.sh stop' EXIT; \
+	eval "$$(scripts/llm-server.sh start)"; export CEW_LLM_TIMEOUT=$(LLM_TIMEOUT); \
+	./$(BIN) eval qa --squad $(EVAL_DATA)/squad2/dev-v2.0.articles-1-8.json --limit $(LLM_SQUAD_LIMIT) \
+		--outcomes $(LLM_REPORTS)/qa-outcomes.jsonl --report-dir $(LLM_REPORTS)
 
 clean:
 	rm -rf bin $(DEMO_DIR)

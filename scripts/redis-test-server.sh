@@ -17,17 +17,11 @@ pidfile="$state_dir/redis.pid"
 portfile="$state_dir/port"
 
 log() { echo "redis-test-server: $*" >&2; }
+# shellcheck source=server-lib.sh
+. "$(dirname "$0")/server-lib.sh"
 
 # ours prints the pid of the server this script started, if it is running.
-ours() {
-  [ -f "$pidfile" ] || return 1
-  local pid
-  pid=$(cat "$pidfile" 2>/dev/null) || return 1
-  [ -n "$pid" ] && kill -0 "$pid" 2>/dev/null || return 1
-  # A recycled pid belongs to someone else: only a redis-server is ours.
-  tr '\0' ' ' <"/proc/$pid/cmdline" 2>/dev/null | grep -q redis-server || return 1
-  echo "$pid"
-}
+ours() { owned_pid "$pidfile" redis-server; }
 
 install_redis() {
   command -v redis-server >/dev/null && return
@@ -43,20 +37,6 @@ install_redis() {
     "${sudo[@]}" apt-get update >&2
     "${sudo[@]}" apt-get install -y --no-install-recommends redis-server >&2
   fi
-}
-
-port_in_use() {
-  (exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null
-}
-
-free_port() {
-  local port
-  for _ in $(seq 1 100); do
-    port=$((20000 + RANDOM % 40000))
-    port_in_use "$port" || { echo "$port"; return; }
-  done
-  log "no free port found"
-  exit 1
 }
 
 # ping speaks RESP directly, so no redis-cli is needed.
@@ -108,14 +88,7 @@ stop() {
     rm -f "$pidfile" "$portfile"
     return
   fi
-  kill "$pid"
-  for _ in $(seq 1 50); do
-    kill -0 "$pid" 2>/dev/null || break
-    sleep 0.1
-  done
-  if kill -0 "$pid" 2>/dev/null; then
-    kill -9 "$pid"
-  fi
+  terminate "$pid"
   rm -f "$pidfile" "$portfile"
   log "stopped redis-server $pid"
 }

@@ -79,6 +79,7 @@ type QAOutcome struct {
 	Answer     string        `json:"answer"`
 	Correct    bool          `json:"correct"`
 	Gold       []string      `json:"gold,omitempty"`
+	Timing     Timing        `json:"timing"`
 }
 
 // QA asks every question through the pipeline and reports answered-and-
@@ -89,7 +90,7 @@ func QA(ctx context.Context, s SQuAD, p Answerer, tenant string, limit int, now 
 	rep := Report{Name: "qa", Dataset: "squad2", Config: map[string]any{}}
 	var (
 		outcomes                                []QAOutcome
-		latencies                               []float64
+		times                                   latencies
 		answerable, correct, answeredWrong      int
 		refusedAnswerable                       int
 		unanswerable, refused, answeredNoAnswer int
@@ -103,13 +104,12 @@ func QA(ctx context.Context, s SQuAD, p Answerer, tenant string, limit int, now 
 				if err := ctx.Err(); err != nil {
 					return rep, outcomes, err
 				}
-				start := now()
-				ans, err := p.Answer(ctx, pipeline.Request{Tenant: tenant, Question: q.Question})
-				latencies = append(latencies, float64(now().Sub(start).Microseconds())/1000)
+				ans, timing, err := timedAnswer(ctx, p, pipeline.Request{Tenant: tenant, Question: q.Question}, now)
+				times.add(timing)
 				if err != nil {
 					return rep, outcomes, fmt.Errorf("eval: question %s: %w", q.ID, err)
 				}
-				o := QAOutcome{ID: q.ID, Question: q.Question, Answerable: !q.IsImpossible, Status: ans.Status, Reason: ans.Reason, Answer: ans.Answer}
+				o := QAOutcome{ID: q.ID, Question: q.Question, Answerable: !q.IsImpossible, Status: ans.Status, Reason: ans.Reason, Answer: ans.Answer, Timing: timing}
 				answered := ans.Status == answer.StatusAnswered
 				if q.IsImpossible {
 					unanswerable++
@@ -145,9 +145,7 @@ func QA(ctx context.Context, s SQuAD, p Answerer, tenant string, limit int, now 
 	rep.add("unanswerable/answered", ratio(answeredNoAnswer, unanswerable), unanswerable)
 	rep.add("all/wrong_answer_rate", ratio(answeredWrong+answeredNoAnswer, total), total)
 	rep.add("all/accuracy", ratio(correct+refused, total), total)
-	rep.add("latency_ms/p50", Percentile(latencies, 0.50), len(latencies))
-	rep.add("latency_ms/p90", Percentile(latencies, 0.90), len(latencies))
-	rep.add("latency_ms/p99", Percentile(latencies, 0.99), len(latencies))
+	times.report(&rep)
 	return rep, outcomes, nil
 }
 

@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
-	"math"
 	"net/http"
 	"strconv"
 	"strings"
@@ -183,10 +182,18 @@ func (c *Chat) attempt(ctx context.Context, req ChatRequest, streamed *bool) (Ch
 	return res, err
 }
 
-// request builds the completion request. Temperature 0 keeps answers
-// repeatable; go-openai drops a zero temperature from the JSON (omitempty),
-// and servers then default to 1, so the smallest positive float32 is sent
-// instead. Reasoning models accept neither a temperature nor max_tokens.
+// greedyTemperature stands for temperature 0, which go-openai cannot send
+// (it drops a zero temperature from the JSON, and servers then default to
+// 0.8 or 1). It must be small enough that sampling is greedy, and large
+// enough that a server dividing logits by it stays finite: llama.cpp
+// divides by it in float32, and the smallest positive float32 overflowed
+// every logit to ±Inf, so its softmax was NaN and the "sampled" answers
+// were rambling nonsense. vLLM treats any temperature below 1e-5 as greedy.
+const greedyTemperature = 1e-6
+
+// request builds the completion request at (effectively) temperature 0,
+// which keeps answers repeatable. Reasoning models accept neither a
+// temperature nor max_tokens.
 func (c *Chat) request(req ChatRequest) openai.ChatCompletionRequest {
 	r := openai.ChatCompletionRequest{
 		Model: c.cfg.Model,
@@ -198,7 +205,7 @@ func (c *Chat) request(req ChatRequest) openai.ChatCompletionRequest {
 	if reasoningModel(c.cfg.Model) {
 		r.MaxCompletionTokens = req.MaxTokens
 	} else {
-		r.Temperature = math.SmallestNonzeroFloat32
+		r.Temperature = greedyTemperature
 		r.MaxTokens = req.MaxTokens
 	}
 	if req.OnToken != nil {

@@ -1,0 +1,41 @@
+# Helpers shared by the scripts that start and stop a loopback server for
+# tests or evaluations (redis-test-server.sh, llm-server.sh). Source it after
+# defining log().
+
+# port_in_use reports whether something listens on 127.0.0.1:$1.
+port_in_use() {
+  (exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null
+}
+
+# free_port prints a port on 127.0.0.1 that nothing listens on.
+free_port() {
+  local port
+  for _ in $(seq 1 100); do
+    port=$((20000 + RANDOM % 40000))
+    port_in_use "$port" || { echo "$port"; return; }
+  done
+  log "no free port found"
+  exit 1
+}
+
+# owned_pid prints the pid recorded in pidfile $1 when that process is
+# running and its command line contains $2: a recycled pid belongs to
+# someone else.
+owned_pid() {
+  [ -f "$1" ] || return 1
+  local pid
+  pid=$(cat "$1" 2>/dev/null) || return 1
+  [ -n "$pid" ] && kill -0 "$pid" 2>/dev/null || return 1
+  tr '\0' ' ' <"/proc/$pid/cmdline" 2>/dev/null | grep -q -- "$2" || return 1
+  echo "$pid"
+}
+
+# terminate stops process $1: TERM, up to 5 s to exit, then KILL.
+terminate() {
+  kill "$1"
+  for _ in $(seq 1 50); do
+    kill -0 "$1" 2>/dev/null || return 0
+    sleep 0.1
+  done
+  kill -9 "$1" 2>/dev/null || true
+}
