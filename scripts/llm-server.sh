@@ -209,12 +209,8 @@ start() {
   install_server
   fetch_model
   check_metadata
-  local port="${CEW_LLM_PORT:-}"
-  [ -n "$port" ] || port=$(free_port)
-  if port_in_use "$port"; then
-    log "port $port is already in use"
-    exit 1
-  fi
+  local port
+  port=$(pick_port "${CEW_LLM_PORT:-}")
   mkdir -p "$state_dir"
   rm -f "$pidfile"
   log "serving $model_alias on 127.0.0.1:$port with $threads thread(s), context $ctx"

@@ -55,12 +55,8 @@ start() {
     return
   fi
   install_redis
-  local port="${1:-${CEW_REDIS_TEST_PORT:-}}"
-  [ -n "$port" ] || port=$(free_port)
-  if port_in_use "$port"; then
-    log "port $port is already in use"
-    exit 1
-  fi
+  local port
+  port=$(pick_port "${1:-${CEW_REDIS_TEST_PORT:-}}")
   mkdir -p "$state_dir"
   rm -f "$pidfile"
   redis-server --bind 127.0.0.1 --port "$port" \

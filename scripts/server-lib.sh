@@ -39,3 +39,15 @@ terminate() {
   done
   kill -9 "$1" 2>/dev/null || true
 }
+
+# pick_port prints port $1, or a free one when $1 is empty; a port already
+# in use is an error.
+pick_port() {
+  local port="$1"
+  [ -n "$port" ] || port=$(free_port)
+  if port_in_use "$port"; then
+    log "port $port is already in use"
+    exit 1
+  fi
+  echo "$port"
+}
