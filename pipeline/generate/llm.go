@@ -51,7 +51,8 @@ func NewLLM(chat *llm.Chat, fallback Generator, opts LLMOptions) *LLM {
 }
 
 // Generate renders the prompts for the question's category, streams the
-// model's answer to req.OnToken, and maps the exact not-found sentence to
+// model's answer to req.OnToken, tidies its format (tidyAnswer) and maps a
+// refusal, in the not-found sentence or in the model's own words, to
 // NotFound. Tokens streamed before a failure have been shown to the reader
 // already; the fallback's Result then replaces them.
 func (g *LLM) Generate(ctx context.Context, req Request) (Result, error) {
@@ -71,14 +72,12 @@ func (g *LLM) Generate(ctx context.Context, req Request) (Result, error) {
 		}
 		return g.fall(ctx, req, fallbackReason(err), err)
 	}
-	out := Result{Text: strings.TrimSpace(res.Text), Generator: "llm", PromptTokens: res.PromptTokens, CompletionTokens: res.CompletionTokens}
-	switch {
-	case out.Text == "":
+	out := Result{Generator: "llm", PromptTokens: res.PromptTokens, CompletionTokens: res.CompletionTokens}
+	out.Text, out.NotFound = tidyAnswer(res.Text, len(req.Chunks))
+	if out.Text == "" {
 		fell, ferr := g.fall(ctx, req, "empty_answer", errors.New("the model returned no text"))
 		fell.PromptTokens, fell.CompletionTokens = out.PromptTokens, out.CompletionTokens
 		return fell, ferr
-	case saysNotFound(out.Text):
-		out.Text, out.NotFound = NotFoundText, true
 	}
 	return out, nil
 }
