@@ -43,7 +43,7 @@ var (
 	// of the PVWatts Version 5 Manual [S1]." The citation names the
 	// document; the model's own naming of it is not a claim to check, and
 	// often spells it from the source's header, which is not its text.
-	attribution = regexp.MustCompile(`(?i),?\s+(?:as\s+|which\s+is\s+)?(?:stated|given|listed|shown|specified|mentioned|reported|noted|defined|indicated|found)\s+(?:in|on|by)\s+(?:the\s+)?(?:table|source|document|page|section|sheet|row|manual|report|spreadsheet|database|NREL|[A-Z]{2,}[-A-Z0-9]*)[^.\[\n]*?(?:\s*(\[S\d+(?:\s*[,;]\s*S?\d+)*\]))`)
+	attribution      = regexp.MustCompile(`(?i),?\s+(?:as\s+|which\s+is\s+)?(?:stated|given|listed|shown|specified|mentioned|reported|noted|defined|indicated|found)\s+(?:in|on|by)\s+(?:the\s+)?(?:table|source|document|page|section|sheet|row|manual|report|spreadsheet|database|NREL|[A-Z]{2,}[-A-Z0-9]*)[^.\[\n]*?(?:\s*(\[S\d+(?:\s*[,;]\s*S?\d+)*\]))`)
 	markdownEmphasis = regexp.MustCompile("\\*\\*|__|`+")
 	markdownHeading  = regexp.MustCompile(`(?m)^\s{0,3}#{1,6}\s+.*$`)
 )
