@@ -73,7 +73,7 @@ func (g *LLM) Generate(ctx context.Context, req Request) (Result, error) {
 		return g.fall(ctx, req, fallbackReason(err), err)
 	}
 	out := Result{Generator: "llm", PromptTokens: res.PromptTokens, CompletionTokens: res.CompletionTokens}
-	out.Text, out.NotFound = tidyAnswer(res.Text, len(req.Chunks))
+	out.Text, out.NotFound = tidyAnswer(res.Text, req.Chunks)
 	if out.Text == "" {
 		fell, ferr := g.fall(ctx, req, "empty_answer", errors.New("the model returned no text"))
 		fell.PromptTokens, fell.CompletionTokens = out.PromptTokens, out.CompletionTokens

@@ -6,6 +6,9 @@ import (
 	"strings"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/cewhq/cew/store"
+	"github.com/cewhq/cew/store/analysis"
 )
 
 // Small local models follow the answer format loosely: they cite "[1]",
@@ -39,11 +42,10 @@ var (
 	// citations already do: "Based on the provided sources, …",
 	// "According to the sources, …", "From the information provided: …".
 	leadIn = regexp.MustCompile(`(?i)^(?:(?:based\s+on|according\s+to|from|per|in)\s+(?:(?:the\s+)?(?:(?:provided|given|numbered|above|available|quoted|supplied)\s+)?(?:sources?|documents?|information|context|excerpts?|data|text)(?:\s+(?:provided|given|above|supplied))?(?:\s*\[S\d+(?:\s*[,;]\s*S?\d+)*\])?|\[S\d+(?:\s*[,;]\s*S?\d+)*\])\s*[,:]\s*|(?:answer|response)\s*:\s*|here\s+is\s+the\s+answer\s*:\s*)`)
-	// An attribution clause before the citation: "…, as stated in Table 3
-	// of the PVWatts Version 5 Manual [S1]." The citation names the
-	// document; the model's own naming of it is not a claim to check, and
-	// often spells it from the source's header, which is not its text.
-	attribution      = regexp.MustCompile(`(?i),?\s+(?:as\s+|which\s+is\s+)?(?:stated|given|listed|shown|specified|mentioned|reported|noted|defined|indicated|found)\s+(?:in|on|by)\s+(?:the\s+)?(?:table|source|document|page|section|sheet|row|manual|report|spreadsheet|database|NREL|[A-Z]{2,}[-A-Z0-9]*)[^.\[\n]*?(?:\s*(\[S\d+(?:\s*[,;]\s*S?\d+)*\]))`)
+	// An attribution clause before a citation: "…, as stated in Table 3
+	// of the PVWatts Version 5 Manual [S1]." Group 1 is what it names,
+	// group 2 the citation.
+	attribution = regexp.MustCompile(`(?i),?\s+(?:as\s+|which\s+is\s+)?(?:stated|given|listed|shown|specified|mentioned|reported|noted|defined|indicated|found)\s+(?:in|on|by)\s+([^.\[\n]*?)\s*(\[S\d+(?:\s*[,;]\s*S?\d+)*\])`)
 	markdownEmphasis = regexp.MustCompile("\\*\\*|__|`+")
 	markdownHeading  = regexp.MustCompile(`(?m)^\s{0,3}#{1,6}\s+.*$`)
 )
@@ -66,10 +68,10 @@ var refusal = regexp.MustCompile(`(?i)` + strings.Join([]string{
 // the number of sources the prompt gave. notFound is set when the model
 // said, in any words, that the sources do not answer: cew then says the
 // not-found sentence itself.
-func tidyAnswer(text string, nSources int) (tidy string, notFound bool) {
+func tidyAnswer(text string, sources []store.Chunk) (tidy string, notFound bool) {
 	text = markdownHeading.ReplaceAllString(text, "")
 	text = markdownEmphasis.ReplaceAllString(text, "")
-	text = normaliseCitations(text, nSources)
+	text = normaliseCitations(text, len(sources))
 
 	var lines []string
 	for line := range strings.SplitSeq(strings.ReplaceAll(text, "\r\n", "\n"), "\n") {
@@ -83,13 +85,13 @@ func tidyAnswer(text string, nSources int) (tidy string, notFound bool) {
 			// (the DC depth when it asked for AC).
 			return NotFoundText, true
 		}
-		lines = append(lines, tidyLine(line))
+		lines = append(lines, tidyLine(line, sources))
 	}
 	return strings.Join(lines, "\n"), false
 }
 
 // tidyLine removes a lead-in and attribution clauses from one line.
-func tidyLine(line string) string {
+func tidyLine(line string, sources []store.Chunk) string {
 	if loc := leadIn.FindStringIndex(line); loc != nil && loc[1] < len(line) {
 		rest := line[loc[1]:]
 		// A citation inside the lead-in ("According to [S2], …") moves
@@ -99,7 +101,43 @@ func tidyLine(line string) string {
 		}
 		line = upperFirst(rest)
 	}
-	return attribution.ReplaceAllString(line, " $1")
+	return attribution.ReplaceAllStringFunc(line, func(m string) string {
+		g := attribution.FindStringSubmatch(m)
+		if !namesCitedSource(g[1], g[2], sources) {
+			return m
+		}
+		return " " + g[2]
+	})
+}
+
+// namesCitedSource reports whether an attribution clause ("Table 3 of the
+// NREL-TP-6A20-62641 — PVWatts Version 5 Manual") says nothing but where
+// the cited sources are: every word of it is a word of their document
+// number, title or section, or a word that points into a document. The
+// citation says as much, so the clause can go; a clause with any other
+// word ("section 3.4 for DC cables") is a claim and stays for the guard.
+func namesCitedSource(clause, citation string, sources []store.Chunk) bool {
+	names := map[string]bool{}
+	for _, w := range strings.Fields("the a an of in on at from table tables figure fig page pages section sheet row rows source sources document documents manual report spreadsheet database eqn equation and") {
+		names[w] = true
+	}
+	for _, num := range citedNumber.FindAllString(citation, -1) {
+		n, _ := strconv.Atoi(num)
+		if n < 1 || n > len(sources) {
+			return false
+		}
+		c := sources[n-1]
+		for _, t := range analysis.Tokens(c.DocNumber + " " + c.Title + " " + c.Section + " " + c.Sheet) {
+			names[t.Text] = true
+		}
+	}
+	toks := analysis.Tokens(clause)
+	for _, t := range toks {
+		if !names[t.Text] && t.Kind != analysis.Number {
+			return false
+		}
+	}
+	return len(toks) > 0
 }
 
 // appendCitation puts a citation before the line's final punctuation.

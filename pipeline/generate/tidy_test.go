@@ -1,6 +1,22 @@
 package generate
 
-import "testing"
+import (
+	"testing"
+
+	"github.com/cewhq/cew/store"
+)
+
+// tidySources returns n sources, the first from the PVWatts manual.
+func tidySources(n int) []store.Chunk {
+	out := make([]store.Chunk, n)
+	for i := range out {
+		out[i] = store.Chunk{DocNumber: "DOC-" + string(rune('A'+i)), Title: "Other document", Text: "text"}
+	}
+	if n > 0 {
+		out[0] = store.Chunk{DocNumber: "NREL-TP-6A20-62641", Title: "PVWatts Version 5 Manual", Section: "4.1 Module Type", Page: 7, Text: "text"}
+	}
+	return out
+}
 
 func TestTidyAnswer(t *testing.T) {
 	tests := []struct {
@@ -28,6 +44,10 @@ func TestTidyAnswer(t *testing.T) {
 		{name: "markdown", in: "## Answer\n- **Soiling**: 2% [S1]\n- **Shading**: 3% [S1]", sources: 1, want: "- Soiling: 2% [S1]\n- Shading: 3% [S1]"},
 		{name: "attribution clause", in: "The temperature coefficient of premium modules is -0.35 %/°C, as stated in Table 3 of the NREL-TP-6A20-62641 — PVWatts Version 5 Manual [S1].", sources: 1,
 			want: "The temperature coefficient of premium modules is -0.35 %/°C [S1]."},
+		{name: "attribution with a qualifier stays", in: "The minimum depth is 800 mm, as stated in section 4.1 for DC cables [S1].", sources: 1,
+			want: "The minimum depth is 800 mm, as stated in section 4.1 for DC cables [S1]."},
+		{name: "attribution naming another document stays", in: "The coefficient is -0.35 %/°C, as stated in the PVsyst manual [S1].", sources: 1,
+			want: "The coefficient is -0.35 %/°C, as stated in the PVsyst manual [S1]."},
 		{name: "not-found sentence with a citation", in: "This information was not found in the uploaded documents. [S1]", sources: 1, want: NotFoundText, notFound: true},
 		{name: "own refusal", in: "The provided sources do not specify the default shading loss in PVsyst.", sources: 3, want: NotFoundText, notFound: true},
 		{name: "refusal after a claim", in: "The DC depth is 800 mm [S1].\nThe sources do not mention the AC depth.", sources: 1, want: NotFoundText, notFound: true},
@@ -37,7 +57,7 @@ func TestTidyAnswer(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			got, notFound := tidyAnswer(tt.in, tt.sources)
+			got, notFound := tidyAnswer(tt.in, tidySources(tt.sources))
 			if got != tt.want || notFound != tt.notFound {
 				t.Errorf("tidyAnswer(%q) =\n %q, %v\nwant\n %q, %v", tt.in, got, notFound, tt.want, tt.notFound)
 			}
