@@ -45,7 +45,7 @@ var (
 	// An attribution clause before a citation: "…, as stated in Table 3
 	// of the PVWatts Version 5 Manual [S1]." Group 1 is what it names,
 	// group 2 the citation.
-	attribution = regexp.MustCompile(`(?i),?\s+(?:as\s+|which\s+is\s+)?(?:stated|given|listed|shown|specified|mentioned|reported|noted|defined|indicated|found)\s+(?:in|on|by)\s+([^.\[\n]*?)\s*(\[S\d+(?:\s*[,;]\s*S?\d+)*\])`)
+	attribution      = regexp.MustCompile(`(?i),?\s+(?:as\s+|which\s+is\s+)?(?:stated|given|listed|shown|specified|mentioned|reported|noted|defined|indicated|found)\s+(?:in|on|by)\s+([^.\[\n]*?)\s*(\[S\d+(?:\s*[,;]\s*S?\d+)*\])`)
 	markdownEmphasis = regexp.MustCompile("\\*\\*|__|`+")
 	markdownHeading  = regexp.MustCompile(`(?m)^\s{0,3}#{1,6}\s+.*$`)
 )
