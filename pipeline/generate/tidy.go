@@ -111,7 +111,8 @@ func tidyLine(line string, sources []store.Chunk) string {
 }
 
 // namesCitedSource reports whether an attribution clause ("Table 3 of the
-// NREL-TP-6A20-62641 — PVWatts Version 5 Manual") says nothing but where
+// NREL-TP-6A20-62641 — PVWatts Version 5 Manual", or nothing before the
+// citation itself: "as stated in [S3]") says nothing but where
 // the cited sources are: every word of it is a word of their document
 // number, title or section, or a word that points into a document. The
 // citation says as much, so the clause can go; a clause with any other
@@ -131,13 +132,12 @@ func namesCitedSource(clause, citation string, sources []store.Chunk) bool {
 			names[t.Text] = true
 		}
 	}
-	toks := analysis.Tokens(clause)
-	for _, t := range toks {
+	for _, t := range analysis.Tokens(clause) {
 		if !names[t.Text] && t.Kind != analysis.Number {
 			return false
 		}
 	}
-	return len(toks) > 0
+	return true
 }
 
 // appendCitation puts a citation before the line's final punctuation.

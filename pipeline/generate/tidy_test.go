@@ -44,6 +44,8 @@ func TestTidyAnswer(t *testing.T) {
 		{name: "markdown", in: "## Answer\n- **Soiling**: 2% [S1]\n- **Shading**: 3% [S1]", sources: 1, want: "- Soiling: 2% [S1]\n- Shading: 3% [S1]"},
 		{name: "attribution clause", in: "The temperature coefficient of premium modules is -0.35 %/°C, as stated in Table 3 of the NREL-TP-6A20-62641 — PVWatts Version 5 Manual [S1].", sources: 1,
 			want: "The temperature coefficient of premium modules is -0.35 %/°C [S1]."},
+		{name: "attribution to the citation itself", in: "The GCR for 1-axis trackers is 0.4, as stated in [S1].", sources: 1,
+			want: "The GCR for 1-axis trackers is 0.4 [S1]."},
 		{name: "attribution with a qualifier stays", in: "The minimum depth is 800 mm, as stated in section 4.1 for DC cables [S1].", sources: 1,
 			want: "The minimum depth is 800 mm, as stated in section 4.1 for DC cables [S1]."},
 		{name: "attribution naming another document stays", in: "The coefficient is -0.35 %/°C, as stated in the PVsyst manual [S1].", sources: 1,
