@@ -61,6 +61,14 @@ type Config struct {
 	SlackWorkers    int
 	SlackDrafts     bool
 	AnswerTimeout   time.Duration
+
+	TeamsAppID       string
+	TeamsAppPassword string
+	TeamsTenantID    string
+	TeamsMetadataURL string
+	TeamsTokenURL    string
+	TeamsTenants     string
+	TeamsWorkers     int
 }
 
 // setting binds one variable to a Config field.
@@ -149,6 +157,13 @@ var settings = []setting{
 	{env: "CEW_SLACK_TENANTS", help: "Slack team id → tenant, e.g. T123=acme,T456=beta; unset = every workspace uses CEW_TENANT", set: str(func(c *Config) *string { return &c.SlackTenants })},
 	{env: "CEW_SLACK_WORKERS", def: "16", help: "concurrent Slack answers", set: positiveInt(func(c *Config) *int { return &c.SlackWorkers })},
 	{env: "CEW_SLACK_DRAFTS", def: "false", help: "with an LLM, stream the unchecked draft into the Slack placeholder before the checked answer replaces it", set: boolean(func(c *Config) *bool { return &c.SlackDrafts })},
+	{env: "MICROSOFT_APP_ID", help: "Azure Bot's Microsoft App ID; enables Teams on POST /api/messages", set: str(func(c *Config) *string { return &c.TeamsAppID })},
+	{env: "MICROSOFT_APP_PASSWORD", secret: true, help: "Azure Bot's client secret", set: str(func(c *Config) *string { return &c.TeamsAppPassword })},
+	{env: "MICROSOFT_APP_TENANT_ID", help: "Microsoft Entra tenant of a single-tenant bot; unset = multi-tenant", set: str(func(c *Config) *string { return &c.TeamsTenantID })},
+	{env: "CEW_TEAMS_OPENID_METADATA_URL", help: "Bot Framework OpenID metadata URL override (tests, sovereign clouds)", set: str(func(c *Config) *string { return &c.TeamsMetadataURL })},
+	{env: "CEW_TEAMS_TOKEN_URL", help: "token endpoint override for the bot's Bot Connector tokens (tests, sovereign clouds)", set: str(func(c *Config) *string { return &c.TeamsTokenURL })},
+	{env: "CEW_TEAMS_TENANTS", help: "Microsoft Entra tenant id → tenant, e.g. 72f9…=acme; unset = every organisation uses CEW_TENANT", set: str(func(c *Config) *string { return &c.TeamsTenants })},
+	{env: "CEW_TEAMS_WORKERS", def: "16", help: "concurrent Teams answers", set: positiveInt(func(c *Config) *int { return &c.TeamsWorkers })},
 	{env: "CEW_ANSWER_TIMEOUT", def: "60s", help: "time limit of one answer in the server", set: duration(func(c *Config) *time.Duration { return &c.AnswerTimeout })},
 }
 
@@ -276,6 +291,7 @@ func (c Config) validate() []string {
 	for _, u := range []struct{ env, v string }{
 		{"CEW_EMBED_BASE_URL", c.EmbedBaseURL}, {"CEW_LLM_BASE_URL", c.LLMBaseURL},
 		{"CEW_RERANK_URL", c.RerankURL}, {"CEW_SLACK_API_URL", c.SlackAPIURL},
+		{"CEW_TEAMS_OPENID_METADATA_URL", c.TeamsMetadataURL}, {"CEW_TEAMS_TOKEN_URL", c.TeamsTokenURL},
 	} {
 		if u.v == "" {
 			continue
@@ -301,6 +317,12 @@ func (c Config) validate() []string {
 	}
 	if _, err := parseTenantMap(c.SlackTenants); err != nil {
 		p = append(p, "CEW_SLACK_TENANTS: "+err.Error())
+	}
+	if _, err := parseTenantMap(c.TeamsTenants); err != nil {
+		p = append(p, "CEW_TEAMS_TENANTS: "+err.Error())
+	}
+	if c.TeamsAppID != "" && c.TeamsAppPassword == "" {
+		p = append(p, "MICROSOFT_APP_PASSWORD: required when MICROSOFT_APP_ID is set")
 	}
 	return p
 }
@@ -336,6 +358,8 @@ func (c Config) LogValue() slog.Value {
 		slog.Bool("rerank_api_key_set", c.RerankKey != ""),
 		slog.Bool("slack_bot_token_set", c.SlackBotToken != ""),
 		slog.Bool("slack_socket_mode", c.SlackAppToken != ""),
+		slog.String("teams_app_id", c.TeamsAppID),
+		slog.Bool("teams_app_password_set", c.TeamsAppPassword != ""),
 	)
 }
 

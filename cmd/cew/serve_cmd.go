@@ -15,6 +15,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/cewhq/cew/adapters/slack"
+	"github.com/cewhq/cew/adapters/teams"
 	"github.com/cewhq/cew/answer"
 	"github.com/cewhq/cew/bot"
 	"github.com/cewhq/cew/store"
@@ -27,11 +28,12 @@ const shutdownGrace = 30 * time.Second
 func newServeCmd(a *app) *cobra.Command {
 	return &cobra.Command{
 		Use:   "serve",
-		Short: "Run the HTTP server: Slack (Events API or Socket Mode), /healthz, /readyz, /metrics",
+		Short: "Run the HTTP server: Slack (Events API or Socket Mode), Teams, /healthz, /readyz, /metrics",
 		Long: `Serve the chat platforms configured in the environment on CEW_ADDR:
 
   /slack/events, /slack/commands, /slack/interactivity   Slack over HTTP (SLACK_BOT_TOKEN, SLACK_SIGNING_SECRET)
   Socket Mode                                            when SLACK_APP_TOKEN (xapp-…) is set
+  /api/messages                                          Microsoft Teams (MICROSOFT_APP_ID, MICROSOFT_APP_PASSWORD)
   /healthz   the process is up
   /readyz    the index answers; cache state ("degraded" while Redis is unreachable); LLM configured or not
   /metrics   Prometheus metrics
@@ -75,8 +77,23 @@ func (a *app) serve(ctx context.Context) error {
 			return err
 		}
 		adapter.Routes(mux)
-	} else {
-		a.logger.Warn("SLACK_BOT_TOKEN is not set: serving health and metrics only")
+	}
+	var teamsAdapter *teams.Adapter
+	if a.cfg.TeamsAppID != "" {
+		tenants, _ := parseTenantMap(a.cfg.TeamsTenants)
+		teamsAdapter, err = teams.New(teams.Config{
+			AppID: a.cfg.TeamsAppID, AppPassword: a.cfg.TeamsAppPassword, TenantID: a.cfg.TeamsTenantID,
+			OpenIDMetadataURL: a.cfg.TeamsMetadataURL, TokenURL: a.cfg.TeamsTokenURL,
+			Tenants: tenants, DefaultTenant: a.cfg.Tenant, Workers: a.cfg.TeamsWorkers,
+			AnswerTimeout: a.cfg.AnswerTimeout, Logger: a.logger, Registerer: reg,
+		}, b)
+		if err != nil {
+			return err
+		}
+		teamsAdapter.Routes(mux)
+	}
+	if adapter == nil && teamsAdapter == nil {
+		a.logger.Warn("neither SLACK_BOT_TOKEN nor MICROSOFT_APP_ID is set: serving health and metrics only")
 	}
 
 	ln, err := net.Listen("tcp", a.cfg.Addr)
@@ -93,7 +110,7 @@ func (a *app) serve(ctx context.Context) error {
 	errc := make(chan error, 2)
 	go func() { errc <- srv.Serve(ln) }()
 	a.logger.Info("serving", "addr", ln.Addr().String(), "slack_http", adapter != nil && a.cfg.SlackSigningKey != "",
-		"slack_socket_mode", adapter != nil && a.cfg.SlackAppToken != "", "config", a.cfg)
+		"slack_socket_mode", adapter != nil && a.cfg.SlackAppToken != "", "teams", teamsAdapter != nil, "config", a.cfg)
 
 	socketCtx, stopSocket := context.WithCancel(ctx)
 	defer stopSocket()
@@ -125,6 +142,9 @@ func (a *app) serve(ctx context.Context) error {
 	err = srv.Shutdown(shutdownCtx)
 	if adapter != nil {
 		err = errors.Join(err, adapter.Shutdown(shutdownCtx))
+	}
+	if teamsAdapter != nil {
+		err = errors.Join(err, teamsAdapter.Shutdown(shutdownCtx))
 	}
 	a.logger.Info("stopped", "err", err)
 	return errors.Join(runErr, err)
