@@ -7,8 +7,8 @@ import (
 	"strings"
 	"unicode/utf8"
 
-	"github.com/cewhq/cew/answer"
 	"github.com/cewhq/cew/adapters/internal/notice"
+	"github.com/cewhq/cew/answer"
 )
 
 // Adaptive Card and Teams limits.

@@ -39,8 +39,8 @@ func newKeyServer(t testing.TB, jwks json.RawMessage) *keyServer {
 		}
 		w.Header().Set("Content-Type", "application/json")
 		_ = json.NewEncoder(w).Encode(map[string]any{
-			"issuer":   "https://api.botframework.com",
-			"jwks_uri": "http://" + r.Host + "/v1/.well-known/keys",
+			"issuer":                                "https://api.botframework.com",
+			"jwks_uri":                              "http://" + r.Host + "/v1/.well-known/keys",
 			"id_token_signing_alg_values_supported": []string{"RS256"},
 		})
 	})
