@@ -81,9 +81,10 @@ type authenticator struct {
 	now         func() time.Time
 	log         *slog.Logger
 
-	mu      sync.Mutex // guards keys and lastTry
-	keys    *keySet
-	lastTry time.Time
+	mu       sync.Mutex // guards keys, lastTry and lastFail
+	keys     *keySet
+	lastTry  time.Time // the last fetch started
+	lastFail time.Time // the last fetch failed
 	// refresh admits one fetch at a time; waiting for it honours ctx.
 	refresh chan struct{}
 }
@@ -178,11 +179,11 @@ func (t verifiedToken) bind(serviceURL, channelID string) error {
 // last minute.
 func (a *authenticator) key(ctx context.Context, kid string) (endorsedKey, error) {
 	a.mu.Lock()
-	ks, lastTry := a.keys, a.lastTry
+	ks, lastTry, lastFail := a.keys, a.lastTry, a.lastFail
 	a.mu.Unlock()
 	now := a.now()
-	if ks == nil && !lastTry.IsZero() && now.Sub(lastTry) < keysRetry {
-		return endorsedKey{}, fmt.Errorf("%w: the last fetch failed %s ago", errKeysUnavailable, now.Sub(lastTry).Round(time.Millisecond))
+	if ks == nil && !lastFail.IsZero() && now.Sub(lastFail) < keysRetry {
+		return endorsedKey{}, fmt.Errorf("%w: the last fetch failed %s ago", errKeysUnavailable, now.Sub(lastFail).Round(time.Millisecond))
 	}
 	if ks != nil {
 		k, ok := ks.keys[kid]
@@ -232,6 +233,9 @@ func (a *authenticator) refreshKeys(ctx context.Context, seen *keySet) (*keySet,
 
 	ks, err := a.fetchKeys(ctx)
 	if err != nil {
+		a.mu.Lock()
+		a.lastFail = a.now()
+		a.mu.Unlock()
 		a.log.Warn("signing keys not fetched", "platform", "teams", "stage", "auth", "err", err)
 		return seen, fmt.Errorf("%w: %v", errKeysUnavailable, err)
 	}

@@ -118,11 +118,10 @@ type fakeConnector struct {
 	mu     sync.Mutex
 	calls  []recorded
 	script []int // statuses for the next calls; 0 or empty = 201
-	notify chan struct{}
 }
 
 func newFakeConnector(t testing.TB) *fakeConnector {
-	fc := &fakeConnector{notify: make(chan struct{}, 1000)}
+	fc := &fakeConnector{}
 	fc.srv = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		body, _ := io.ReadAll(r.Body)
 		var act Activity
@@ -142,7 +141,6 @@ func newFakeConnector(t testing.TB) *fakeConnector {
 		}
 		w.WriteHeader(status)
 		_, _ = w.Write([]byte(`{"id":"reply-1"}`))
-		fc.notify <- struct{}{}
 	}))
 	t.Cleanup(fc.srv.Close)
 	return fc
