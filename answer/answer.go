@@ -101,7 +101,9 @@ type Trace struct {
 	Corrections []string
 	Stray       []string
 	Expect      []string
-	Generator   string
+	// Features are what the calibrated confidence judged the answer by.
+	Features  map[string]float64
+	Generator string
 	// Degraded names dependencies that failed while answering (embedder,
 	// reranker, llm); such answers are never cached.
 	Degraded         []string

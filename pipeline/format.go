@@ -2,9 +2,13 @@ package pipeline
 
 import (
 	"fmt"
+	"strings"
 
 	"github.com/cewhq/cew/answer"
+	"github.com/cewhq/cew/pipeline/confidence"
+	"github.com/cewhq/cew/pipeline/generate"
 	"github.com/cewhq/cew/pipeline/guard"
+	"github.com/cewhq/cew/pipeline/query"
 	"github.com/cewhq/cew/store"
 )
 
@@ -21,9 +25,86 @@ const (
 	mediumConfidence = 0.45
 )
 
-// confidence blends how well each sentence is supported by its source, how
-// relevant the best passage is, and how many sources agree.
-func confidence(ranked []store.Hit, post guard.PostVerdict) answer.Confidence {
+// judgement is the confidence shown with an answer, or a refusal.
+type judgement struct {
+	conf   answer.Confidence
+	refuse bool
+}
+
+// judge rates an answer: with a calibrated model for its generator, the
+// model's probability that it is right (refused below the model's
+// threshold); otherwise the uncalibrated blend.
+func (r *run) judge(qa query.Analysis, gen generate.Result, ranked []store.Hit, pre guard.PreVerdict, post guard.PostVerdict) judgement {
+	m := r.p.cfg.Confidence
+	if m == nil || gen.Generator != m.Generator || gen.Features == nil {
+		return judgement{conf: blend(ranked, post)}
+	}
+	f := confidence.Features{}
+	for k, v := range gen.Features {
+		f[k] = v
+	}
+	if len(ranked) > 0 {
+		f["rerank_top"] = clamp01(ranked[0].Score)
+	}
+	if len(post.Cited) > 0 {
+		f["rerank_cited"] = clamp01(ranked[post.Cited[0]-1].Score)
+	}
+	f["pre_coverage"] = clamp01(pre.Coverage)
+	f["support"] = clamp01(post.Support)
+	if len(qa.Corrections) > 0 {
+		f["corrected"] = 1
+	}
+	r.ans.Trace.Features = f
+	p := m.Probability(f)
+	level := m.Level(p)
+	conf := answer.Confidence{Level: answer.Level(level), Score: round3(p), Reason: reasonFor(f, len(post.Cited), qa)}
+	if level == "" {
+		if !r.p.cfg.KeepUnconfident {
+			conf.Reason = fmt.Sprintf("the best passage does not answer clearly enough (calibrated confidence %.2f, below %.2f)", p, m.Refuse)
+			return judgement{conf: conf, refuse: true}
+		}
+		conf.Level = answer.LevelLow
+	}
+	return judgement{conf: conf}
+}
+
+// reasonFor says in words what the confidence rests on.
+func reasonFor(f confidence.Features, sources int, qa query.Analysis) string {
+	var parts []string
+	if sources == 1 {
+		parts = append(parts, "1 source")
+	} else {
+		parts = append(parts, fmt.Sprintf("%d sources", sources))
+	}
+	if f["label"] == 1 {
+		parts = append(parts, "the table row is the one asked about")
+	}
+	if f["codes_whole"] == 1 {
+		parts = append(parts, "the model number matches exactly")
+	} else if f["codes"] == 1 {
+		parts = append(parts, "the model number matches only part of a longer one")
+	}
+	if f["typed_value"] == 1 {
+		parts = append(parts, "the value has the kind of unit asked for")
+	}
+	if f["consensus"] > 0 {
+		parts = append(parts, "other passages state the same value")
+	}
+	if f["margin"] < 0.05 {
+		parts = append(parts, "another passage came close")
+	}
+	for _, c := range qa.Corrections {
+		parts = append(parts, fmt.Sprintf("read %q as %q", c.From, c.To))
+	}
+	return strings.Join(parts, "; ")
+}
+
+func clamp01(x float64) float64 { return min(1, max(0, x)) }
+
+// blend is the uncalibrated confidence: how well each sentence is supported
+// by its source, how relevant the best passage is, and how many sources
+// agree.
+func blend(ranked []store.Hit, post guard.PostVerdict) answer.Confidence {
 	top := 0.0
 	if len(ranked) > 0 {
 		top = ranked[0].Score

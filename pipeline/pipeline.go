@@ -17,6 +17,7 @@ import (
 
 	"github.com/cewhq/cew/answer"
 	"github.com/cewhq/cew/pipeline/classify"
+	"github.com/cewhq/cew/pipeline/confidence"
 	"github.com/cewhq/cew/pipeline/generate"
 	"github.com/cewhq/cew/pipeline/guard"
 	"github.com/cewhq/cew/pipeline/query"
@@ -48,6 +49,12 @@ type Config struct {
 	Candidates int
 	TopK       int
 	Logger     *slog.Logger
+	// Confidence is the calibrated model for the extractive generator's
+	// answers; nil keeps the uncalibrated blend (see confidence).
+	Confidence *confidence.Model
+	// KeepUnconfident shows answers the calibrated model would refuse, at
+	// level "low": for collecting the samples a model is fitted on.
+	KeepUnconfident bool
 	// NewID and Now are seams for tests.
 	NewID func() string
 	Now   func() time.Time
@@ -239,7 +246,12 @@ func (r *run) answer(ctx context.Context, req Request) (answer.Answer, error) {
 		// The generator itself said the documents do not answer.
 		return r.notFound(guard.NoSource, "the passages retrieved do not state the answer", ranked), nil
 	}
-	r.stage("format", func() { r.format(gen.Text, ranked, post) })
+	var judged judgement
+	r.stage("confidence", func() { judged = r.judge(qa, gen, ranked, pre, post) })
+	if judged.refuse {
+		return r.notFound(guard.LowConfidence, judged.conf.Reason, ranked), nil
+	}
+	r.stage("format", func() { r.format(gen.Text, ranked, post, judged.conf) })
 	return r.ans, nil
 }
 
@@ -295,7 +307,7 @@ func (r *run) rank(ctx context.Context, question string, hits []store.Hit, hints
 
 // format fills sources (the chunks cited, in citation order, renumbered
 // [S1]… to match), related documents and confidence.
-func (r *run) format(text string, ranked []store.Hit, post guard.PostVerdict) {
+func (r *run) format(text string, ranked []store.Hit, post guard.PostVerdict, conf answer.Confidence) {
 	renumber := make(map[int]int, len(post.Cited))
 	cited := map[string]bool{}
 	for i, n := range post.Cited {
@@ -308,7 +320,7 @@ func (r *run) format(text string, ranked []store.Hit, post guard.PostVerdict) {
 	r.ans.Answer = renumberCitations(text, renumber)
 	r.ans.Related = related(ranked, cited)
 	r.ans.Status = answer.StatusAnswered
-	r.ans.Confidence = confidence(ranked, post)
+	r.ans.Confidence = conf
 }
 
 func related(ranked []store.Hit, exclude map[string]bool) []answer.Source {

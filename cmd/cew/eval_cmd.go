@@ -47,7 +47,7 @@ metric.`,
 		return nil
 	}
 	cmd.AddCommand(newEvalRetrievalCmd(a, report), newEvalQACmd(a, report), newEvalGroundingCmd(a, report), newEvalCacheCmd(a, report),
-		newEvalDomainCmd(a, &reportDir))
+		newEvalDomainCmd(a, &reportDir), newEvalCalibrateCmd(a))
 	return cmd
 }
 

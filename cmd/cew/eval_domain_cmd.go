@@ -21,6 +21,7 @@ const (
 
 func newEvalDomainCmd(a *app, reportDir *string) *cobra.Command {
 	var questionsPath, corpus, split, outcomesPath string
+	var keepUnconfident bool
 	cmd := &cobra.Command{
 		Use:   "domain",
 		Short: "End-to-end answering on the domain dev set: right, wrong and refused, wrong answers per confidence level, reliability",
@@ -70,6 +71,7 @@ measuring only, never for tuning.`,
 				return fmt.Errorf("indexing %s: %d files indexed, %d failed", corpusDir, ingRep.Count(ingest.Indexed), n)
 			}
 			a.logger.Info("indexed corpus", "corpus", corpusDir, "took", time.Since(start).Round(time.Millisecond))
+			a.keepUnconfident = keepUnconfident
 			p, err := a.newPipeline(st)
 			if err != nil {
 				return err
@@ -105,6 +107,8 @@ measuring only, never for tuning.`,
 	cmd.Flags().StringVar(&corpus, "corpus", "", "folder of documents the questions are about (default "+defaultDomainCorpus+")")
 	cmd.Flags().StringVar(&split, "split", eval.SplitAll, "questions to ask: tune, heldout or all")
 	cmd.Flags().StringVar(&outcomesPath, "outcomes", "", "write every question's outcome, with the pipeline's trace, as JSON lines")
+	cmd.Flags().BoolVar(&keepUnconfident, "keep-unconfident", false,
+		"show answers the calibrated confidence would refuse (at level low), to collect the samples cew eval calibrate fits on")
 	return cmd
 }
 

@@ -62,6 +62,9 @@ type app struct {
 	embed   *embedding // resolved CEW_EMBED, see embedding()
 	dense   *denseState
 	closers []func() error
+	// keepUnconfident shows answers the calibrated confidence would refuse
+	// (cew eval domain --keep-unconfident, to collect samples for fitting).
+	keepUnconfident bool
 }
 
 func (a *app) close() {

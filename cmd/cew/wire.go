@@ -12,6 +12,7 @@ import (
 	"github.com/cewhq/cew/cache/memory"
 	"github.com/cewhq/cew/cache/redis"
 	"github.com/cewhq/cew/pipeline"
+	"github.com/cewhq/cew/pipeline/confidence"
 	"github.com/cewhq/cew/pipeline/generate"
 	"github.com/cewhq/cew/pipeline/guard"
 	"github.com/cewhq/cew/pipeline/llm"
@@ -53,6 +54,11 @@ func (a *app) newPipeline(st store.Store) (*pipeline.Pipeline, error) {
 	}
 	extractive := generate.NewExtractive(generate.ExtractiveOptions{})
 	cfg.Generator = extractive
+	model, err := confidence.Extractive()
+	if err != nil {
+		return nil, err
+	}
+	cfg.Confidence, cfg.KeepUnconfident = &model, a.keepUnconfident
 	if a.cfg.LLMModel != "" {
 		cfg.Generator = generate.NewLLM(a.chat(), extractive, generate.LLMOptions{MaxTokens: a.cfg.LLMMaxTokens, Logger: a.logger})
 		cfg.Post.Verifier = generate.NewVerifier(a.chat())

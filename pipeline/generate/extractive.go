@@ -38,8 +38,8 @@ type ExtractiveOptions struct {
 // least 40 % of unanswerable questions, they answer the most answerable
 // ones with a sentence holding a gold answer (54.5 %, refusing 40.9 %).
 var DefaultExtractiveOptions = ExtractiveOptions{
-	MinScore:        0.45,
-	MinCoverage:     0.5,
+	MinScore:        0.3,
+	MinCoverage:     0.35,
 	MaxSentences:    3,
 	MinPartScore:    0.3,
 	MaxRecordFields: 8,
@@ -136,6 +136,9 @@ type candidate struct {
 	quote string
 	// framed lists the terms credited only for the sentence before.
 	framed []int
+	// typed is set when a table says the quoted cell is of the dimension
+	// asked for; label when the question names the row's label.
+	typed, label bool
 }
 
 // parts is what a unit itself says of the question's terms: matched without
@@ -159,7 +162,11 @@ func (e *Extractive) Generate(ctx context.Context, req Request) (Result, error) 
 		return Result{}, fmt.Errorf("generate: %w", err)
 	}
 	q := parseQuestion(req.Question, req.Category, req.Complexity, req.Expect)
-	picked := e.pick(q, req.Chunks)
+	cands, total := e.candidates(q, req.Chunks)
+	var picked []candidate
+	if len(cands) > 0 {
+		picked = e.decide(q, cands, total)
+	}
 	if len(picked) == 0 {
 		return Result{Text: NotFoundText, NotFound: true, Generator: "extractive"}, nil
 	}
@@ -167,17 +174,7 @@ func (e *Extractive) Generate(ctx context.Context, req Request) (Result, error) 
 	for i, c := range picked {
 		parts[i] = e.quote(q, c)
 	}
-	return Result{Text: strings.Join(parts, " "), Generator: "extractive"}, nil
-}
-
-// pick scores every unit of every chunk and returns the answer's units,
-// best first, or nil when none is good enough.
-func (e *Extractive) pick(q question, chunks []store.Chunk) []candidate {
-	cands, total := e.candidates(q, chunks)
-	if len(cands) == 0 {
-		return nil
-	}
-	return e.decide(q, cands, total)
+	return Result{Text: strings.Join(parts, " "), Generator: "extractive", Features: evidence(q, picked, cands)}, nil
 }
 
 // candidates scores every unit that could answer, best first, and returns
@@ -480,9 +477,8 @@ func (e *Extractive) score(q question, u unit, terms map[string]bool, ctx unitCo
 	if _, _, bad := q.expect.Contradicts(u.text + "\n" + ctx.frame); bad {
 		return candidate{}, false
 	}
-	var typed bool
-	c.quote, typed = e.quoteText(q, c)
-	if !typed && !q.expect.Accepts(c.quote, q.numbers) {
+	c.quote, c.typed = e.quoteText(q, c)
+	if !c.typed && !q.expect.Accepts(c.quote, q.numbers) {
 		return candidate{}, false
 	}
 
@@ -496,7 +492,7 @@ func (e *Extractive) score(q question, u unit, terms map[string]bool, ctx unitCo
 	} else if !unitOK {
 		score *= missingUnitPenalty
 	}
-	if labelAsked(q, u) {
+	if c.label = labelAsked(q, u); c.label {
 		// The row is about what the question names ("Module type" in a
 		// table of defaults): a sentence that only mentions the words
 		// does not state its value.

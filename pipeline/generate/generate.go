@@ -52,6 +52,10 @@ type Result struct {
 	FallbackReason string
 	// Token usage of the LLM call, when one was made.
 	PromptTokens, CompletionTokens int
+	// Features are what the generator knows about how well Text answers
+	// (the extractive reader's, see evidence), for the calibrated
+	// confidence; nil when it knows nothing.
+	Features map[string]float64
 }
 
 // Generator writes answers.

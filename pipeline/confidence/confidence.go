@@ -1,0 +1,340 @@
+// Package confidence turns what the pipeline knows about an answer — how
+// well the passage matched, whether the value is of the kind asked for, how
+// clearly it beat the alternatives — into a calibrated probability that the
+// answer is right, and into the levels users see. The model is a logistic
+// regression fitted on the tuning part of the domain dev set (cew eval
+// calibrate); its thresholds are chosen there so that "high" answers are
+// right at least 95 % of the time and "medium" at least 80 %, and below the
+// refusal threshold the pipeline says the information was not found.
+package confidence
+
+import (
+	"bytes"
+	_ "embed"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"math"
+	"sort"
+)
+
+// Features are the signals an answer is judged by, each on [0,1] (see the
+// pipeline for how each is measured). The names are the keys of a model's
+// weights.
+type Features map[string]float64
+
+// Model is a fitted logistic regression with its decision thresholds.
+type Model struct {
+	// Generator names the generator whose answers the model judges.
+	Generator string `json:"generator"`
+	// Weights by feature name, and the intercept.
+	Weights map[string]float64 `json:"weights"`
+	Bias    float64            `json:"bias"`
+	// Refuse is the probability below which an answer is not shown;
+	// Medium and High are where those levels start.
+	Refuse float64 `json:"refuse"`
+	Medium float64 `json:"medium"`
+	High   float64 `json:"high"`
+	// Fit records what the model was fitted on, for the report.
+	Fit FitInfo `json:"fit"`
+}
+
+// FitInfo describes a fit.
+type FitInfo struct {
+	Data    string  `json:"data"`
+	Samples int     `json:"samples"`
+	Right   int     `json:"right"`
+	L2      float64 `json:"l2"`
+	// LogLoss is the fitted model's mean log loss on its own samples.
+	LogLoss float64 `json:"log_loss"`
+}
+
+// Level is a probability's level: "high", "medium", "low", or "" when it is
+// below the refusal threshold.
+func (m Model) Level(p float64) string {
+	switch {
+	case p >= m.High:
+		return "high"
+	case p >= m.Medium:
+		return "medium"
+	case p >= m.Refuse:
+		return "low"
+	}
+	return ""
+}
+
+// Probability is the model's estimate that an answer with these features is
+// right. Features the model does not know are ignored; known ones that are
+// missing count as 0.
+func (m Model) Probability(f Features) float64 {
+	z := m.Bias
+	for name, w := range m.Weights {
+		z += w * f[name]
+	}
+	return sigmoid(z)
+}
+
+func sigmoid(z float64) float64 { return 1 / (1 + math.Exp(-z)) }
+
+//go:embed extractive.json
+var extractiveJSON []byte
+
+// Extractive is the model fitted for the extractive generator.
+func Extractive() (Model, error) { return Parse(extractiveJSON) }
+
+// Parse reads a model from JSON and checks that it can be used.
+func Parse(data []byte) (Model, error) {
+	var m Model
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&m); err != nil {
+		return Model{}, fmt.Errorf("confidence: %w", err)
+	}
+	if len(m.Weights) == 0 {
+		return Model{}, errors.New("confidence: model has no weights")
+	}
+	if !(0 <= m.Refuse && m.Refuse <= m.Medium && m.Medium <= m.High && m.High <= 1) {
+		return Model{}, fmt.Errorf("confidence: thresholds refuse %.3f ≤ medium %.3f ≤ high %.3f ≤ 1 do not hold", m.Refuse, m.Medium, m.High)
+	}
+	return m, nil
+}
+
+// Sample is one judged answer for fitting: its features and whether it was
+// right.
+type Sample struct {
+	Features Features
+	Right    bool
+}
+
+// FitOptions tunes Fit; zero fields take defaults.
+type FitOptions struct {
+	// L2 is the ridge penalty (default 1).
+	L2 float64
+	// HighPrecision and MediumPrecision are the shares of right answers
+	// the levels must reach on the samples (defaults 0.97 and 0.85: a
+	// margin over the 95 % and 80 % promised on unseen questions).
+	HighPrecision, MediumPrecision float64
+	// WrongCost is how many right answers one wrong answer costs when the
+	// refusal threshold is chosen (default 3: a wrong value on site is
+	// worse than no answer).
+	WrongCost float64
+}
+
+// Fit fits a model on samples (every feature name that occurs is used) and
+// chooses its thresholds. The samples must hold right and wrong answers.
+func Fit(generator, data string, samples []Sample, opts FitOptions) (Model, error) {
+	if opts.L2 <= 0 {
+		opts.L2 = 1
+	}
+	if opts.HighPrecision <= 0 {
+		opts.HighPrecision = 0.97
+	}
+	if opts.MediumPrecision <= 0 {
+		opts.MediumPrecision = 0.85
+	}
+	if opts.WrongCost <= 0 {
+		opts.WrongCost = 3
+	}
+	names := featureNames(samples)
+	right := 0
+	for _, s := range samples {
+		if s.Right {
+			right++
+		}
+	}
+	if right == 0 || right == len(samples) || len(names) == 0 {
+		return Model{}, fmt.Errorf("confidence: need right and wrong answers with features to fit (%d samples, %d right)", len(samples), right)
+	}
+	w, b := logistic(names, samples, opts.L2)
+	m := Model{Generator: generator, Weights: map[string]float64{}, Bias: b}
+	for i, n := range names {
+		m.Weights[n] = w[i]
+	}
+	probs := make([]float64, len(samples))
+	var loss float64
+	for i, s := range samples {
+		probs[i] = m.Probability(s.Features)
+		p := math.Min(math.Max(probs[i], 1e-9), 1-1e-9)
+		if s.Right {
+			loss -= math.Log(p)
+		} else {
+			loss -= math.Log(1 - p)
+		}
+	}
+	m.Refuse = refuseThreshold(probs, samples, opts.WrongCost)
+	m.High = precisionThreshold(probs, samples, opts.HighPrecision, m.Refuse)
+	m.Medium = min(m.High, precisionThreshold(probs, samples, opts.MediumPrecision, m.Refuse))
+	m.Fit = FitInfo{Data: data, Samples: len(samples), Right: right, L2: opts.L2, LogLoss: loss / float64(len(samples))}
+	return m, nil
+}
+
+func featureNames(samples []Sample) []string {
+	seen := map[string]bool{}
+	var names []string
+	for _, s := range samples {
+		for n := range s.Features {
+			if !seen[n] {
+				seen[n] = true
+				names = append(names, n)
+			}
+		}
+	}
+	sort.Strings(names)
+	return names
+}
+
+// logistic fits weights by Newton's method on the L2-penalised log
+// likelihood (the intercept unpenalised); a few dozen features and a few
+// hundred samples converge in a handful of steps.
+func logistic(names []string, samples []Sample, l2 float64) ([]float64, float64) {
+	d := len(names) + 1 // last is the intercept
+	x := make([][]float64, len(samples))
+	for i, s := range samples {
+		x[i] = make([]float64, d)
+		for j, n := range names {
+			x[i][j] = s.Features[n]
+		}
+		x[i][d-1] = 1
+	}
+	w := make([]float64, d)
+	for iter := 0; iter < 50; iter++ {
+		grad := make([]float64, d)
+		hess := make([][]float64, d)
+		for j := range hess {
+			hess[j] = make([]float64, d)
+		}
+		for i, s := range samples {
+			var z float64
+			for j := range w {
+				z += w[j] * x[i][j]
+			}
+			p := sigmoid(z)
+			y := 0.0
+			if s.Right {
+				y = 1
+			}
+			for j := range w {
+				grad[j] += (p - y) * x[i][j]
+				for k := range w {
+					hess[j][k] += p * (1 - p) * x[i][j] * x[i][k]
+				}
+			}
+		}
+		for j := 0; j < d-1; j++ {
+			grad[j] += l2 * w[j]
+			hess[j][j] += l2
+		}
+		hess[d-1][d-1] += 1e-9
+		step := solve(hess, grad)
+		var change float64
+		for j := range w {
+			w[j] -= step[j]
+			change = max(change, math.Abs(step[j]))
+		}
+		if change < 1e-8 {
+			break
+		}
+	}
+	return w[:d-1], w[d-1]
+}
+
+// solve returns x with a·x = b by Gaussian elimination with partial
+// pivoting; a is symmetric positive definite here.
+func solve(a [][]float64, b []float64) []float64 {
+	n := len(b)
+	m := make([][]float64, n)
+	for i := range a {
+		m[i] = append(append([]float64{}, a[i]...), b[i])
+	}
+	for c := 0; c < n; c++ {
+		p := c
+		for r := c + 1; r < n; r++ {
+			if math.Abs(m[r][c]) > math.Abs(m[p][c]) {
+				p = r
+			}
+		}
+		m[c], m[p] = m[p], m[c]
+		if math.Abs(m[c][c]) < 1e-12 {
+			continue
+		}
+		for r := c + 1; r < n; r++ {
+			f := m[r][c] / m[c][c]
+			for k := c; k <= n; k++ {
+				m[r][k] -= f * m[c][k]
+			}
+		}
+	}
+	x := make([]float64, n)
+	for r := n - 1; r >= 0; r-- {
+		if math.Abs(m[r][r]) < 1e-12 {
+			continue
+		}
+		s := m[r][n]
+		for k := r + 1; k < n; k++ {
+			s -= m[r][k] * x[k]
+		}
+		x[r] = s / m[r][r]
+	}
+	return x
+}
+
+// refuseThreshold picks the probability below which answers are refused so
+// that right answers kept minus cost times wrong answers kept is largest.
+func refuseThreshold(probs []float64, samples []Sample, cost float64) float64 {
+	best, bestGain := 1.0, 0.0
+	for _, t := range candidates(probs) {
+		var gain float64
+		for i, p := range probs {
+			if p < t {
+				continue
+			}
+			if samples[i].Right {
+				gain++
+			} else {
+				gain -= cost
+			}
+		}
+		if gain > bestGain {
+			best, bestGain = t, gain
+		}
+	}
+	return best
+}
+
+// precisionThreshold is the lowest threshold (not below floor) at which the
+// answers at or above it are right at least precision of the time, or 1
+// when none is.
+func precisionThreshold(probs []float64, samples []Sample, precision, floor float64) float64 {
+	best := 1.0
+	for _, t := range candidates(probs) {
+		if t < floor {
+			continue
+		}
+		kept, right := 0, 0
+		for i, p := range probs {
+			if p >= t {
+				kept++
+				if samples[i].Right {
+					right++
+				}
+			}
+		}
+		if kept > 0 && float64(right) >= precision*float64(kept) && t < best {
+			best = t
+		}
+	}
+	return best
+}
+
+// candidates are the distinct probabilities, the thresholds worth trying.
+func candidates(probs []float64) []float64 {
+	c := append([]float64{}, probs...)
+	sort.Float64s(c)
+	out := c[:0]
+	for i, p := range c {
+		if i == 0 || p != c[i-1] {
+			out = append(out, p)
+		}
+	}
+	return out
+}

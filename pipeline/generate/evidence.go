@@ -1,0 +1,139 @@
+package generate
+
+import (
+	"github.com/cewhq/cew/pipeline/guard"
+)
+
+// evidence describes how well the extractive answer answers, for the
+// calibrated confidence. Every feature is on [0,1]:
+//
+//   - reader_score, reader_coverage: the best unit's score and the weighted
+//     share of the question's terms it (or its context) holds;
+//   - margin: how far the best unit's score is above the best unit that
+//     would have quoted something else from another place;
+//   - missing: the largest weight share of one question term found nowhere
+//     near the unit ("snow" when a table has no snow scenario);
+//   - dims_asked, typed_value: the question wants a value of a known
+//     dimension, and the quote states one with its unit (or the table's
+//     unit column types it);
+//   - structured, label: the quote is a table row or spreadsheet record,
+//     and the question names the row's label;
+//   - codes, codes_whole: the question names a model or drawing number,
+//     and the unit holds it whole rather than as part of a longer one;
+//   - qualifiers: the question names a contrasting case and the unit (or
+//     its context) names it too;
+//   - consensus: the share of other good units that state one of the
+//     answer's values;
+//   - first_chunk: the answer comes from the best-ranked passage;
+//   - parts: the answer quotes several units.
+func evidence(q question, picked, cands []candidate) map[string]float64 {
+	best := picked[0]
+	f := map[string]float64{
+		"reader_score":    clamp01(best.score),
+		"reader_coverage": clamp01(best.coverage),
+		"margin":          1,
+	}
+	for _, c := range cands {
+		if c.chunk != best.chunk && c.quote != best.quote && !isPicked(picked, c) {
+			f["margin"] = clamp01(best.score - c.score)
+			break
+		}
+	}
+	var total, worst float64
+	for i, t := range q.terms {
+		total += t.weight
+		if best.matched[i] == 0 && !t.frame {
+			worst = max(worst, t.weight)
+		}
+	}
+	if total > 0 {
+		f["missing"] = worst / total
+	}
+	if len(q.expect.Dims) > 0 {
+		f["dims_asked"] = 1
+		for _, v := range guard.Values(best.quote) {
+			if v.Unit != "" && !q.numbers[v.Num] && q.expect.Accepts(v.Text, nil) {
+				f["typed_value"] = 1
+				break
+			}
+		}
+		if best.typed {
+			f["typed_value"] = 1
+		}
+	}
+	if best.kind == kindRow || best.kind == kindRecord {
+		f["structured"] = 1
+	}
+	if best.label {
+		f["label"] = 1
+	}
+	for _, t := range q.terms {
+		if !t.code {
+			continue
+		}
+		f["codes"] = 1
+		f["codes_whole"] = 1
+		if !best.terms[t.term] {
+			f["codes_whole"] = 0
+			break
+		}
+	}
+	if len(q.expect.Qualifiers) > 0 {
+		named := guard.Qualifiers(best.text + "\n" + best.header)
+		all := 1.0
+		for _, qual := range q.expect.Qualifiers {
+			if !guard.Mentions(named, qual) {
+				all = 0
+			}
+		}
+		f["qualifiers"] = all
+	}
+	f["consensus"] = consensus(best, cands)
+	if best.chunk == 0 {
+		f["first_chunk"] = 1
+	}
+	if len(picked) > 1 {
+		f["parts"] = 1
+	}
+	return f
+}
+
+// consensus is the share of the other units scoring at least half as well
+// as best, from other places, that state one of best's values.
+func consensus(best candidate, cands []candidate) float64 {
+	values := map[string]bool{}
+	for _, v := range guard.Values(best.quote) {
+		values[v.Num+" "+v.Unit] = true
+	}
+	if len(values) == 0 {
+		return 0
+	}
+	others, agree := 0, 0
+	for _, c := range cands {
+		if c.quote == best.quote || c.score < best.score/2 {
+			continue
+		}
+		others++
+		for _, v := range guard.Values(c.quote) {
+			if values[v.Num+" "+v.Unit] {
+				agree++
+				break
+			}
+		}
+	}
+	if others == 0 {
+		return 0
+	}
+	return float64(agree) / float64(others)
+}
+
+func isPicked(picked []candidate, c candidate) bool {
+	for _, p := range picked {
+		if p.chunk == c.chunk && p.pos == c.pos && p.quote == c.quote {
+			return true
+		}
+	}
+	return false
+}
+
+func clamp01(x float64) float64 { return min(1, max(0, x)) }
