@@ -65,6 +65,11 @@ lint:
 	$(GO) vet ./...
 	@out=$$(gofmt -l $$(git ls-files '*.go')); if [ -n "$$out" ]; then echo "gofmt needed:"; echo "$$out"; exit 1; fi
 
+## msbotbuilder-check: github.com/infracloudio/msbotbuilder-go v0.2.5 on the
+## same 40 tokens as Microsoft's SDK (its own module; cew does not use it).
+msbotbuilder-check:
+	cd scripts/msbotbuilder-check && $(GO) test -count=1 -v .
+
 ## eval: the evaluations on the public data in $(EVAL_DATA); reports in eval-reports/.
 eval: build
 	./$(BIN) eval retrieval --beir $(EVAL_DATA)/scifact --qrels $(EVAL_DATA)/scifact/qrels/train.tsv --run eval-reports/scifact.run

@@ -138,23 +138,7 @@ func TestServe(t *testing.T) {
 		t.Fatalf("ingest: %v\n%s", err, out)
 	}
 
-	ctx, cancel := context.WithCancel(context.Background())
-	served := make(chan error, 1)
-	var logs string
-	go func() {
-		var err error
-		logs, err = run(ctx, "serve")
-		served <- err
-	}()
-	base := "http://" + addr
-	waitFor(t, "the server", func() bool {
-		resp, err := http.Get(base + "/healthz")
-		if err != nil {
-			return false
-		}
-		resp.Body.Close()
-		return resp.StatusCode == http.StatusOK
-	})
+	base, stop := serveInBackground(t, addr, run)
 
 	t.Run("readyz", func(t *testing.T) {
 		resp, err := http.Get(base + "/readyz")
@@ -233,15 +217,7 @@ func TestServe(t *testing.T) {
 		}
 	})
 
-	cancel()
-	select {
-	case err := <-served:
-		if err != nil {
-			t.Fatalf("serve: %v\n%s", err, logs)
-		}
-	case <-time.After(40 * time.Second):
-		t.Fatal("serve did not shut down")
-	}
+	logs := stop()
 	if strings.Contains(logs, testBotToken) || strings.Contains(logs, testSigningSecret) {
 		t.Errorf("a secret reached the logs")
 	}
