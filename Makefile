@@ -12,7 +12,7 @@ export CGO_ENABLED ?= 1
 
 EVAL_DATA ?= ../shared/eval
 
-.PHONY: build demo test bench lint eval eval-llm clean models demo-models
+.PHONY: build demo test bench lint eval eval-llm clean models demo-models teams-package teams-check msbotbuilder-check
 
 # The local embedder loads ONNX Runtime through cgo: with a C compiler the
 # binary is built with cgo (dynamically linked to libc), without one it is
@@ -64,6 +64,16 @@ bench:
 lint:
 	$(GO) vet ./...
 	@out=$$(gofmt -l $$(git ls-files '*.go')); if [ -n "$$out" ]; then echo "gofmt needed:"; echo "$$out"; exit 1; fi
+
+## teams-package: the Teams app (manifest + icons) as bin/cew-teams.zip, for
+## MICROSOFT_APP_ID=<guid> CEW_PUBLIC_HOST=<host serving cew over HTTPS>.
+teams-package:
+	$(GO) run ./scripts/teams-package -app-id "$(MICROSOFT_APP_ID)" -host "$(CEW_PUBLIC_HOST)" -o bin/cew-teams.zip
+
+## teams-check: golden Adaptive Cards through Microsoft's renderer, the app
+## manifest through its schema (npm packages cached outside the repo).
+teams-check:
+	scripts/teams-checks.sh
 
 ## msbotbuilder-check: github.com/infracloudio/msbotbuilder-go v0.2.5 on the
 ## same 40 tokens as Microsoft's SDK (its own module; cew does not use it).
