@@ -88,18 +88,23 @@ eval: build
 	./$(BIN) eval cache --squad $(EVAL_DATA)/squad2/dev-v2.0.articles-1-8.json
 	./$(BIN) eval domain --corpus $(CORPUS) --outcomes eval-reports/domain-outcomes.jsonl
 
-## eval-llm: the LLM generator against a real local model (scripts/llm-server.sh
-## builds and caches the server on first use: about 15 minutes), side by side with
-## the extractive generator on the same questions; reports in eval-reports/llm and
-## eval-reports/llm-extractive. Not run in CI (the server build is too long for it).
-LLM_SQUAD_LIMIT ?= 60
-LLM_TIMEOUT     ?= 300s
-LLM_REPORTS     ?= eval-reports/llm
+## eval-llm: the LLM generator against a real local model, side by side with the
+## extractive generator on the same questions: the domain dev set ($(LLM_DOMAIN_SPLIT)
+## split) and the first $(LLM_SQUAD_LIMIT) SQuAD 2.0 questions. scripts/llm-server.sh
+## builds and caches the model server on first use (about 10 minutes), serves the model
+## with 1 thread and is stopped at the end. Reports in $(LLM_REPORTS) and
+## $(LLM_REPORTS)-extractive. Not run in CI: the server build is too long for it.
+LLM_DOMAIN_SPLIT ?= heldout
+LLM_SQUAD_LIMIT  ?= 30
+LLM_TIMEOUT      ?= 300s
+LLM_REPORTS      ?= eval-reports/llm
 eval-llm: build
+	./$(BIN) eval domain --split $(LLM_DOMAIN_SPLIT) --outcomes $(LLM_REPORTS)-extractive/domain-outcomes.jsonl --report-dir $(LLM_REPORTS)-extractive
 	./$(BIN) eval qa --squad $(EVAL_DATA)/squad2/dev-v2.0.articles-1-8.json --limit $(LLM_SQUAD_LIMIT) \
 		--outcomes $(LLM_REPORTS)-extractive/qa-outcomes.jsonl --report-dir $(LLM_REPORTS)-extractive
 	@set -e; trap 'scripts/llm-server.sh stop' EXIT; \
 	eval "$$(scripts/llm-server.sh start)"; export CEW_LLM_TIMEOUT=$(LLM_TIMEOUT); \
+	./$(BIN) eval domain --split $(LLM_DOMAIN_SPLIT) --outcomes $(LLM_REPORTS)/domain-outcomes.jsonl --report-dir $(LLM_REPORTS); \
 	./$(BIN) eval qa --squad $(EVAL_DATA)/squad2/dev-v2.0.articles-1-8.json --limit $(LLM_SQUAD_LIMIT) \
 		--outcomes $(LLM_REPORTS)/qa-outcomes.jsonl --report-dir $(LLM_REPORTS)
 

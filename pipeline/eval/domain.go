@@ -311,6 +311,7 @@ type DomainOutcome struct {
 	CitesGold bool         `json:"cites_gold"`
 	Missing   []string     `json:"missing_values,omitempty"`
 	LatencyMS float64      `json:"latency_ms"`
+	Timing    Timing       `json:"timing"`
 	Trace     answer.Trace `json:"trace"`
 }
 
@@ -376,13 +377,12 @@ func AskDomain(ctx context.Context, qs []DomainQuestion, p Answerer, tenant stri
 		if err := ctx.Err(); err != nil {
 			return outcomes, err
 		}
-		start := now()
-		ans, err := p.Answer(ctx, pipeline.Request{Tenant: tenant, Question: q.Question})
+		ans, timing, err := timedAnswer(ctx, p, pipeline.Request{Tenant: tenant, Question: q.Question}, now)
 		if err != nil {
 			return outcomes, fmt.Errorf("eval: question %s: %w", q.ID, err)
 		}
 		o := ScoreDomain(q, ans)
-		o.LatencyMS = float64(now().Sub(start).Microseconds()) / 1000
+		o.LatencyMS, o.Timing = timing.TotalMS, timing
 		outcomes = append(outcomes, o)
 	}
 	return outcomes, nil
@@ -474,12 +474,11 @@ func DomainReport(outcomes []DomainOutcome, dataset string) Report {
 			continue
 		}
 		addTally(&rep, split, Tally(group), true)
-		var lat []float64
+		var times latencies
 		for _, o := range group {
-			lat = append(lat, o.LatencyMS)
+			times.add(o.Timing)
 		}
-		rep.add(split+"/latency_ms/p50", Percentile(lat, 0.5), len(lat))
-		rep.add(split+"/latency_ms/p99", Percentile(lat, 0.99), len(lat))
+		times.report(&rep, split+"/")
 	}
 	for _, split := range []string{SplitTune, SplitHeldout, SplitAll} {
 		byTag := map[string][]DomainOutcome{}

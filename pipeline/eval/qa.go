@@ -145,7 +145,7 @@ func QA(ctx context.Context, s SQuAD, p Answerer, tenant string, limit int, now 
 	rep.add("unanswerable/answered", ratio(answeredNoAnswer, unanswerable), unanswerable)
 	rep.add("all/wrong_answer_rate", ratio(answeredWrong+answeredNoAnswer, total), total)
 	rep.add("all/accuracy", ratio(correct+refused, total), total)
-	times.report(&rep)
+	times.report(&rep, "")
 	return rep, outcomes, nil
 }
 

@@ -71,19 +71,20 @@ func (l *latencies) add(t Timing) {
 	}
 }
 
-// report adds the percentiles: every answer's total time, and for answers
-// the LLM wrote, the time to the first token and the total time, with how
-// many answers fell back to the extractive generator.
-func (l latencies) report(rep *Report) {
-	rep.add("latency_ms/p50", Percentile(l.total, 0.50), len(l.total))
-	rep.add("latency_ms/p90", Percentile(l.total, 0.90), len(l.total))
-	rep.add("latency_ms/p99", Percentile(l.total, 0.99), len(l.total))
+// report adds the percentiles, each metric's name prefixed: every answer's
+// total time, and for answers the LLM wrote, the time to the first token
+// and the total time, with how many answers fell back to the extractive
+// generator.
+func (l latencies) report(rep *Report, prefix string) {
+	rep.add(prefix+"latency_ms/p50", Percentile(l.total, 0.50), len(l.total))
+	rep.add(prefix+"latency_ms/p90", Percentile(l.total, 0.90), len(l.total))
+	rep.add(prefix+"latency_ms/p99", Percentile(l.total, 0.99), len(l.total))
 	if len(l.firstToken) == 0 && len(l.generated) == 0 && l.fellBack == 0 {
 		return
 	}
-	rep.add("llm/first_token_ms/p50", Percentile(l.firstToken, 0.50), len(l.firstToken))
-	rep.add("llm/first_token_ms/p99", Percentile(l.firstToken, 0.99), len(l.firstToken))
-	rep.add("llm/total_ms/p50", Percentile(l.generated, 0.50), len(l.generated))
-	rep.add("llm/total_ms/p99", Percentile(l.generated, 0.99), len(l.generated))
-	rep.add("llm/fell_back", ratio(l.fellBack, len(l.total)), len(l.total))
+	rep.add(prefix+"llm/first_token_ms/p50", Percentile(l.firstToken, 0.50), len(l.firstToken))
+	rep.add(prefix+"llm/first_token_ms/p99", Percentile(l.firstToken, 0.99), len(l.firstToken))
+	rep.add(prefix+"llm/total_ms/p50", Percentile(l.generated, 0.50), len(l.generated))
+	rep.add(prefix+"llm/total_ms/p99", Percentile(l.generated, 0.99), len(l.generated))
+	rep.add(prefix+"llm/fell_back", ratio(l.fellBack, len(l.total)), len(l.total))
 }

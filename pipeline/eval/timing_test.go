@@ -78,7 +78,7 @@ func TestLatenciesReport(t *testing.T) {
 		l.add(tm)
 	}
 	var rep Report
-	l.report(&rep)
+	l.report(&rep, "")
 	got := map[string]Metric{}
 	for _, m := range rep.Metrics {
 		got[m.Name] = m
@@ -101,7 +101,7 @@ func TestLatenciesReport(t *testing.T) {
 	var extractiveOnly latencies
 	extractiveOnly.add(Timing{TotalMS: 5, Generator: "extractive"})
 	var rep2 Report
-	extractiveOnly.report(&rep2)
+	extractiveOnly.report(&rep2, "")
 	for _, m := range rep2.Metrics {
 		if m.Name[:4] == "llm/" {
 			t.Errorf("extractive-only run reports %s", m.Name)
