@@ -74,6 +74,9 @@ func (g *LLM) Generate(ctx context.Context, req Request) (Result, error) {
 	}
 	out := Result{Generator: "llm", PromptTokens: res.PromptTokens, CompletionTokens: res.CompletionTokens}
 	out.Text, out.NotFound = tidyAnswer(res.Text, req.Chunks)
+	if !out.NotFound {
+		out.Text = recite(ctx, req.Question, out.Text, req.Chunks)
+	}
 	if out.Text == "" {
 		fell, ferr := g.fall(ctx, req, "empty_answer", errors.New("the model returned no text"))
 		fell.PromptTokens, fell.CompletionTokens = out.PromptTokens, out.CompletionTokens
