@@ -1,6 +1,7 @@
 package guard
 
 import (
+	"math/big"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -136,7 +137,13 @@ func (ev *evidence) hasQuantity(q quantity) bool {
 		return ok
 	}
 	for _, e := range ev.quantities {
-		if e.Num == "" || !sameNumber(q.Num, e.Num) {
+		if e.Num == "" {
+			continue
+		}
+		if !sameNumber(q.Num, e.Num) {
+			if samePercent(q, e) {
+				return true
+			}
 			continue
 		}
 		switch {
@@ -149,6 +156,31 @@ func (ev *evidence) hasQuantity(q quantity) bool {
 		}
 	}
 	return false
+}
+
+// samePercent reports whether one of a and b is a percentage and the other
+// the same value as a bare fraction: "96 %" and "0.96" state one number, as
+// "14 %" and "0.14" do. Any other unit on either side is a different
+// quantity.
+func samePercent(a, b quantity) bool {
+	switch {
+	case a.Unit == "%" && b.Unit == "":
+		return sameNumber(percentAsFraction(a.Num), b.Num)
+	case a.Unit == "" && b.Unit == "%":
+		return sameNumber(a.Num, percentAsFraction(b.Num))
+	}
+	return false
+}
+
+// percentAsFraction divides a canonical number by 100 exactly ("96" →
+// "0.96"); it returns "" for what is not a plain decimal.
+func percentAsFraction(num string) string {
+	r, ok := new(big.Rat).SetString(num)
+	if !ok || strings.ContainsAny(num, ":±") {
+		return ""
+	}
+	r.Quo(r, big.NewRat(100, 1))
+	return canonicalNumber(r.FloatString(12))
 }
 
 // sameNumber compares canonical numbers. An unsigned number in the answer

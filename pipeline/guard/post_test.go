@@ -423,6 +423,37 @@ func TestPostNumberWords(t *testing.T) {
 	}
 }
 
+// TestPostParaphrasedQuantities accepts the same value written another
+// way, as models write it, under the default thresholds, and nothing else.
+func TestPostParaphrasedQuantities(t *testing.T) {
+	chunks := []store.Chunk{{
+		ID: "277-007-D-C-40327/03/2", DocID: "277-007-D-C-40327", Page: 2,
+		Text: "DC cables shall be laid with a minimum depth of 800 mm. The nominal inverter efficiency is 0.96. " +
+			"The default total system loss is 14 %.",
+	}}
+	tests := []struct {
+		name   string
+		answer string
+		want   Reason
+	}{
+		{name: "number and unit in words", answer: "DC cables shall be laid with a minimum depth of eight hundred millimetres [S1].", want: None},
+		{name: "unit in words", answer: "DC cables shall be laid with a minimum depth of 800 millimetres [S1].", want: None},
+		{name: "fraction as a percentage", answer: "The nominal inverter efficiency is 96 % [S1].", want: None},
+		{name: "percentage glued", answer: "The default total system loss is 14% [S1].", want: None},
+		{name: "another number in words", answer: "DC cables shall be laid with a minimum depth of nine hundred millimetres [S1].", want: UngroundedNumber},
+		{name: "another percentage", answer: "The nominal inverter efficiency is 97 % [S1].", want: UngroundedNumber},
+		{name: "converted unit", answer: "DC cables shall be laid with a minimum depth of 0.8 m [S1].", want: UngroundedNumber},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			v := Post(context.Background(), "What is it?", tt.answer, chunks, DefaultPostOptions())
+			if v.Reason != tt.want {
+				t.Errorf("Post = %s %q, want %s", v.Reason, v.Detail, tt.want)
+			}
+		})
+	}
+}
+
 // TestPostDroppedNegation rejects answers that repeat a source's words
 // without the negation among them, which say the opposite of the source
 // while every word is supported.

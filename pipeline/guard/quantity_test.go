@@ -68,6 +68,10 @@ func TestHasQuantity(t *testing.T) {
 		{name: "code spelt without hyphens", chunk: "drawing 277-007-D-C-40327", answer: "277007DC40327", want: true},
 		{name: "wrong code", chunk: "drawing 277-007-D-C-40327", answer: "277-007-D-C-40328", want: false},
 		{name: "model part", chunk: "SMA America: SB7000TL-US-22", answer: "SB7000TL", want: true},
+		{name: "percent of a fraction", chunk: "nominal inverter efficiency is 0.96", answer: "96 %", want: true},
+		{name: "fraction of a percent", chunk: "a total loss of 14 %", answer: "0.14", want: true},
+		{name: "percent of another fraction", chunk: "reference efficiency is 0.9637", answer: "96 %", want: false},
+		{name: "percent against a length", chunk: "a depth of 0.96 m", answer: "96 %", want: false},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -53,6 +53,19 @@ func support(claim string, evs []*evidence) float64 {
 // supportedToken reports whether any chunk has the token: by its stem or
 // surface for a word, by value for a number, by compact form for a code.
 func supportedToken(t analysis.Token, evs []*evidence) bool {
+	if t.Kind == analysis.Word && t.Text != "one" {
+		if _, ok := numberWordValues[t.Text]; ok {
+			// A number in words ("eight hundred"): checkSentence has
+			// already demanded its value from the cited chunk.
+			return true
+		}
+	}
+	// A unit spelt out ("millimetres") is supported by its symbol ("mm").
+	unit, isUnit := "", false
+	if t.Kind == analysis.Word && len(t.Text) > 3 {
+		unit, isUnit = canonicalUnit(t.Text)
+		isUnit = isUnit && unit != t.Text
+	}
 	var q quantity
 	if t.Kind == analysis.Number || t.Kind == analysis.Identifier {
 		qs := quantities(t.Text)
@@ -62,7 +75,7 @@ func supportedToken(t analysis.Token, evs []*evidence) bool {
 		}
 	}
 	for _, ev := range evs {
-		if ev.hasTerm(t.Term) || ev.hasTerm(t.Text) {
+		if ev.hasTerm(t.Term) || ev.hasTerm(t.Text) || isUnit && ev.hasTerm(unit) {
 			return true
 		}
 		if q.isQuantity() && ev.hasQuantity(q) {
