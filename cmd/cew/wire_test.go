@@ -6,6 +6,7 @@ import (
 	"log/slog"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/cewhq/cew/embed/onnx"
@@ -180,5 +181,44 @@ func TestDenseOffForAnotherModel(t *testing.T) {
 				t.Errorf("cache keys name dense retrieval %v, want %v", on, tc.dense)
 			}
 		})
+	}
+}
+
+// TestLocalEmbedderEndToEnd: with CEW_EMBED=local, ingest embeds the
+// chunks, dense search finds a passage by meaning alone, and switching the
+// embedder off re-indexes the documents without vectors.
+func TestLocalEmbedderEndToEnd(t *testing.T) {
+	models := installedModels(t)
+	if models == "" {
+		t.Skip("local model not installed (make models)")
+	}
+	c := newCLI(t)
+	c.env["CEW_EMBED"], c.env["CEW_MODELS_DIR"], c.env["CEW_EMBED_THREADS"] = "local", models, "1"
+	dir := t.TempDir()
+	docs := map[string]string{
+		"277-100 Rev 1 Cable trenches.md": "# Cable trenches\n\nDC cables are buried 800 mm below finished ground level.\n",
+		"277-200 Rev 1 Inverter room.md":  "# Inverter room\n\nThe inverter room is ventilated by two extract fans rated 1200 m³/h each.\n",
+		"277-300 Rev 1 Fencing.md":        "# Perimeter fence\n\nThe perimeter fence is 2.4 m high galvanised steel mesh with a barbed wire top.\n",
+	}
+	for name, text := range docs {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	out, _, code := c.run(t, "", "ingest", dir)
+	if code != 0 || !strings.Contains(out, "embeddings: e5-small-v2-q (local)") {
+		t.Fatalf("ingest exit %d:\n%s", code, out)
+	}
+	// No word of the query but "how" is in the answer's passage: only the
+	// dense side can find it.
+	out, _, code = c.run(t, "", "search", "--json", "--mode", "dense", "-k", "1", "how deep are the electrical lines laid underground")
+	if code != 0 || !strings.Contains(out, "277-100") {
+		t.Fatalf("dense search exit %d, want the trench document first:\n%s", code, out)
+	}
+
+	c.env["CEW_EMBED"] = "none"
+	out, _, code = c.run(t, "", "ingest", dir)
+	if code != 0 || strings.Count(out, "indexed ") != 3 || !strings.Contains(out, "embeddings: none") {
+		t.Fatalf("switching the embedder off did not re-index the documents (exit %d):\n%s", code, out)
 	}
 }
