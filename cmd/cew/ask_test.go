@@ -27,7 +27,7 @@ func TestOneOffQuestionsHaveNoConversation(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			a := &app{cfg: Config{DataDir: t.TempDir(), Tenant: "acme", Store: "embedded"}, logger: slog.New(slog.DiscardHandler)}
 			defer a.close()
-			st, err := a.openStore()
+			st, err := a.openStore(t.Context())
 			if err != nil {
 				t.Fatal(err)
 			}

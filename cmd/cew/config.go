@@ -23,12 +23,22 @@ type Config struct {
 	DataDir  string
 	Tenant   string
 	Store    string
-	Milvus   string
 	RedisURL string
 
 	Embed        string
 	ModelsDir    string
 	EmbedThreads int
+
+	MilvusAddress     string
+	MilvusToken       string
+	MilvusUser        string
+	MilvusPassword    string
+	MilvusDatabase    string
+	MilvusCollection  string
+	MilvusConsistency string
+	MilvusTimeout     time.Duration
+	MilvusRRFK        int
+
 	EmbedBaseURL string
 	EmbedModel   string
 	LLMBaseURL   string
@@ -122,8 +132,16 @@ func duration(f func(*Config) *time.Duration) func(*Config, string) error {
 var settings = []setting{
 	{env: "CEW_DATA_DIR", def: ".cew", help: "where the embedded index, audit log and caches live", set: str(func(c *Config) *string { return &c.DataDir })},
 	{env: "CEW_TENANT", def: "default", help: "tenant for the CLI and for single-company deployments", set: str(func(c *Config) *string { return &c.Tenant })},
-	{env: "CEW_STORE", def: "embedded", help: "index backend: embedded", set: str(func(c *Config) *string { return &c.Store })},
-	{env: "MILVUS_ADDRESS", help: "Milvus gRPC address (host:port)", set: str(func(c *Config) *string { return &c.Milvus })},
+	{env: "CEW_STORE", def: "embedded", help: "index backend: embedded (in-process, one machine) or milvus", set: str(func(c *Config) *string { return &c.Store })},
+	{env: "MILVUS_ADDRESS", help: "Milvus address for CEW_STORE=milvus: host:port, or http(s)://host:port (https = TLS)", set: str(func(c *Config) *string { return &c.MilvusAddress })},
+	{env: "MILVUS_TOKEN", secret: true, help: "Milvus API key or user:password (or use MILVUS_USER and MILVUS_PASSWORD)", set: str(func(c *Config) *string { return &c.MilvusToken })},
+	{env: "MILVUS_USER", help: "Milvus user name", set: str(func(c *Config) *string { return &c.MilvusUser })},
+	{env: "MILVUS_PASSWORD", secret: true, help: "Milvus password", set: str(func(c *Config) *string { return &c.MilvusPassword })},
+	{env: "MILVUS_DATABASE", help: "Milvus database; unset = default", set: str(func(c *Config) *string { return &c.MilvusDatabase })},
+	{env: "CEW_MILVUS_COLLECTION", def: "cew_chunks", help: "Milvus chunks collection; the register is <name>_register", set: str(func(c *Config) *string { return &c.MilvusCollection })},
+	{env: "CEW_MILVUS_CONSISTENCY", def: "strong", help: "Milvus read consistency: strong, bounded, session or eventually", set: str(func(c *Config) *string { return &c.MilvusConsistency })},
+	{env: "CEW_MILVUS_TIMEOUT", def: "10s", help: "timeout of one Milvus call", set: duration(func(c *Config) *time.Duration { return &c.MilvusTimeout })},
+	{env: "CEW_MILVUS_RRF_K", def: "60", help: "k of Milvus's RRF ranker in hybrid search, 1/(k+rank)", set: positiveInt(func(c *Config) *int { return &c.MilvusRRFK })},
 	{env: "CEW_REDIS_URL", secret: true, help: "Redis URL for cache, memory, dedupe and rate limits (redis://host:6379/0); unset = in-process", set: str(func(c *Config) *string { return &c.RedisURL })},
 	{env: "CEW_EMBED", def: embedAuto, help: "embedder: auto (the HTTP endpoint when CEW_EMBED_MODEL is set, else the local model when installed, else none), local, http or none (BM25 only)", set: str(func(c *Config) *string { return &c.Embed })},
 	{env: "CEW_MODELS_DIR", def: onnx.DefaultDir(), help: "where `make models` installs the local embedding model and ONNX Runtime, and cew looks for them", set: str(func(c *Config) *string { return &c.ModelsDir })},
@@ -258,8 +276,25 @@ func (c Config) validate() []string {
 	var p []string
 	switch c.Store {
 	case "embedded":
+	case "milvus":
+		if strings.TrimSpace(c.MilvusAddress) == "" {
+			p = append(p, "MILVUS_ADDRESS: required when CEW_STORE=milvus")
+		}
+		if c.MilvusToken != "" && (c.MilvusUser != "" || c.MilvusPassword != "") {
+			p = append(p, "MILVUS_TOKEN: set either the token or MILVUS_USER and MILVUS_PASSWORD, not both")
+		}
+		switch strings.ToLower(c.MilvusConsistency) {
+		case "strong", "bounded", "session", "eventually":
+		default:
+			p = append(p, fmt.Sprintf("CEW_MILVUS_CONSISTENCY: %q is not strong, bounded, session or eventually", c.MilvusConsistency))
+		}
+		if c.MilvusCollection == "" || strings.ContainsFunc(c.MilvusCollection, func(r rune) bool {
+			return !(r == '_' || r >= '0' && r <= '9' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z')
+		}) {
+			p = append(p, fmt.Sprintf("CEW_MILVUS_COLLECTION: %q is not a Milvus collection name (letters, digits, underscores)", c.MilvusCollection))
+		}
 	default:
-		p = append(p, fmt.Sprintf("CEW_STORE: unknown store %q (this build supports: embedded)", c.Store))
+		p = append(p, fmt.Sprintf("CEW_STORE: unknown store %q (embedded or milvus)", c.Store))
 	}
 	if c.Tenant == "" || strings.ContainsAny(c.Tenant, " \t\n/") {
 		p = append(p, fmt.Sprintf("CEW_TENANT: %q is not a valid tenant name (no spaces or slashes)", c.Tenant))
@@ -350,6 +385,8 @@ func (c Config) LogValue() slog.Value {
 		slog.String("data_dir", c.DataDir),
 		slog.String("tenant", c.Tenant),
 		slog.String("store", c.Store),
+		slog.String("milvus_address", c.MilvusAddress),
+		slog.Bool("milvus_token_set", c.MilvusToken != "" || c.MilvusPassword != ""),
 		slog.Bool("redis", c.RedisURL != ""),
 		slog.String("embed", c.Embed),
 		slog.String("embed_model", c.EmbedModel),

@@ -61,8 +61,12 @@ func (a *app) scratchDir() (string, error) {
 	return dir, nil
 }
 
-// scratchStore opens an empty embedded index in a scratch folder.
-func (a *app) scratchStore() (*embedded.Store, error) {
+// scratchStore opens an empty index of the configured kind: an embedded
+// index in a scratch folder, or Milvus collections of its own.
+func (a *app) scratchStore(ctx context.Context) (store.Store, error) {
+	if a.cfg.Store == "milvus" {
+		return a.scratchMilvus(ctx)
+	}
 	dir, err := a.scratchDir()
 	if err != nil {
 		return nil, err
@@ -77,12 +81,12 @@ func (a *app) scratchStore() (*embedded.Store, error) {
 
 // squadIndex loads a SQuAD file and indexes its paragraphs for tenant in a
 // scratch store.
-func (a *app) squadIndex(ctx context.Context, path, tenant string) (eval.SQuAD, *embedded.Store, error) {
+func (a *app) squadIndex(ctx context.Context, path, tenant string) (eval.SQuAD, store.Store, error) {
 	s, err := eval.LoadSQuAD(path)
 	if err != nil {
 		return s, nil, err
 	}
-	st, err := a.scratchStore()
+	st, err := a.scratchStore(ctx)
 	if err != nil {
 		return s, nil, err
 	}
@@ -105,7 +109,7 @@ func newEvalRetrievalCmd(a *app, report func(eval.Report) error) *cobra.Command 
 			if err != nil {
 				return err
 			}
-			st, err := a.scratchStore()
+			st, err := a.scratchStore(ctx)
 			if err != nil {
 				return err
 			}

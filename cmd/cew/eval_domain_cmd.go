@@ -54,7 +54,7 @@ measuring only, never for tuning.`,
 			if len(qs) == 0 {
 				return fmt.Errorf("%w: %s in %s", eval.ErrNoQuestions, split, qPath)
 			}
-			st, err := a.scratchStore()
+			st, err := a.scratchStore(ctx)
 			if err != nil {
 				return err
 			}

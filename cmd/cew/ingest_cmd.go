@@ -23,7 +23,7 @@ Files that cannot be read are reported and skipped; the rest of the batch goes o
 The exit status is 1 when any file failed.`,
 		Args: cobra.MinimumNArgs(1),
 		RunE: func(cmd *cobra.Command, paths []string) error {
-			st, err := a.openStore()
+			st, err := a.openStoreForWrite(cmd.Context())
 			if err != nil {
 				return err
 			}

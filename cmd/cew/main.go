@@ -57,7 +57,7 @@ type app struct {
 	stderr io.Writer
 	logger *slog.Logger
 
-	store   *embedded.Store
+	store   store.Store
 	llmChat *llm.Chat
 	embed   *embedding // resolved CEW_EMBED, see embedding()
 	dense   *denseState
@@ -79,22 +79,41 @@ func (a *app) close() {
 	a.closers = nil
 }
 
-// openStore opens the configured index.
-func (a *app) openStore() (store.Store, error) {
+// openStore opens the configured index. It never creates Milvus
+// collections: that is `cew migrate`'s job (and `cew ingest`'s, see
+// openStoreForWrite).
+func (a *app) openStore(ctx context.Context) (store.Store, error) {
+	return a.openStoreMode(ctx, false)
+}
+
+// openStoreForWrite opens the configured index for ingestion, creating the
+// Milvus collections first when they do not exist yet.
+func (a *app) openStoreForWrite(ctx context.Context) (store.Store, error) {
+	return a.openStoreMode(ctx, true)
+}
+
+func (a *app) openStoreMode(ctx context.Context, migrate bool) (store.Store, error) {
 	if a.store != nil {
 		return a.store, nil
 	}
+	var (
+		st  store.Store
+		err error
+	)
 	switch a.cfg.Store {
 	case "embedded":
-		st, err := embedded.Open(a.cfg.DataDir, embedded.Options{Logger: a.logger})
-		if err != nil {
-			return nil, err
-		}
-		a.store = st
-		a.closers = append(a.closers, st.Close)
-		return st, nil
+		st, err = embedded.Open(a.cfg.DataDir, embedded.Options{Logger: a.logger})
+	case "milvus":
+		st, err = a.openMilvus(ctx, migrate)
+	default:
+		err = fmt.Errorf("unknown store %q", a.cfg.Store)
 	}
-	return nil, fmt.Errorf("unknown store %q", a.cfg.Store)
+	if err != nil {
+		return nil, err
+	}
+	a.store = st
+	a.closers = append(a.closers, st.Close)
+	return st, nil
 }
 
 func (a *app) isTTY(w any) bool {
@@ -171,6 +190,7 @@ CEW_CONFIG (keys: the variable names in lower case without CEW_):
 		newAskCmd(a),
 		newEvalCmd(a),
 		newServeCmd(a),
+		newMigrateCmd(a),
 		newVersionCmd(a),
 	)
 	return root, a
@@ -182,7 +202,11 @@ func newVersionCmd(a *app) *cobra.Command {
 		Short: "Print the version",
 		Args:  cobra.NoArgs,
 		RunE: func(*cobra.Command, []string) error {
-			fmt.Fprintf(a.stdout, "cew %s (%s, %s/%s)\n", version, runtime.Version(), runtime.GOOS, runtime.GOARCH)
+			stores := "embedded, milvus"
+			if !milvusBuilt {
+				stores = "embedded"
+			}
+			fmt.Fprintf(a.stdout, "cew %s (%s, %s/%s; stores: %s)\n", version, runtime.Version(), runtime.GOOS, runtime.GOARCH, stores)
 			return nil
 		},
 	}

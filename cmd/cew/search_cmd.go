@@ -40,7 +40,7 @@ embedder is configured). With --json and no query, reads one query per line from
 and prints one JSON object per line.`,
 		Args: cobra.MaximumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			st, err := a.openStore()
+			st, err := a.openStore(cmd.Context())
 			if err != nil {
 				return err
 			}

@@ -35,7 +35,7 @@ func newServeCmd(a *app) *cobra.Command {
   Socket Mode                                            when SLACK_APP_TOKEN (xapp-…) is set
   /api/messages                                          Microsoft Teams (MICROSOFT_APP_ID, MICROSOFT_APP_PASSWORD)
   /healthz   the process is up
-  /readyz    the index answers; cache state ("degraded" while Redis is unreachable); LLM configured or not
+  /readyz    the index answers (and, with CEW_STORE=milvus, Milvus has the collection loaded); cache state ("degraded" while Redis is unreachable); LLM configured or not
   /metrics   Prometheus metrics
 
 SIGINT/SIGTERM stop accepting work, finish the answers in flight (up to 30 s) and exit.`,
@@ -45,7 +45,7 @@ SIGINT/SIGTERM stop accepting work, finish the answers in flight (up to 30 s) an
 }
 
 func (a *app) serve(ctx context.Context) error {
-	st, err := a.openStore()
+	st, err := a.openStore(ctx)
 	if err != nil {
 		return err
 	}
@@ -168,7 +168,7 @@ type readiness struct {
 
 // readyHandler reports whether this replica can answer: the index must
 // answer (else 503); a failing cache only degrades (200, "degraded").
-func (a *app) readyHandler(st store.Catalog, b *bot.Bot) http.Handler {
+func (a *app) readyHandler(st store.Store, b *bot.Bot) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		ctx, cancel := context.WithTimeout(r.Context(), 2*time.Second)
 		defer cancel()
@@ -178,6 +178,13 @@ func (a *app) readyHandler(st store.Catalog, b *bot.Bot) http.Handler {
 			res.Status, res.Checks["store"], code = "unavailable", "error", http.StatusServiceUnavailable
 		} else {
 			res.Checks["store"] = "ok"
+		}
+		if isMilvus, err := milvusPing(ctx, st); isMilvus {
+			res.Checks["milvus"] = "ok"
+			if err != nil {
+				a.logger.Warn("readiness: milvus", "err", err)
+				res.Status, res.Checks["milvus"], code = "unavailable", "error", http.StatusServiceUnavailable
+			}
 		}
 		switch {
 		case a.cfg.RedisURL == "":

@@ -21,7 +21,7 @@ func newStatusCmd(a *app) *cobra.Command {
 status, date, pages, chunks, when indexed, superseded revisions and Drive link.
 Without a query, lists every document.`,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			st, err := a.openStore()
+			st, err := a.openStore(cmd.Context())
 			if err != nil {
 				return err
 			}

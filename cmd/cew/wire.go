@@ -21,15 +21,6 @@ import (
 	"github.com/cewhq/cew/store"
 )
 
-// pipeline wires the answer pipeline on the configured store.
-func (a *app) pipeline() (*pipeline.Pipeline, error) {
-	st, err := a.openStore()
-	if err != nil {
-		return nil, err
-	}
-	return a.newPipeline(st)
-}
-
 // newPipeline wires the answer pipeline from configuration: an embedder when
 // configured, the HTTP reranker when configured, and the LLM generator
 // (falling back to extractive) when a chat model is configured.

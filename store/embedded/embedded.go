@@ -41,7 +41,6 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
-	"strings"
 	"sync"
 	"time"
 
@@ -172,7 +171,7 @@ func (s *Store) Search(ctx context.Context, req store.SearchRequest) ([]store.Hi
 	if req.Tenant == "" {
 		return nil, fmt.Errorf("store/embedded: search: %w", store.ErrNoTenant)
 	}
-	k, mode, query, err := checkSearch(req)
+	k, mode, query, err := store.CheckSearch(req)
 	if err != nil {
 		return nil, fmt.Errorf("store/embedded: search %s: %w", req.Tenant, err)
 	}
@@ -214,37 +213,6 @@ func (s *Store) Search(ctx context.Context, req store.SearchRequest) ([]store.Hi
 	return hits, nil
 }
 
-// checkSearch validates a request and returns its K, mode and normalised
-// query vector (nil when the request has none).
-func checkSearch(req store.SearchRequest) (int, store.Mode, []float32, error) {
-	k := req.K
-	switch {
-	case k < 0:
-		return 0, "", nil, fmt.Errorf("%w: K is %d", store.ErrInvalid, k)
-	case k == 0:
-		k = store.DefaultK
-	}
-	mode := req.Mode
-	switch mode {
-	case "":
-		mode = store.ModeHybrid
-	case store.ModeHybrid, store.ModeKeyword, store.ModeDense:
-	default:
-		return 0, "", nil, fmt.Errorf("%w: unknown mode %q", store.ErrInvalid, mode)
-	}
-	if mode == store.ModeDense && len(req.Vector) == 0 {
-		return 0, "", nil, fmt.Errorf("%w: dense search needs a query vector", store.ErrInvalid)
-	}
-	if len(req.Vector) == 0 || mode == store.ModeKeyword {
-		return k, mode, nil, nil
-	}
-	q, err := normalised(req.Vector)
-	if err != nil {
-		return 0, "", nil, fmt.Errorf("%w: query vector: %v", store.ErrInvalid, err)
-	}
-	return k, mode, q, nil
-}
-
 // Documents implements store.Catalog.
 func (s *Store) Documents(ctx context.Context, tenant string) ([]store.Document, error) {
 	if err := ctx.Err(); err != nil {
@@ -266,24 +234,8 @@ func (s *Store) Documents(ctx context.Context, tenant string) ([]store.Document,
 	for _, rv := range ix.revs {
 		docs = append(docs, rv.doc)
 	}
-	slices.SortFunc(docs, compareDocuments)
+	slices.SortFunc(docs, store.CompareDocuments)
 	return docs, nil
-}
-
-// compareDocuments orders by number, then revision as document
-// controllers read it; document id and the raw revision label break ties
-// so the order is total.
-func compareDocuments(a, b store.Document) int {
-	if c := strings.Compare(a.Number, b.Number); c != 0 {
-		return c
-	}
-	if c := strings.Compare(a.ID, b.ID); c != 0 {
-		return c
-	}
-	if c := store.CompareRevisions(a.Revision, b.Revision); c != 0 {
-		return c
-	}
-	return strings.Compare(a.Revision, b.Revision)
 }
 
 // Generation implements store.Catalog. A tenant with nothing indexed is at

@@ -132,70 +132,14 @@ func revisionIndex(revs []store.Document, revision string) int {
 	return -1
 }
 
-// checkDocument validates a write and returns the chunks' vectors,
-// normalised (nil where a chunk has none).
+// checkDocument validates a write (store.CheckDocument, and no NUL in the
+// ids, which separates the parts of the bbolt keys) and returns the chunks'
+// vectors, normalised (nil where a chunk has none).
 func checkDocument(doc store.Document, chunks []store.Chunk) ([][]float32, error) {
-	switch {
-	case doc.ID == "":
-		return nil, fmt.Errorf("%w: document id is empty", store.ErrInvalid)
-	case doc.Revision == "":
-		return nil, fmt.Errorf("%w: revision is empty", store.ErrInvalid)
-	case strings.ContainsRune(doc.ID, 0) || strings.ContainsRune(doc.Revision, 0):
-		// NUL separates the parts of the bbolt keys.
+	if strings.ContainsRune(doc.ID, 0) || strings.ContainsRune(doc.Revision, 0) {
 		return nil, fmt.Errorf("%w: document id or revision contains a NUL byte", store.ErrInvalid)
 	}
-	vectors := make([][]float32, len(chunks))
-	ids := make(map[string]bool, len(chunks))
-	dim := 0
-	for i := range chunks {
-		c := &chunks[i]
-		switch {
-		case c.ID == "":
-			return nil, fmt.Errorf("%w: chunk %d has no id", store.ErrInvalid, i)
-		case ids[c.ID]:
-			return nil, fmt.Errorf("%w: chunk id %q appears twice", store.ErrInvalid, c.ID)
-		case c.Tenant != doc.Tenant || c.DocID != doc.ID || c.Revision != doc.Revision:
-			return nil, fmt.Errorf("%w: chunk %q belongs to tenant %q, document %q, revision %q",
-				store.ErrInvalid, c.ID, c.Tenant, c.DocID, c.Revision)
-		}
-		ids[c.ID] = true
-		if len(c.Vector) == 0 {
-			continue
-		}
-		if dim == 0 {
-			dim = len(c.Vector)
-		}
-		if len(c.Vector) != dim {
-			return nil, fmt.Errorf("%w: chunk %q has a %d-dimensional vector, others have %d",
-				store.ErrInvalid, c.ID, len(c.Vector), dim)
-		}
-		v, err := normalised(c.Vector)
-		if err != nil {
-			return nil, fmt.Errorf("%w: chunk %q: %v", store.ErrInvalid, c.ID, err)
-		}
-		vectors[i] = v
-	}
-	return vectors, nil
-}
-
-// normalised returns a unit-length copy of v.
-func normalised(v []float32) ([]float32, error) {
-	var sum float64
-	for _, f := range v {
-		if math.IsNaN(float64(f)) || math.IsInf(float64(f), 0) {
-			return nil, fmt.Errorf("vector has a non-finite value")
-		}
-		sum += float64(f) * float64(f)
-	}
-	if sum == 0 {
-		return nil, fmt.Errorf("vector has zero length")
-	}
-	inv := 1 / math.Sqrt(sum)
-	out := make([]float32, len(v))
-	for i, f := range v {
-		out[i] = float32(float64(f) * inv)
-	}
-	return out, nil
+	return store.CheckDocument(doc, chunks)
 }
 
 // Layout of the bbolt file:

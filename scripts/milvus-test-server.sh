@@ -1,0 +1,144 @@
+#!/usr/bin/env bash
+# Starts and stops a throwaway Milvus Lite server for the Milvus tests.
+#
+#   export CEW_TEST_MILVUS_ADDRESS=$(scripts/milvus-test-server.sh start [port])
+#   go test -race ./store/milvus/...
+#   scripts/milvus-test-server.sh stop
+#
+# start installs the pinned PyPI packages (scripts/milvus-lite-requirements.txt)
+# into a virtualenv outside the repository ($CEW_MILVUS_VENV, by default under
+# ~/.cache/cew) when it is missing, runs `milvus-lite server` on 127.0.0.1 (the
+# given port, $CEW_MILVUS_TEST_PORT, or a free one) with a fresh data directory,
+# waits until it accepts connections, and prints host:port on stdout; everything
+# else goes to stderr. Running start twice prints the address of the server
+# already running. stop stops only the server start started (SIGTERM: Milvus
+# Lite ignores SIGINT in the background), found by its pidfile, and removes its
+# data. bin prints the path of the milvus-lite executable (installing it when
+# missing), for tests that start and stop servers of their own.
+set -euo pipefail
+
+root="$(cd "$(dirname "$0")/.." && pwd)"
+requirements="$root/scripts/milvus-lite-requirements.txt"
+state_dir="${CEW_MILVUS_TEST_DIR:-${TMPDIR:-/tmp}/cew-milvus-test}"
+venv="${CEW_MILVUS_VENV:-${XDG_CACHE_HOME:-$HOME/.cache}/cew/milvus-lite-$(sha256sum "$requirements" | cut -c1-12)}"
+pidfile="$state_dir/milvus.pid"
+portfile="$state_dir/port"
+
+log() { echo "milvus-test-server: $*" >&2; }
+
+# ours prints the pid of the server this script started, if it is running.
+ours() {
+  [ -f "$pidfile" ] || return 1
+  local pid
+  pid=$(cat "$pidfile" 2>/dev/null) || return 1
+  [ -n "$pid" ] && kill -0 "$pid" 2>/dev/null || return 1
+  # A recycled pid belongs to someone else: only a milvus-lite server is ours.
+  tr '\0' ' ' <"/proc/$pid/cmdline" 2>/dev/null | grep -q milvus-lite || return 1
+  echo "$pid"
+}
+
+install_venv() {
+  if [ -x "$venv/bin/milvus-lite" ] && [ -f "$venv/.installed" ]; then
+    return
+  fi
+  local python
+  python=$(command -v python3 || true)
+  if [ -z "$python" ] || ! "$python" -c 'import venv, ensurepip' 2>/dev/null; then
+    if ! command -v apt-get >/dev/null; then
+      log "python3 with venv is needed and apt-get is not available; install Python 3.10+ and retry"
+      exit 1
+    fi
+    local sudo=()
+    [ "$(id -u)" -eq 0 ] || sudo=(sudo)
+    log "installing python3-venv with apt-get"
+    export DEBIAN_FRONTEND=noninteractive
+    "${sudo[@]}" apt-get update >&2
+    "${sudo[@]}" apt-get install -y --no-install-recommends python3 python3-venv >&2
+    python=$(command -v python3)
+  fi
+  log "installing Milvus Lite into $venv"
+  rm -rf "$venv"
+  mkdir -p "$(dirname "$venv")"
+  "$python" -m venv "$venv" >&2
+  "$venv/bin/pip" install --quiet --disable-pip-version-check --only-binary=:all: -r "$requirements" >&2
+  touch "$venv/.installed"
+}
+
+port_in_use() {
+  (exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null
+}
+
+free_port() {
+  local port
+  for _ in $(seq 1 100); do
+    port=$((20000 + RANDOM % 40000))
+    port_in_use "$port" || { echo "$port"; return; }
+  done
+  log "no free port found"
+  exit 1
+}
+
+start() {
+  if ours >/dev/null; then
+    echo "127.0.0.1:$(cat "$portfile")"
+    return
+  fi
+  install_venv
+  local port="${1:-${CEW_MILVUS_TEST_PORT:-}}"
+  [ -n "$port" ] || port=$(free_port)
+  if port_in_use "$port"; then
+    log "port $port is already in use"
+    exit 1
+  fi
+  mkdir -p "$state_dir"
+  rm -rf "$state_dir/data" "$pidfile"
+  # The default host is 0.0.0.0: always bind the loopback.
+  setsid "$venv/bin/milvus-lite" server --data-dir "$state_dir/data" --host 127.0.0.1 --port "$port" \
+    >"$state_dir/milvus.log" 2>&1 </dev/null &
+  echo $! >"$pidfile"
+  for _ in $(seq 1 300); do
+    if ! ours >/dev/null; then
+      break
+    fi
+    if port_in_use "$port"; then
+      echo "$port" >"$portfile"
+      log "milvus-lite $(cat "$pidfile") listening on 127.0.0.1:$port"
+      echo "127.0.0.1:$port"
+      return
+    fi
+    sleep 0.1
+  done
+  log "milvus-lite did not answer on port $port; see $state_dir/milvus.log"
+  tail -n 20 "$state_dir/milvus.log" >&2 || true
+  stop
+  exit 1
+}
+
+stop() {
+  local pid
+  if ! pid=$(ours); then
+    log "no milvus-lite started by this script is running"
+    rm -f "$pidfile" "$portfile"
+    return
+  fi
+  kill -TERM "$pid"
+  for _ in $(seq 1 100); do
+    kill -0 "$pid" 2>/dev/null || break
+    sleep 0.1
+  done
+  if kill -0 "$pid" 2>/dev/null; then
+    kill -9 "$pid"
+  fi
+  rm -rf "$pidfile" "$portfile" "$state_dir/data"
+  log "stopped milvus-lite $pid"
+}
+
+case "${1:-}" in
+start) shift; start "$@" ;;
+stop) stop ;;
+bin) install_venv; echo "$venv/bin/milvus-lite" ;;
+*)
+  echo "usage: $0 start [port] | stop | bin" >&2
+  exit 2
+  ;;
+esac
