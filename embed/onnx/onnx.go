@@ -95,7 +95,6 @@ type Embedder struct {
 	maxTokens    int
 	clsID        int64
 	sepID        int64
-	logger       *slog.Logger
 
 	mu     sync.RWMutex // guards closed against Close during a call
 	closed bool
@@ -154,7 +153,6 @@ func Open(dir string, opts Options) (*Embedder, error) {
 		tok: tok, stripAccents: strip, sess: sess, dim: sess.dim(),
 		maxTokens: opts.MaxTokens,
 		clsID:     int64(clsID), sepID: int64(sepID),
-		logger: opts.Logger,
 	}
 	opts.Logger.Info("local embedder loaded", "model", ModelName, "dim", e.dim, "threads", opts.Threads, "runtime", opts.LibraryPath)
 	return e, nil
@@ -168,14 +166,21 @@ func Open(dir string, opts Options) (*Embedder, error) {
 // texts. So the normaliser is rebuilt without stripping, and encode strips
 // accents from the raw text with golang.org/x/text instead (the other
 // steps — cleaning, CJK spacing, lowercasing — are unaffected by the order).
-func loadTokenizer(path string) (*tokenizer.Tokenizer, bool, error) {
+func loadTokenizer(path string) (tok *tokenizer.Tokenizer, strip bool, err error) {
 	data, err := os.ReadFile(path)
 	if err != nil {
 		return nil, false, fmt.Errorf("embed/onnx: %w", err)
 	}
-	tok, err := pretrained.FromReader(bytes.NewReader(data))
+	// The reader type-asserts its way through the JSON and panics on a
+	// file that is not a tokenizer: that is a damaged install, not a crash.
+	defer func() {
+		if r := recover(); r != nil {
+			tok, strip, err = nil, false, fmt.Errorf("%w: %s is damaged (%v); run `make models` again", ErrNotInstalled, path, r)
+		}
+	}()
+	tok, err = pretrained.FromReader(bytes.NewReader(data))
 	if err != nil {
-		return nil, false, fmt.Errorf("embed/onnx: read %s: %w", path, err)
+		return nil, false, fmt.Errorf("%w: %s is damaged (%v); run `make models` again", ErrNotInstalled, path, err)
 	}
 	var cfg struct {
 		Normalizer *struct {
@@ -189,7 +194,6 @@ func loadTokenizer(path string) (*tokenizer.Tokenizer, bool, error) {
 	if err := json.Unmarshal(data, &cfg); err != nil {
 		return nil, false, fmt.Errorf("embed/onnx: read %s: %w", path, err)
 	}
-	strip := false
 	if n := cfg.Normalizer; n != nil && n.Type == "BertNormalizer" {
 		strip = n.Lowercase
 		if n.StripAccents != nil {

@@ -296,6 +296,25 @@ func TestNotInstalled(t *testing.T) {
 			}
 		})
 	}
+	t.Run("damaged tokenizer", func(t *testing.T) {
+		dir := t.TempDir()
+		for _, f := range []struct{ name, body string }{
+			{filepath.Join(onnx.ModelSubdir, "model.onnx"), "not a model"},
+			{filepath.Join(onnx.ModelSubdir, "tokenizer.json"), "{}"},
+			{filepath.Join(onnx.RuntimeSubdir, onnx.LibraryName()), "not a library"},
+		} {
+			if err := os.MkdirAll(filepath.Dir(filepath.Join(dir, f.name)), 0o755); err != nil {
+				t.Fatal(err)
+			}
+			if err := os.WriteFile(filepath.Join(dir, f.name), []byte(f.body), 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}
+		_, err := onnx.Open(dir, onnx.Options{})
+		if !errors.Is(err, onnx.ErrNotInstalled) || !strings.Contains(err.Error(), "damaged") {
+			t.Fatalf("Open with a tokenizer.json that is not one = %v, want a damaged install", err)
+		}
+	})
 	t.Run("not a library", func(t *testing.T) {
 		if _, err := os.Stat(filepath.Join(modelsDir(), onnx.RuntimeSubdir, onnx.LibraryName())); err == nil {
 			open(t) // the real library is loaded first: the process keeps it

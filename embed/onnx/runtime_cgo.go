@@ -53,7 +53,7 @@ func openSession(libPath, modelPath string, threads int) (session, error) {
 	}
 	inputs, outputs, err := ort.GetInputOutputInfo(modelPath)
 	if err != nil {
-		return nil, fmt.Errorf("embed/onnx: read %s: %w", modelPath, err)
+		return nil, fmt.Errorf("%w: %s is damaged (%v); run `make models` again", ErrNotInstalled, modelPath, err)
 	}
 	s := &ortSession{}
 	for _, in := range inputs {
