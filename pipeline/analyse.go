@@ -12,10 +12,11 @@ import (
 // analyse reads the question once for every later stage, with spelling
 // corrected against the tenant's own vocabulary when the store offers one.
 func (r *run) analyse(ctx context.Context, tenant, question string, intent classify.Intent) query.Analysis {
+	r.speller = r.p.spellers.get(ctx, r.p.cfg.Searcher, tenant, r.p.cfg.Logger)
 	qa := query.Analyse(question, query.Input{
 		Technical:  intent.Category == classify.CategoryTechnicalValue,
 		Expansions: intent.Hints.ExpandTerms,
-		Speller:    r.p.spellers.get(ctx, r.p.cfg.Searcher, tenant, r.p.cfg.Logger),
+		Speller:    r.speller,
 	})
 	r.ans.Trace.Read = qa.Text
 	for _, c := range qa.Corrections {

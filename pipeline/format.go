@@ -10,6 +10,7 @@ import (
 	"github.com/cewhq/cew/pipeline/guard"
 	"github.com/cewhq/cew/pipeline/query"
 	"github.com/cewhq/cew/store"
+	"github.com/cewhq/cew/store/analysis"
 )
 
 // renumberCitations rewrites [S#] markers so they number the answer's
@@ -50,6 +51,7 @@ func (r *run) judge(qa query.Analysis, gen generate.Result, ranked []store.Hit, 
 		f["rerank_cited"] = clamp01(ranked[post.Cited[0]-1].Score)
 	}
 	f["pre_coverage"] = clamp01(pre.Coverage)
+	f["unmatched_rarity"] = unmatchedRarity(qa.Text, ranked, post.Cited, r.speller)
 	f["support"] = clamp01(post.Support)
 	if len(qa.Corrections) > 0 {
 		f["corrected"] = 1
@@ -66,6 +68,31 @@ func (r *run) judge(qa query.Analysis, gen generate.Result, ranked []store.Hit, 
 		conf.Level = answer.LevelLow
 	}
 	return judgement{conf: conf}
+}
+
+// unmatchedRarity is the rarity in the index of the rarest word of the
+// question that no cited passage holds (title, section and sheet
+// included): a question about the "snow scenario" answered from a passage
+// that never says "snow" is likely answered about something else.
+func unmatchedRarity(question string, ranked []store.Hit, cited []int, sp *query.Speller) float64 {
+	if sp == nil || len(cited) == 0 {
+		return 0
+	}
+	have := map[string]bool{}
+	for _, n := range cited {
+		c := ranked[n-1].Chunk
+		for _, t := range analysis.Tokens(c.Text + "\n" + c.Title + "\n" + c.Section + "\n" + c.Sheet) {
+			have[t.Term] = true
+		}
+	}
+	worst := 0.0
+	for _, t := range analysis.Tokens(question) {
+		if t.Kind != analysis.Word || analysis.IsStopword(t.Text) || len(t.Text) < 3 || have[t.Term] {
+			continue
+		}
+		worst = max(worst, sp.Rarity(t.Text))
+	}
+	return worst
 }
 
 // reasonFor says in words what the confidence rests on.

@@ -45,7 +45,7 @@ type Config struct {
 	Pre      guard.PreOptions
 	Post     guard.PostOptions
 	// Candidates is how many hits retrieval returns (default 50); TopK how
-	// many ranked chunks reach the generator (default 5).
+	// many ranked chunks reach the generator (default DefaultTopK).
 	Candidates int
 	TopK       int
 	Logger     *slog.Logger
@@ -59,6 +59,12 @@ type Config struct {
 	NewID func() string
 	Now   func() time.Time
 }
+
+// DefaultTopK is how many ranked chunks reach the generator: the extractive
+// reader reads them all (on the domain dev set the answering table was often
+// sixth to tenth after reranking), an LLM generator the first few (see
+// generate.LLMOptions.MaxChunks).
+const DefaultTopK = 10
 
 // Pipeline answers questions. It is safe for concurrent use.
 type Pipeline struct {
@@ -76,7 +82,7 @@ func New(cfg Config) (*Pipeline, error) {
 		cfg.Candidates = store.DefaultK
 	}
 	if cfg.TopK <= 0 {
-		cfg.TopK = 5
+		cfg.TopK = DefaultTopK
 	}
 	if cfg.Logger == nil {
 		cfg.Logger = slog.New(slog.NewTextHandler(io.Discard, nil))
@@ -147,6 +153,10 @@ type run struct {
 	p     *Pipeline
 	start time.Time
 	ans   answer.Answer
+	// queryVector is the question's embedding, once retrieval has one.
+	queryVector []float32
+	// speller is the tenant's vocabulary, when the store has one.
+	speller *query.Speller
 }
 
 // stage times fn into the answer under name.
@@ -214,7 +224,7 @@ func (r *run) answer(ctx context.Context, req Request) (answer.Answer, error) {
 	r.stage("generate", func() {
 		gen, err = r.p.cfg.Generator.Generate(ctx, generate.Request{
 			Question: question, Category: string(intent.Category), Complexity: string(intent.Complexity),
-			Expect: qa.Expect, Chunks: chunks, OnToken: req.OnToken,
+			Expect: qa.Expect, Chunks: chunks, QueryVector: r.queryVector, OnToken: req.OnToken,
 		})
 	})
 	if err != nil {
@@ -279,6 +289,7 @@ func (r *run) retrieve(ctx context.Context, in Request, qa query.Analysis) ([]st
 			}
 		}
 	}
+	r.queryVector = req.Vector
 	var (
 		hits []store.Hit
 		err  error

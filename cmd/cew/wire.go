@@ -43,7 +43,11 @@ func (a *app) newPipeline(st store.Store) (*pipeline.Pipeline, error) {
 	if a.cfg.RerankURL != "" {
 		cfg.Reranker = rank.NewHTTP(rank.HTTPConfig{URL: a.cfg.RerankURL, Model: a.cfg.RerankModel, APIKey: a.cfg.RerankKey})
 	}
-	extractive := generate.NewExtractive(generate.ExtractiveOptions{})
+	emb, err := a.embedding()
+	if err != nil {
+		return nil, err
+	}
+	extractive := generate.NewExtractive(generate.ExtractiveOptions{Queries: emb.query, Passages: emb.passage, Logger: a.logger})
 	cfg.Generator = extractive
 	model, err := confidence.Extractive()
 	if err != nil {

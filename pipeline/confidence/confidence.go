@@ -15,6 +15,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"slices"
 	"sort"
 )
 
@@ -45,8 +46,12 @@ type FitInfo struct {
 	Samples int     `json:"samples"`
 	Right   int     `json:"right"`
 	L2      float64 `json:"l2"`
-	// LogLoss is the fitted model's mean log loss on its own samples.
-	LogLoss float64 `json:"log_loss"`
+	// LogLoss is the fitted model's mean log loss on its own samples, and
+	// OutOfFoldLogLoss the loss of each sample scored by a model fitted
+	// without it: the gap between the two is how much the fit flatters
+	// itself.
+	LogLoss          float64 `json:"log_loss"`
+	OutOfFoldLogLoss float64 `json:"out_of_fold_log_loss"`
 }
 
 // Level is a probability's level: "high", "medium", "low", or "" when it is
@@ -108,7 +113,7 @@ type Sample struct {
 
 // FitOptions tunes Fit; zero fields take defaults.
 type FitOptions struct {
-	// L2 is the ridge penalty (default 1).
+	// L2 is the ridge penalty; 0 picks the best of l2Grid out of fold.
 	L2 float64
 	// HighPrecision and MediumPrecision are the shares of right answers
 	// the levels must reach on the samples (defaults 0.97 and 0.85: a
@@ -121,11 +126,13 @@ type FitOptions struct {
 }
 
 // Fit fits a model on samples (every feature name that occurs is used) and
-// chooses its thresholds. The samples must hold right and wrong answers.
+// chooses its thresholds. The thresholds are chosen on out-of-fold
+// probabilities (each sample scored by a model fitted without its fold), so
+// they promise on new questions what they keep on the samples, not what an
+// overfitted model sees in its own training data; the ridge penalty is the
+// one of l2Grid with the best out-of-fold log loss, unless opts sets one.
+// The samples must hold right and wrong answers.
 func Fit(generator, data string, samples []Sample, opts FitOptions) (Model, error) {
-	if opts.L2 <= 0 {
-		opts.L2 = 1
-	}
 	if opts.HighPrecision <= 0 {
 		opts.HighPrecision = 0.97
 	}
@@ -135,25 +142,120 @@ func Fit(generator, data string, samples []Sample, opts FitOptions) (Model, erro
 	if opts.WrongCost <= 0 {
 		opts.WrongCost = 3
 	}
-	names := featureNames(samples)
+	all := featureNames(samples)
 	right := 0
 	for _, s := range samples {
 		if s.Right {
 			right++
 		}
 	}
-	if right == 0 || right == len(samples) || len(names) == 0 {
+	if right == 0 || right == len(samples) || len(all) == 0 {
 		return Model{}, fmt.Errorf("confidence: need right and wrong answers with features to fit (%d samples, %d right)", len(samples), right)
 	}
-	w, b := logistic(names, samples, opts.L2)
+	names, l2, oof := selectFeatures(all, samples, opts.L2)
+	m := fitModel(generator, names, samples, l2)
+	m.Refuse = refuseThreshold(oof, samples, opts.WrongCost)
+	m.High = precisionThreshold(oof, samples, opts.HighPrecision, m.Refuse)
+	m.Medium = min(m.High, precisionThreshold(oof, samples, opts.MediumPrecision, m.Refuse))
+	own := make([]float64, len(samples))
+	for i, s := range samples {
+		own[i] = m.Probability(s.Features)
+	}
+	m.Fit = FitInfo{Data: data, Samples: len(samples), Right: right, L2: l2, LogLoss: logLoss(own, samples),
+		OutOfFoldLogLoss: logLoss(oof, samples)}
+	return m, nil
+}
+
+// selectFeatures chooses features by forward selection: starting from none,
+// it adds the feature whose model has the lowest out-of-fold log loss, as
+// long as that improves the loss by at least minGain. A few features fitted
+// on a hundred answers promise on new questions what they keep on these; all
+// of them would fit the noise. It returns the features, the ridge penalty
+// (l2, or the best of l2Grid when l2 is 0) and the out-of-fold
+// probabilities of the chosen model.
+func selectFeatures(all []string, samples []Sample, l2 float64) ([]string, float64, []float64) {
+	grid := l2Grid
+	if l2 > 0 {
+		grid = []float64{l2}
+	}
+	score := func(names []string) (float64, float64, []float64) {
+		best, bestL2 := math.Inf(1), grid[0]
+		var bestProbs []float64
+		for _, c := range grid {
+			probs := outOfFold(names, samples, c)
+			if loss := logLoss(probs, samples); loss < best {
+				best, bestL2, bestProbs = loss, c, probs
+			}
+		}
+		return best, bestL2, bestProbs
+	}
+	var chosen []string
+	loss, chosenL2, probs := score(nil)
+	for {
+		bestName, bestLoss := "", loss
+		var bestL2 float64
+		var bestProbs []float64
+		for _, n := range all {
+			if slices.Contains(chosen, n) {
+				continue
+			}
+			l, c, p := score(append(slices.Clone(chosen), n))
+			if l < bestLoss-minGain {
+				bestName, bestLoss, bestL2, bestProbs = n, l, c, p
+			}
+		}
+		if bestName == "" {
+			break
+		}
+		chosen = append(chosen, bestName)
+		loss, chosenL2, probs = bestLoss, bestL2, bestProbs
+	}
+	sort.Strings(chosen)
+	return chosen, chosenL2, probs
+}
+
+// minGain is the least drop in out-of-fold log loss that admits a feature.
+const minGain = 0.002
+
+// l2Grid are the ridge penalties Fit tries.
+var l2Grid = []float64{0.3, 1, 3, 10}
+
+// folds is how many parts the samples are cut into for out-of-fold scores.
+const folds = 5
+
+func fitModel(generator string, names []string, samples []Sample, l2 float64) Model {
+	w, b := logistic(names, samples, l2)
 	m := Model{Generator: generator, Weights: map[string]float64{}, Bias: b}
 	for i, n := range names {
 		m.Weights[n] = w[i]
 	}
+	return m
+}
+
+// outOfFold scores every sample with a model fitted on the other folds;
+// sample i is in fold i mod folds.
+func outOfFold(names []string, samples []Sample, l2 float64) []float64 {
 	probs := make([]float64, len(samples))
+	for f := range folds {
+		var train []Sample
+		for i, s := range samples {
+			if i%folds != f {
+				train = append(train, s)
+			}
+		}
+		m := fitModel("", names, train, l2)
+		for i, s := range samples {
+			if i%folds == f {
+				probs[i] = m.Probability(s.Features)
+			}
+		}
+	}
+	return probs
+}
+
+func logLoss(probs []float64, samples []Sample) float64 {
 	var loss float64
 	for i, s := range samples {
-		probs[i] = m.Probability(s.Features)
 		p := math.Min(math.Max(probs[i], 1e-9), 1-1e-9)
 		if s.Right {
 			loss -= math.Log(p)
@@ -161,11 +263,7 @@ func Fit(generator, data string, samples []Sample, opts FitOptions) (Model, erro
 			loss -= math.Log(1 - p)
 		}
 	}
-	m.Refuse = refuseThreshold(probs, samples, opts.WrongCost)
-	m.High = precisionThreshold(probs, samples, opts.HighPrecision, m.Refuse)
-	m.Medium = min(m.High, precisionThreshold(probs, samples, opts.MediumPrecision, m.Refuse))
-	m.Fit = FitInfo{Data: data, Samples: len(samples), Right: right, L2: opts.L2, LogLoss: loss / float64(len(samples))}
-	return m, nil
+	return loss / float64(len(samples))
 }
 
 func featureNames(samples []Sample) []string {

@@ -24,8 +24,8 @@ func CalibrationSamples(outcomes []DomainOutcome, split string) []confidence.Sam
 // CalibrationSummary describes a fitted model on its own samples: its
 // weights, thresholds and how many answers each level keeps and gets right.
 func CalibrationSummary(m confidence.Model, samples []confidence.Sample) []string {
-	lines := []string{fmt.Sprintf("fitted on %d answers (%d right), L2 %.2f, log loss %.3f",
-		m.Fit.Samples, m.Fit.Right, m.Fit.L2, m.Fit.LogLoss)}
+	lines := []string{fmt.Sprintf("fitted on %d answers (%d right), L2 %.2f, log loss %.3f (out of fold %.3f)",
+		m.Fit.Samples, m.Fit.Right, m.Fit.L2, m.Fit.LogLoss, m.Fit.OutOfFoldLogLoss)}
 	names := make([]string, 0, len(m.Weights))
 	for n := range m.Weights {
 		names = append(names, n)

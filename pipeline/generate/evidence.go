@@ -89,6 +89,9 @@ func evidence(q question, picked, cands []candidate) map[string]float64 {
 		f["qualifiers"] = all
 	}
 	f["consensus"] = consensus(best, cands)
+	if best.sense != 0 {
+		f["sense"] = clamp01(best.sense)
+	}
 	if best.chunk == 0 {
 		f["first_chunk"] = 1
 	}

@@ -3,6 +3,7 @@ package generate
 import (
 	"context"
 	"fmt"
+	"log/slog"
 	"math"
 	"slices"
 	"strings"
@@ -31,6 +32,20 @@ type ExtractiveOptions struct {
 	// are quoted whole; a longer row is cut to its first cell and the
 	// cells the question asks about.
 	MaxRecordFields int
+	// Queries and Passages embed the question and the best candidate
+	// quotes, so that meaning, not only shared words, orders them (see
+	// rerankBySense); nil leaves the order lexical.
+	Queries, Passages Embedder
+	// SenseWeight is how much a candidate's similarity to the question,
+	// relative to the best candidate's, moves its score (default 0.5).
+	SenseWeight float64
+	// Logger reports an embedder failure (the order then stays lexical).
+	Logger *slog.Logger
+}
+
+// Embedder embeds texts, one unit vector each.
+type Embedder interface {
+	Embed(ctx context.Context, texts []string) ([][]float32, error)
 }
 
 // DefaultExtractiveOptions were calibrated on SQuAD 2.0 dev (articles 1–8,
@@ -43,6 +58,7 @@ var DefaultExtractiveOptions = ExtractiveOptions{
 	MaxSentences:    3,
 	MinPartScore:    0.3,
 	MaxRecordFields: 8,
+	SenseWeight:     4,
 }
 
 // Scoring weights. Coverage of the question's terms decides; the rest
@@ -120,6 +136,9 @@ func NewExtractive(opts ExtractiveOptions) *Extractive {
 	if opts.MaxRecordFields <= 0 {
 		opts.MaxRecordFields = d.MaxRecordFields
 	}
+	if opts.SenseWeight <= 0 {
+		opts.SenseWeight = d.SenseWeight
+	}
 	return &Extractive{opts: opts}
 }
 
@@ -139,6 +158,8 @@ type candidate struct {
 	// typed is set when a table says the quoted cell is of the dimension
 	// asked for; label when the question names the row's label.
 	typed, label bool
+	// sense is the quote's similarity to the question, when embedded.
+	sense float64
 }
 
 // parts is what a unit itself says of the question's terms: matched without
@@ -163,6 +184,7 @@ func (e *Extractive) Generate(ctx context.Context, req Request) (Result, error) 
 	}
 	q := parseQuestion(req.Question, req.Category, req.Complexity, req.Expect)
 	cands, total := e.candidates(q, req.Chunks)
+	cands = e.rerankBySense(ctx, req, cands)
 	var picked []candidate
 	if len(cands) > 0 {
 		picked = e.decide(q, cands, total)
@@ -483,7 +505,7 @@ func (e *Extractive) score(q question, u unit, terms map[string]bool, ctx unitCo
 	}
 
 	typeOK, unitOK := q.satisfies(u.text, toks)
-	if !typeOK && q.mustNumber {
+	if !typeOK && q.mustNumber && q.expect.WantsValue() {
 		return candidate{}, false
 	}
 	score := c.coverage * (1 - proximityShare + proximityShare*proximity(q, toks))
@@ -623,8 +645,9 @@ func (e *Extractive) quoteText(q question, c candidate) (text string, typed bool
 	return c.text, false
 }
 
-// labelAsked reports whether every word of a table row's label (its first
-// cell) is a word of the question.
+// labelAsked reports whether the question names a table row's label (its
+// first cell): at least half its words, the first of them included ("tilt"
+// names "Tilt angle").
 func labelAsked(q question, u unit) bool {
 	var label string
 	switch {
@@ -637,12 +660,16 @@ func labelAsked(q question, u unit) bool {
 	if len(words) == 0 {
 		return false
 	}
+	if _, ok := q.index[words[0]]; !ok {
+		return false
+	}
+	found := 0
 	for _, w := range words {
-		if _, ok := q.index[w]; !ok {
-			return false
+		if _, ok := q.index[w]; ok {
+			found++
 		}
 	}
-	return true
+	return 2*found >= len(words)
 }
 
 // askedCells writes a table row as its label and the cells of the columns
@@ -664,6 +691,10 @@ func askedCells(q question, u unit) (string, bool) {
 		}
 	}
 	asked := askedColumns(q, heads, cells, unitCol)
+	if unitCol > 0 && (q.expect.WantsUnit || len(asked) == 0 && len(heads) == 2) {
+		// The unit is asked for, or is all the row says of its label.
+		return strings.TrimSpace(cells[0]) + " — " + strings.TrimSpace(heads[unitCol]) + ": " + strings.TrimSpace(cells[unitCol]), q.expect.WantsUnit
+	}
 	if len(asked) == 0 {
 		return "", false
 	}

@@ -31,6 +31,8 @@ type Request struct {
 	Expect guard.Expectation
 	// Chunks are numbered [S1]… in this order.
 	Chunks []store.Chunk
+	// QueryVector is the question's embedding when retrieval made one.
+	QueryVector []float32
 	// OnToken receives the answer as it is written, when the generator
 	// streams (the LLM generator does).
 	OnToken func(string)

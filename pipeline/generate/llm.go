@@ -20,9 +20,15 @@ type LLMOptions struct {
 	MaxTokens int
 	// Logger receives fallbacks; prompts and answers are never logged.
 	Logger *slog.Logger
+	// MaxChunks is how many of the ranked chunks the model reads (default
+	// 5); the extractive fallback reads them all.
+	MaxChunks int
 }
 
-const defaultMaxTokens = 800
+const (
+	defaultMaxTokens = 800
+	defaultMaxChunks = 5
+)
 
 // LLM answers with a chat model under the strict prompts of package
 // prompts. When the model cannot be used — the circuit breaker is open,
@@ -44,6 +50,9 @@ func NewLLM(chat *llm.Chat, fallback Generator, opts LLMOptions) *LLM {
 	if opts.MaxTokens <= 0 {
 		opts.MaxTokens = defaultMaxTokens
 	}
+	if opts.MaxChunks <= 0 {
+		opts.MaxChunks = defaultMaxChunks
+	}
 	if opts.Logger == nil {
 		opts.Logger = slog.New(slog.DiscardHandler)
 	}
@@ -60,7 +69,9 @@ func (g *LLM) Generate(ctx context.Context, req Request) (Result, error) {
 		// Nothing to cite: no model can answer within the rules.
 		return Result{Text: NotFoundText, NotFound: true, Generator: "llm"}, nil
 	}
-	system, user, err := prompts.Render(promptData(req))
+	read := req
+	read.Chunks = req.Chunks[:min(len(req.Chunks), g.opts.MaxChunks)]
+	system, user, err := prompts.Render(promptData(read))
 	if err != nil {
 		return g.fall(ctx, req, "prompt", err)
 	}
@@ -73,9 +84,9 @@ func (g *LLM) Generate(ctx context.Context, req Request) (Result, error) {
 		return g.fall(ctx, req, fallbackReason(err), err)
 	}
 	out := Result{Generator: "llm", PromptTokens: res.PromptTokens, CompletionTokens: res.CompletionTokens}
-	out.Text, out.NotFound = tidyAnswer(res.Text, req.Chunks)
+	out.Text, out.NotFound = tidyAnswer(res.Text, read.Chunks)
 	if !out.NotFound {
-		out.Text = recite(ctx, req.Question, out.Text, req.Chunks)
+		out.Text = recite(ctx, req.Question, out.Text, read.Chunks)
 	}
 	if out.Text == "" {
 		fell, ferr := g.fall(ctx, req, "empty_answer", errors.New("the model returned no text"))

@@ -126,13 +126,20 @@ func splitUnits(idx int, c store.Chunk) []unit {
 			u.pos = len(units)
 			units = append(units, u)
 		default:
-			inRows, header = false, ""
 			next := ""
 			if i+1 < len(lines) {
 				next = oneLine(lines[i+1])
 			}
+			if inRows && continuesTable(header, next) {
+				// A cell wrapped onto a line of its own ("Backtracked
+				// 1-Axis, 2-Axis" under "Array type | Fixed open rack,
+				// …"): the table goes on under the same header.
+				units = append(units, unit{chunk: idx, kind: kindSentence, text: line, pos: len(units)})
+				continue
+			}
+			inRows, header = false, ""
 			isHeading := heading(line, para, next)
-			if isHeading || startsItem(line) {
+			if isHeading || startsItem(line) || itemEnds(para, line) {
 				flush()
 			}
 			para = append(para, line)
@@ -143,6 +150,37 @@ func splitUnits(idx int, c store.Chunk) []unit {
 	}
 	flush()
 	return units
+}
+
+// continuesTable reports whether next is a row of the table under header:
+// it has as many cells.
+func continuesTable(header, next string) bool {
+	return strings.Contains(next, tableCellSep) && len(splitCells(next)) == len(splitCells(header))
+}
+
+// itemEnds reports whether a list item, which often ends without a period,
+// has ended before line: the item's last line ends with a number or a word
+// and line starts a new sentence with a capital ("2. Multiply … = 0.825" then
+// "This suggests …").
+func itemEnds(para []string, line string) bool {
+	if len(para) == 0 || !startsItem(para[0]) {
+		return false
+	}
+	last := para[len(para)-1]
+	if endsWithStop(last) || strings.HasSuffix(last, ",") {
+		return false
+	}
+	r, _ := utf8.DecodeRuneInString(line)
+	if !unicode.IsUpper(r) {
+		return false
+	}
+	lr, _ := utf8.DecodeLastRuneInString(last)
+	if unicode.IsDigit(lr) {
+		return true
+	}
+	// "… calculated by" + "PVWatts …" is one sentence wrapped.
+	words := strings.Fields(last)
+	return unicode.IsLetter(lr) && !analysis.IsStopword(strings.ToLower(words[len(words)-1]))
 }
 
 // refersBack reports whether a sentence opens with a pronoun or a

@@ -2,7 +2,10 @@ package guard
 
 import (
 	"fmt"
+	"regexp"
+	"slices"
 	"strings"
+	"unicode"
 
 	"github.com/cewhq/cew/store"
 	"github.com/cewhq/cew/store/analysis"
@@ -91,6 +94,8 @@ func UnitDimension(unit string) Dimension {
 	}
 	den, _, _ = strings.Cut(den, "/")
 	switch dd := unitDimensions[den]; {
+	case num == "%" && dd == DimTime:
+		return DimPercent // a rate: "0.5 %/year"
 	case dd == DimTemperature && (num == "%" || num == "1" || num == ""):
 		return DimTempCoeff
 	case dd == DimArea && (unitDimensions[num] == DimPower || unitDimensions[num] == DimEnergy):
@@ -109,13 +114,20 @@ type Value struct {
 	Num  string
 	Unit string
 	Dim  Dimension
+	// Start and End are the byte offsets of Text.
+	Start, End int
 }
 
-// Values returns the numbers of text with their dimensions. A number
-// written without a unit takes the unit of the nearest "(unit)" before it
-// in the same cell or field, as spreadsheet headers write them ("Paco (W):
-// 6007", "System losses (%) — Default Value: 14"); otherwise it is a ratio,
-// a count or a year.
+// numberRange is a range written as one token: "1950-2050", "14-17".
+var numberRange = regexp.MustCompile(`^(\d+(?:\.\d+)?)-(\d+(?:\.\d+)?)([a-z%°/]*)$`)
+
+// Values returns the numbers of text with their dimensions, in order. A
+// number written without a unit takes the unit of the nearest "(unit)"
+// before it in the same cell or field, as spreadsheet headers write them
+// ("Paco (W): 6007", "System losses (%) — Default Value: 14"); otherwise it
+// is a ratio, a count or a year. A range ("1950-2050") is its first number.
+// Numbers in words count ("one percent", "zero"), except as part of a
+// compound adjective ("one-axis", "two-up").
 func Values(text string) []Value {
 	toks := analysis.Tokens(text)
 	var out []Value
@@ -128,16 +140,16 @@ func Values(text string) []Value {
 			}
 		}
 		q, next := quantityAt(text, toks, i)
+		if q.Num == "" && q.Code != "" {
+			if m := numberRange.FindStringSubmatch(t.Text); m != nil {
+				q = quantity{Text: q.Text, Num: canonicalNumber(m[1]), start: q.start, end: q.end}
+				if u, ok := canonicalUnit(m[3]); ok {
+					q.Unit = u
+				}
+			}
+		}
 		if q.Num != "" {
-			v := Value{Text: q.Text, Num: q.Num, Unit: q.Unit}
-			if v.Unit == "" && looseUnit != "" {
-				v.Unit = looseUnit
-			}
-			v.Dim = UnitDimension(v.Unit)
-			if v.Unit == "" {
-				v.Dim = plainDimension(v.Num)
-			}
-			out = append(out, v)
+			out = append(out, newValue(q, looseUnit))
 		}
 		// A field or cell ends the reach of a header's unit.
 		if next < len(toks) && strings.ContainsAny(text[toks[next-1].End:toks[next].Start], ";|") {
@@ -145,20 +157,32 @@ func Values(text string) []Value {
 		}
 		i = next
 	}
-	// Numbers spelled in words ("one percent", "zero") are values too.
 	for _, q := range numberWords(text, toks) {
-		v := Value{Text: q.Text, Num: q.Num, Dim: plainDimension(q.Num)}
-		if end := strings.Index(text, q.Text); end >= 0 {
-			rest := strings.TrimLeft(text[end+len(q.Text):], " ")
-			if w, _, _ := strings.Cut(rest, " "); w != "" {
-				if u, ok := canonicalUnit(strings.ToLower(strings.Trim(w, ".,;:"))); ok {
-					v.Unit, v.Dim = u, UnitDimension(u)
-				}
+		if rest := text[q.end:]; strings.HasPrefix(rest, "-") && len(rest) > 1 && unicode.IsLetter(rune(rest[1])) {
+			continue // "one-axis"
+		}
+		rest := strings.TrimLeft(text[q.end:], " ")
+		if w, _, _ := strings.Cut(rest, " "); w != "" {
+			if u, ok := canonicalUnit(strings.ToLower(strings.Trim(w, ".,;:"))); ok {
+				q.Unit = u
 			}
 		}
-		out = append(out, v)
+		out = append(out, newValue(q, ""))
 	}
+	slices.SortStableFunc(out, func(a, b Value) int { return a.Start - b.Start })
 	return out
+}
+
+func newValue(q quantity, looseUnit string) Value {
+	v := Value{Text: q.Text, Num: q.Num, Unit: q.Unit, Start: q.start, End: q.end}
+	if v.Unit == "" && looseUnit != "" {
+		v.Unit = looseUnit
+	}
+	v.Dim = UnitDimension(v.Unit)
+	if v.Unit == "" {
+		v.Dim = plainDimension(v.Num)
+	}
+	return v
 }
 
 // bracketedUnit reports a unit written alone in brackets: "(W)", "(%)",
@@ -214,8 +238,12 @@ type Expectation struct {
 	// spreadsheet's "Paco: 7000" without a unit — is taken to be of the
 	// dimension asked for.
 	Cues []string
-	// NeedsValue is set when an answer without any number cannot be right.
+	// NeedsValue is set when the question is about a technical value, which
+	// is usually, not always, a number.
 	NeedsValue bool
+	// WantsUnit is set when the question asks for a unit of measure ("wind
+	// speed units"): the answer must name one.
+	WantsUnit bool
 	// Qualifiers are the contrasting qualifiers the question names (AC
 	// rather than DC, premium rather than standard).
 	Qualifiers []Qualifier
@@ -259,8 +287,10 @@ func (e Expectation) Contradicts(text string) (asked, stated Value, ok bool) {
 	return Value{}, Value{}, false
 }
 
-// WantsValue reports whether an answer must hold a number.
-func (e Expectation) WantsValue() bool { return e.NeedsValue || len(e.Dims) > 0 }
+// WantsValue reports whether an answer must hold a value of a known
+// dimension. NeedsValue alone only suggests a number: "the default module
+// type" is a technical question answered by a word.
+func (e Expectation) WantsValue() bool { return len(e.Dims) > 0 }
 
 // SatisfiedBy reports whether text states a value of the kind expected (or
 // anything, when nothing in particular is expected).
@@ -268,14 +298,31 @@ func (e Expectation) SatisfiedBy(text string) bool {
 	return e.Accepts(text, nil)
 }
 
+// NamesUnit reports whether text names a unit of measure ("m/s", "W/m2",
+// "degrees").
+func NamesUnit(text string) bool {
+	for _, t := range analysis.Tokens(text) {
+		if t.Kind == analysis.Number {
+			continue
+		}
+		if _, ok := unitOf(text, t); ok && t.Text != "in" {
+			return true
+		}
+	}
+	return false
+}
+
 // Accepts reports whether text states a value of an expected dimension;
 // numbers in skip (the question's own) do not count. A number without a
 // unit counts when text also names one of the cues.
 func (e Expectation) Accepts(text string, skip map[string]bool) bool {
+	if e.WantsUnit && !NamesUnit(text) {
+		return false
+	}
 	if !e.WantsValue() {
 		return true
 	}
-	cued := -1
+	var cues []int // byte offsets where a cue ends
 	for _, v := range Values(text) {
 		if skip[v.Num] {
 			continue
@@ -283,31 +330,55 @@ func (e Expectation) Accepts(text string, skip map[string]bool) bool {
 		if len(e.Dims) == 0 || e.accepts(v.Dim) {
 			return true
 		}
-		if v.Unit == "" && cued < 0 {
-			cued = 0
-			if e.namesCue(text) {
-				cued = 1
-			}
+		if v.Unit != "" || e.onlyDates() && v.Dim != DimDate {
+			continue
 		}
-		if v.Unit == "" && cued == 1 {
-			return true
+		if cues == nil {
+			cues = e.cueEnds(text)
 		}
-	}
-	return false
-}
-
-func (e Expectation) namesCue(text string) bool {
-	if len(e.Cues) == 0 {
-		return false
-	}
-	for _, t := range analysis.Terms(text) {
-		for _, c := range e.Cues {
-			if t == c {
+		for _, end := range cues {
+			if end <= v.Start && v.Start-end <= cueReach {
 				return true
 			}
 		}
 	}
 	return false
+}
+
+// onlyDates reports whether a date is the only dimension asked for: a bare
+// number beside "year" must then look like a year.
+func (e Expectation) onlyDates() bool {
+	return len(e.Dims) == 1 && e.Dims[0] == DimDate
+}
+
+// cueReach is how far (in bytes) after a cue a bare number may stand and
+// still be read as its value: "Paco (W): 7000", "the incidence angle is
+// zero".
+const cueReach = 24
+
+// cueEnds returns where each occurrence of a cue ends in text; never nil.
+func (e Expectation) cueEnds(text string) []int {
+	out := []int{}
+	if len(e.Cues) == 0 {
+		return out
+	}
+	toks := analysis.Tokens(text)
+	for i := range toks {
+		if i+len(e.Cues) > len(toks) {
+			break
+		}
+		match := true
+		for j, c := range e.Cues {
+			if toks[i+j].Term != c && toks[i+j].Text != c {
+				match = false
+				break
+			}
+		}
+		if match {
+			out = append(out, toks[i+len(e.Cues)-1].End)
+		}
+	}
+	return out
 }
 
 func (e Expectation) accepts(d Dimension) bool {
@@ -336,14 +407,18 @@ func Expected(v PostVerdict, exp Expectation, chunks []store.Chunk) PostVerdict 
 	if !v.OK || len(v.Cited) == 0 {
 		return v
 	}
-	if exp.WantsValue() {
+	if exp.WantsValue() || exp.WantsUnit {
 		var text strings.Builder
 		for _, s := range v.Sentences {
 			text.WriteString(s.Text)
 			text.WriteString("\n")
 		}
 		if !exp.SatisfiedBy(citationWithSpace.ReplaceAllString(text.String(), "")) {
-			return fail(AnswerTypeMismatch, fmt.Sprintf("the answer states no %s", dimensionList(exp)))
+			what := dimensionList(exp)
+			if exp.WantsUnit {
+				what = "unit of measure"
+			}
+			return fail(AnswerTypeMismatch, fmt.Sprintf("the answer states no %s", what))
 		}
 	}
 	for i, s := range v.Sentences {

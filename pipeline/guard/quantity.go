@@ -24,6 +24,8 @@ type quantity struct {
 	// Code is the compact lower-case form of an identifier ("sb7000tlus22");
 	// empty for a number.
 	Code string
+	// start and end are the byte offsets of Text.
+	start, end int
 }
 
 // quantities returns the numbers and codes in text, in order.
@@ -55,9 +57,11 @@ func quantityAt(text string, toks []analysis.Token, i int) (quantity, int) {
 				next++
 			}
 		}
-		return quantity{Text: text[t.Start:end], Num: canonicalNumber(num), Unit: unit}, next
+		return quantity{Text: text[t.Start:end], Num: canonicalNumber(num), Unit: unit, start: t.Start, end: end}, next
 	case analysis.Identifier:
-		return identifierQuantity(text[t.Start:t.End], t.Text), i + 1
+		q := identifierQuantity(text[t.Start:t.End], t.Text)
+		q.start, q.end = t.Start, t.End
+		return q, i + 1
 	}
 	return quantity{}, i + 1
 }
@@ -111,7 +115,8 @@ func numberWords(text string, toks []analysis.Token) []quantity {
 		}
 		run := toks[i:end]
 		if len(run) > 1 || run[0].Text != "one" {
-			out = append(out, quantity{Text: text[run[0].Start:run[len(run)-1].End], Num: spelledValue(run)})
+			start, end := run[0].Start, run[len(run)-1].End
+			out = append(out, quantity{Text: text[start:end], Num: spelledValue(run), start: start, end: end})
 		}
 		i = end
 	}

@@ -89,7 +89,8 @@ var strongCues = cues(map[string][]guard.Dimension{
 	"energy": {guard.DimEnergy}, "weight": {guard.DimMass}, "mass": {guard.DimMass},
 	"pressure": {guard.DimPressure}, "frequency": {guard.DimFrequency}, "resistance": {guard.DimResistance},
 	"cost": {guard.DimMoney}, "price": {guard.DimMoney}, "fee": {guard.DimMoney},
-	"lifetime": timeDim, "duration": timeDim,
+	"lifetime": timeDim, "duration": timeDim, "days": timeDim, "hours": timeDim, "weeks": timeDim,
+	"months": timeDim, "minutes": timeDim, "how often": timeDim,
 })
 
 // weakCues are loss mechanisms and the like: they suggest a percentage
@@ -113,6 +114,10 @@ func expectation(text string, technical bool) guard.Expectation {
 			exp.Described = append(exp.Described, v)
 		}
 	}
+	if asksForUnit(toks) {
+		// "wind speed units": the unit is the answer, not a value.
+		exp.WantsUnit, exp.Dims, exp.Cues = true, nil, nil
+	}
 	return exp
 }
 
@@ -129,6 +134,23 @@ func firstCue(toks []analysis.Token, cs []cue) (cue, bool) {
 		}
 	}
 	return cue{}, false
+}
+
+// asksForUnit reports whether the question asks for a unit of measure:
+// "units", "unit" or "uom" as a word of it, not "unit" as in "per unit" or
+// "unit 3".
+func asksForUnit(toks []analysis.Token) bool {
+	for i, t := range toks {
+		switch t.Text {
+		case "units", "uom":
+			return true
+		case "unit":
+			if (i == 0 || toks[i-1].Text != "per") && (i+1 == len(toks) || toks[i+1].Kind != analysis.Number) {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // rateWords before a cue make it the denominator of a rate.

@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"compress/gzip"
 	_ "embed"
+	"math"
 	"strings"
 	"sync"
 
@@ -57,8 +58,11 @@ type Correction struct {
 // Speller corrects words against a vocabulary. It is immutable once built
 // and safe for concurrent use.
 type Speller struct {
-	freq  map[string]int
-	stems map[string]struct{}
+	freq map[string]int
+	// stems counts, for each stem, the chunks of its most frequent word.
+	stems map[string]int
+	// chunks estimates how many chunks the vocabulary was counted over.
+	chunks int
 	// byLen holds the vocabulary's words by length, for the candidate scan.
 	byLen map[int][]string
 }
@@ -70,12 +74,29 @@ const minCorrectLen = 4
 // NewSpeller builds a speller from word frequencies (lower-case words and
 // the number of chunks holding each).
 func NewSpeller(vocabulary map[string]int) *Speller {
-	s := &Speller{freq: vocabulary, stems: map[string]struct{}{}, byLen: map[int][]string{}}
-	for w := range vocabulary {
-		s.stems[analysis.Tokens(w)[0].Term] = struct{}{}
+	s := &Speller{freq: vocabulary, stems: map[string]int{}, byLen: map[int][]string{}}
+	for w, n := range vocabulary {
+		stem := analysis.Tokens(w)[0].Term
+		s.stems[stem] = max(s.stems[stem], n)
 		s.byLen[len(w)] = append(s.byLen[len(w)], w)
+		s.chunks = max(s.chunks, n)
 	}
 	return s
+}
+
+// Rarity is how rare a word is in the index, in [0,1]: 1 for a word no
+// chunk holds, near 0 for one most chunks hold (inverse document frequency
+// over the largest count of any word, which stands in for the number of
+// chunks). It is 0 without a vocabulary.
+func (s *Speller) Rarity(w string) float64 {
+	if s == nil || s.chunks == 0 {
+		return 0
+	}
+	n := s.freq[w]
+	if toks := analysis.Tokens(w); len(toks) == 1 {
+		n = max(n, s.stems[toks[0].Term])
+	}
+	return math.Log(float64(s.chunks+1)/float64(n+1)) / math.Log(float64(s.chunks+1))
 }
 
 // Knows reports whether the vocabulary has w or a word of the same stem.

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"unicode"
 
+	"github.com/cewhq/cew/pipeline/guard"
 	"github.com/cewhq/cew/store"
 	"github.com/cewhq/cew/store/analysis"
 )
@@ -139,6 +140,7 @@ func (l *Lexical) Rerank(ctx context.Context, query string, hits []store.Hit) ([
 			}
 		}
 		matches[i] = buf.match(q, &out[i].Chunk)
+		q.spellQualifiers(&matches[i], &out[i].Chunk)
 		for t, n := range matches[i].tf {
 			if n > 0 {
 				df[t]++
@@ -199,6 +201,11 @@ type queryTerm struct {
 type query struct {
 	terms []queryTerm
 	index map[string]int
+	// qualifiers are the contrasting cases the query names ("V5", "1-axis")
+	// with the indexes of the terms that spell them: a chunk that names
+	// the same case in another spelling ("Version 5", "one axis") holds
+	// those terms.
+	qualifiers []queryQualifier
 	// codes are the indexes of the terms that are whole identifiers,
 	// which also match a longer identifier they begin or end
 	// ("SB7000TL-US-22" in "SB7000TL-US-22-208V").
@@ -219,6 +226,25 @@ var phrasingWords = map[string]bool{
 
 func parseQuery(s string) query {
 	q := query{index: map[string]int{}}
+	q.addTerms(s)
+	for _, qual := range guard.Qualifiers(s) {
+		qq := queryQualifier{q: qual}
+		for _, tok := range analysis.Tokens(qual.Text) {
+			for _, key := range []string{tok.Term, tok.Text} {
+				if t, ok := q.index[key]; ok && !slices.Contains(qq.terms, t) {
+					qq.terms = append(qq.terms, t)
+				}
+			}
+		}
+		if len(qq.terms) > 0 {
+			q.qualifiers = append(q.qualifiers, qq)
+		}
+	}
+	return q
+}
+
+// addTerms adds the distinct terms of s, each with its boost.
+func (q *query) addTerms(s string) {
 	add := func(term string, boost float64) {
 		if i, ok := q.index[term]; ok {
 			q.terms[i].boost = max(q.terms[i].boost, boost)
@@ -263,7 +289,6 @@ func parseQuery(s string) query {
 			}
 		}
 	}
-	return q
 }
 
 // splitQuantity splits a token that is a number with a unit glued to it
@@ -382,6 +407,34 @@ func (b *matchBuffer) match(q query, c *store.Chunk) chunkMatch {
 	}
 	m.proximity = proximity(b.occ, b.inText)
 	return m
+}
+
+type queryQualifier struct {
+	q     guard.Qualifier
+	terms []int
+}
+
+// spellQualifiers credits the terms of a query qualifier that the chunk
+// names in another spelling.
+func (q query) spellQualifiers(m *chunkMatch, c *store.Chunk) {
+	var named []guard.Qualifier
+	for _, qq := range q.qualifiers {
+		missing := false
+		for _, t := range qq.terms {
+			missing = missing || m.tf[t] == 0
+		}
+		if !missing {
+			continue
+		}
+		if named == nil {
+			named = guard.Qualifiers(c.Title + "\n" + c.Section + "\n" + c.Sheet + "\n" + c.Text)
+		}
+		if guard.Mentions(named, qq.q) {
+			for _, t := range qq.terms {
+				m.tf[t] = max(m.tf[t], 1)
+			}
+		}
+	}
 }
 
 // partialCredit is the share of an identifier's weight earned by a chunk

@@ -1,0 +1,84 @@
+package generate
+
+import (
+	"context"
+	"slices"
+)
+
+// senseCandidates is how many of the lexically best candidates are embedded:
+// enough to hold the right one when words alone rank it second or third,
+// few enough to cost a few milliseconds each.
+const senseCandidates = 6
+
+// rerankBySense orders the best candidates by their lexical score plus
+// SenseWeight times how far their similarity to the question falls short of
+// the most similar one's, so a sentence that shares the question's words
+// without answering it ("the thermal model uses irradiance…" for "which
+// thermal model") yields to one that does. Each candidate's similarity is
+// kept for the confidence features. Without embedders, or when embedding
+// fails, the order stays lexical.
+func (e *Extractive) rerankBySense(ctx context.Context, req Request, cands []candidate) []candidate {
+	if e.opts.Passages == nil || len(cands) < 1 {
+		return cands
+	}
+	qv := req.QueryVector
+	if qv == nil && e.opts.Queries != nil {
+		vs, err := e.opts.Queries.Embed(ctx, []string{req.Question})
+		if err != nil || len(vs) != 1 {
+			e.warn("question embedding failed; candidates ordered by their words", err)
+			return cands
+		}
+		qv = vs[0]
+	}
+	if qv == nil {
+		return cands
+	}
+	n := min(len(cands), senseCandidates)
+	texts := make([]string, n)
+	for i := range texts {
+		texts[i] = cands[i].quote
+	}
+	vs, err := e.opts.Passages.Embed(ctx, texts)
+	if err != nil || len(vs) != n {
+		e.warn("candidate embedding failed; candidates ordered by their words", err)
+		return cands
+	}
+	best := -1.0
+	for i := range n {
+		cands[i].sense = cosine(qv, vs[i])
+		best = max(best, cands[i].sense)
+	}
+	top := cands[:n]
+	for i := range top {
+		top[i].score += e.opts.SenseWeight * (top[i].sense - best)
+	}
+	slices.SortStableFunc(top, func(a, b candidate) int {
+		switch {
+		case a.score > b.score:
+			return -1
+		case a.score < b.score:
+			return 1
+		}
+		return 0
+	})
+	return cands
+}
+
+func (e *Extractive) warn(msg string, err error) {
+	if e.opts.Logger != nil {
+		e.opts.Logger.Warn(msg, "err", err)
+	}
+}
+
+// cosine is the dot product of two vectors (the embedders return unit
+// vectors), 0 when their lengths differ.
+func cosine(a, b []float32) float64 {
+	if len(a) != len(b) {
+		return 0
+	}
+	var s float64
+	for i := range a {
+		s += float64(a[i]) * float64(b[i])
+	}
+	return s
+}
