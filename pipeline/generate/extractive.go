@@ -1,6 +1,7 @@
 package generate
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"log/slog"
@@ -269,16 +270,13 @@ func (e *Extractive) candidates(q question, chunks []store.Chunk) ([]candidate, 
 			cands = append(cands, c)
 		}
 	}
-	slices.SortStableFunc(cands, func(a, b candidate) int {
-		switch {
-		case a.score > b.score:
-			return -1
-		case a.score < b.score:
-			return 1
-		}
-		return 0
-	})
+	sortByScore(cands)
 	return cands, total
+}
+
+// sortByScore orders candidates best first; ties keep their order.
+func sortByScore(cands []candidate) {
+	slices.SortStableFunc(cands, func(a, b candidate) int { return cmp.Compare(b.score, a.score) })
 }
 
 // decide applies the thresholds to the sorted candidates: the best one

@@ -2,7 +2,6 @@ package generate
 
 import (
 	"context"
-	"slices"
 )
 
 // senseCandidates is how many of the lexically best candidates are embedded:
@@ -52,15 +51,7 @@ func (e *Extractive) rerankBySense(ctx context.Context, req Request, cands []can
 	for i := range top {
 		top[i].score += e.opts.SenseWeight * (top[i].sense - best)
 	}
-	slices.SortStableFunc(top, func(a, b candidate) int {
-		switch {
-		case a.score > b.score:
-			return -1
-		case a.score < b.score:
-			return 1
-		}
-		return 0
-	})
+	sortByScore(top)
 	return cands
 }
 
