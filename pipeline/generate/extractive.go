@@ -259,9 +259,9 @@ func (e *Extractive) candidates(q question, chunks []store.Chunk) ([]candidate, 
 
 	var cands []candidate
 	for i, u := range units {
-		if u.asks || u.kind == kindRow && u.header == "" && u.isHeader {
-			// A question in a document, or a table's header line: neither
-			// is ever the answer.
+		if u.asks || u.kind == kindRow && u.header == "" && u.isHeader || references(chunks[u.chunk].Section) {
+			// A question in a document, a table's header line, an entry of
+			// a reference list: none is ever the answer.
 			continue
 		}
 		c, ok := e.score(q, u, unitTerms[i], unitContext{title: titles[u.chunk], section: sections[u.chunk],
@@ -498,7 +498,7 @@ func (e *Extractive) score(q question, u unit, terms map[string]bool, ctx unitCo
 		return candidate{}, false
 	}
 	c.quote, c.typed = e.quoteText(q, c)
-	if !c.typed && !q.expect.Accepts(c.quote, q.numbers) {
+	if c.quote == "" || !c.typed && !q.expect.Accepts(c.quote, q.numbers) {
 		return candidate{}, false
 	}
 
@@ -511,6 +511,15 @@ func (e *Extractive) score(q question, u unit, terms map[string]bool, ctx unitCo
 		score *= missingTypePenalty
 	} else if !unitOK {
 		score *= missingUnitPenalty
+	}
+	if q.defines && u.kind == kindRecord {
+		// A legend row ("Heading: fd; Description: …") defines; a data
+		// row that merely has the column does not.
+		if definesTerm(u) {
+			score = min(1, score*labelBonus)
+		} else {
+			score *= missingTypePenalty
+		}
 	}
 	if c.label = labelAsked(q, u); c.label {
 		// The row is about what the question names ("Module type" in a
@@ -614,12 +623,22 @@ func (e *Extractive) quote(q question, c candidate) string {
 	if text == "" {
 		text, _ = e.quoteText(q, c)
 	}
-	cite := " " + citation(c.chunk) + "."
-	text = strings.TrimRight(text, " .;:,") + cite
+	text = cited(text, c.chunk)
 	if c.prev != "" {
-		text = strings.TrimRight(c.prev, " .;:,") + cite + " " + text
+		text = cited(c.prev, c.chunk) + " " + text
 	}
 	return text
+}
+
+// cited ends a quote with its citation: "… 800 mm [S1]." — or, after a
+// question or an exclamation, "… demolition? [S1]", which the post-guard
+// reads as one cited sentence.
+func cited(text string, chunk int) string {
+	text = strings.TrimRight(text, " .;:,")
+	if strings.HasSuffix(text, "?") || strings.HasSuffix(text, "!") {
+		return text + " " + citation(chunk)
+	}
+	return text + " " + citation(chunk) + "."
 }
 
 // quoteText is the part of a unit the answer quotes: a sentence whole; of a
@@ -638,9 +657,38 @@ func (e *Extractive) quoteText(q question, c candidate) (text string, typed bool
 			return c.header + ": " + c.text, false
 		}
 	case kindRecord:
-		return e.trimRecord(q, c), false
+		text, asked := e.trimRecord(q, c)
+		if !asked && len(c.fields) > e.opts.MaxRecordFields {
+			// A long row of which the question names no field ("the
+			// bifaciality of the SPR-300-WHT"): quoting it all would not
+			// answer.
+			return "", false
+		}
+		return text, false
 	}
 	return c.text, false
+}
+
+// references reports whether a section heading names a list of references.
+func references(section string) bool {
+	switch strings.ToLower(strings.TrimSpace(section)) {
+	case "references", "bibliography", "works cited", "literature":
+		return true
+	}
+	return false
+}
+
+// definesTerm reports whether a spreadsheet row is a legend entry: it has a
+// field named Description, Definition or Meaning.
+func definesTerm(u unit) bool {
+	for _, f := range u.fields {
+		name, _, _ := strings.Cut(f, ":")
+		switch strings.ToLower(strings.TrimSpace(name)) {
+		case "description", "definition", "meaning", "explanation":
+			return true
+		}
+	}
+	return false
 }
 
 // labelAsked reports whether the question names a table row's label (its
@@ -748,9 +796,9 @@ func splitCells(line string) []string {
 // name) and the cells whose name the question mentions — or, when none
 // does, whose name or value it mentions; a short row with nothing asked
 // about is quoted whole.
-func (e *Extractive) trimRecord(q question, c candidate) string {
+func (e *Extractive) trimRecord(q question, c candidate) (text string, asked bool) {
 	if len(c.fields) < 2 {
-		return c.text
+		return c.text, false
 	}
 	keep := []string{c.fields[0]}
 	var short []string // fields named by a letter or two ("a", "b")
@@ -783,9 +831,9 @@ func (e *Extractive) trimRecord(q question, c candidate) string {
 		}
 	}
 	if len(keep) == 1 {
-		return c.text
+		return c.text, false
 	}
-	return strings.Join(keep, c.sep)
+	return strings.Join(keep, c.sep), true
 }
 
 // termSet is the set of index terms of s.

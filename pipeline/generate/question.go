@@ -57,6 +57,9 @@ type question struct {
 	// unit is a unit of measure the question names, such as "mm" or "%".
 	unit    string
 	complex bool
+	// defines is set for a question after a meaning ("what does fd mean",
+	// "swppp stands for", "bvmpo definition").
+	defines bool
 	// expect is what the question analysis says the answer must hold.
 	expect guard.Expectation
 	// qualifierTerms lists, for each of expect.Qualifiers, the indexes of
@@ -126,6 +129,8 @@ func parseQuestion(text, category, complexity string, expect guard.Expectation) 
 			q.described[strings.ToLower(v.Num)] = true
 		}
 	}
+	q.defines = category == "definition" || q.words["mean"] || q.words["means"] || q.words["stand"] ||
+		q.words["stands"] || q.words["definition"] || q.words["define"] || q.words["meaning"]
 	q.want, q.mustNumber = expectedAnswer(toks)
 	if category == "technical_value" {
 		q.want, q.mustNumber = numberAnswer, true

@@ -190,6 +190,12 @@ func newValue(q quantity, looseUnit string) Value {
 func bracketedUnit(text string, t analysis.Token) (string, bool) {
 	before := strings.TrimRight(text[:t.Start], " ")
 	after := strings.TrimLeft(text[t.End:], " ")
+	// "(kW (DC))": a note in brackets may follow the unit inside.
+	if strings.HasPrefix(after, "(") {
+		if i := strings.Index(after, ")"); i >= 0 {
+			after = strings.TrimLeft(after[i+1:], " ")
+		}
+	}
 	if !(strings.HasSuffix(before, "(") && strings.HasPrefix(after, ")") ||
 		strings.HasSuffix(before, "[") && strings.HasPrefix(after, "]")) {
 		return "", false

@@ -36,11 +36,24 @@ var qualifierGroups = [][][]string{
 	{{"minimum", "min"}, {"maximum", "max"}},
 	{{"TMY2"}, {"TMY3"}},
 	{{"residential"}, {"commercial"}, {"utility-scale", "utility scale"}},
-	// Tools a value belongs to: a PVWatts default is not SAM's.
+	// Tools a value belongs to: a PVWatts default is not SAM's. A question
+	// naming a tool is answered only by a passage that names it (see
+	// scopeGroups).
 	{{"PVWatts"}, {"SAM", "System Advisor Model"}, {"PVsyst"}, {"PVGIS"}, {"HelioScope"}, {"PV*SOL", "PVSOL"},
 		{"RETScreen"}},
 	{{"onshore"}, {"offshore"}},
 }
+
+// scopeGroups are the groups whose cases scope a whole document: a passage
+// answers for the case only when it or its document names the case.
+var scopeGroups = func() map[int]bool {
+	for g, set := range qualifierGroups {
+		if set[0][0] == "PVWatts" {
+			return map[int]bool{g: true}
+		}
+	}
+	return nil
+}()
 
 // qualifierPhrase is one spelling of a case as a sequence of index terms.
 type qualifierPhrase struct {
@@ -125,6 +138,10 @@ func SiblingOnly(asked []Qualifier, text, context string) (want, got Qualifier, 
 	for _, a := range asked {
 		if has(a) {
 			continue
+		}
+		if scopeGroups[a.Group] {
+			// Nothing but the tool's own passages speaks for it.
+			return a, Qualifier{Group: a.Group, Slot: -1, Text: "another source"}, true
 		}
 		for _, m := range append(mentioned, framed...) {
 			if m.Group == a.Group && m.Slot != a.Slot && !askedSlot(asked, m) {

@@ -63,7 +63,8 @@ func Analyse(question string, in Input) Analysis {
 	}
 	text, short := expandShorthand(text, known)
 	text, fixed := correct(text, in.Speller, isShorthand)
-	a.Corrections = append(short, fixed...)
+	text, named := nameColumns(text)
+	a.Corrections = append(append(short, fixed...), named...)
 	a.Text = text
 	a.Pointers = pointers(text)
 	a.Expect = expectation(text, in.Technical)

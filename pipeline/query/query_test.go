@@ -47,6 +47,10 @@ func TestAnalyse(t *testing.T) {
 		{name: "weak cue only for technical questions", in: "pvwatts soiling default", technical: true,
 			text: "pvwatts soiling default", dims: []guard.Dimension{guard.DimPercent}},
 		{name: "nothing but a reference is kept", in: "#3", text: "#3"},
+		{name: "a parameter of a named model is its column", in: "SB7000TL-US-22 240V max ac power?",
+			text: "SB7000TL-US-22 240V Paco?", dims: []guard.Dimension{guard.DimPower}},
+		{name: "without a model the words stay", in: "hourly outputs: dc and ac power units",
+			text: "hourly outputs: dc and ac power units"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
