@@ -214,6 +214,7 @@ func TestConfig(t *testing.T) {
 		}, problems: []string{"CEW_STORE", "CEW_MAX_FILE_MB", "CEW_LLM_BASE_URL", "CEW_LLM_MODEL", "CEW_LOG_LEVEL", "CEW_CACHE_TTL", "CEW_REDIS_URL", "CEW_SLACK_TENANTS"}},
 		{name: "OpenAI model without a key", env: map[string]string{"CEW_LLM_MODEL": "gpt-4o"}, problems: []string{"OPENAI_API_KEY"}},
 		{name: "unknown embedder", env: map[string]string{"CEW_EMBED": "onnx"}, problems: []string{"CEW_EMBED"}},
+		{name: "semantic threshold above 1", env: map[string]string{"CEW_SEMANTIC_THRESHOLD": "1.5"}, problems: []string{"CEW_SEMANTIC_THRESHOLD"}},
 		{name: "local embedder with endpoint settings", env: map[string]string{"CEW_EMBED": "local", "CEW_EMBED_MODEL": "x"}, problems: []string{"CEW_EMBED=local"}},
 		{name: "http embedder without an endpoint", env: map[string]string{"CEW_EMBED": "http"}, problems: []string{"CEW_EMBED=http"}},
 		{name: "embedder defaults", env: nil, check: func(t *testing.T, c Config) {

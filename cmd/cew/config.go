@@ -28,6 +28,9 @@ type Config struct {
 	Embed        string
 	ModelsDir    string
 	EmbedThreads int
+	// SemanticThreshold is the cosine from which a cached answer serves
+	// another question; 0 means the embedder's own (semanticThreshold).
+	SemanticThreshold float64
 
 	MilvusAddress     string
 	MilvusToken       string
@@ -105,6 +108,17 @@ func positiveInt(f func(*Config) *int) func(*Config, string) error {
 	}
 }
 
+func unitInterval(f func(*Config) *float64) func(*Config, string) error {
+	return func(c *Config, v string) error {
+		x, err := strconv.ParseFloat(v, 64)
+		if err != nil || x <= 0 || x > 1 {
+			return fmt.Errorf("must be a number above 0 and at most 1, got %q", v)
+		}
+		*f(c) = x
+		return nil
+	}
+}
+
 func boolean(f func(*Config) *bool) func(*Config, string) error {
 	return func(c *Config, v string) error {
 		b, err := strconv.ParseBool(v)
@@ -146,6 +160,7 @@ var settings = []setting{
 	{env: "CEW_EMBED", def: embedAuto, help: "embedder: auto (the HTTP endpoint when CEW_EMBED_MODEL is set, else the local model when installed, else none), local, http or none (BM25 only)", set: str(func(c *Config) *string { return &c.Embed })},
 	{env: "CEW_MODELS_DIR", def: onnx.DefaultDir(), help: "where `make models` installs the local embedding model and ONNX Runtime, and cew looks for them", set: str(func(c *Config) *string { return &c.ModelsDir })},
 	{env: "CEW_EMBED_THREADS", def: "2", help: "threads of the local embedding model (at most the number of CPUs)", set: positiveInt(func(c *Config) *int { return &c.EmbedThreads })},
+	{env: "CEW_SEMANTIC_THRESHOLD", help: "cosine from which a cached answer serves a similar question (default: 0.99 with the local model, 0.95 with an HTTP embedder)", set: unitInterval(func(c *Config) *float64 { return &c.SemanticThreshold })},
 	{env: "CEW_EMBED_BASE_URL", help: "OpenAI-compatible embeddings endpoint base URL (CEW_EMBED=http)", set: str(func(c *Config) *string { return &c.EmbedBaseURL })},
 	{env: "CEW_EMBED_MODEL", help: "embedding model name at that endpoint (CEW_EMBED=http)", set: str(func(c *Config) *string { return &c.EmbedModel })},
 	{env: "CEW_LLM_BASE_URL", help: "OpenAI-compatible chat endpoint base URL; unset with no model = extractive answers", set: str(func(c *Config) *string { return &c.LLMBaseURL })},

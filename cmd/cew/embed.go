@@ -87,6 +87,21 @@ func (a *app) openEmbedding() (embedding, error) {
 	return embedding{kind: embedLocal, model: local.Model(), query: onnx.Queries{E: local}, passage: onnx.Passages{E: local}}, nil
 }
 
+// semanticThreshold is the cosine from which the bot serves a cached answer
+// for another question: CEW_SEMANTIC_THRESHOLD, else the embedder's. How
+// close two different questions come depends on the model: e5 scores
+// distinct questions higher than the models the bot's default was set for
+// (see onnx.SameQuestionCosine); 0 leaves the bot's default.
+func (a *app) semanticThreshold() float64 {
+	if a.cfg.SemanticThreshold > 0 {
+		return a.cfg.SemanticThreshold
+	}
+	if e, err := a.embedding(); err == nil && e.kind == embedLocal {
+		return onnx.SameQuestionCosine
+	}
+	return 0
+}
+
 // denseState remembers whether dense retrieval runs in this process.
 type denseState struct {
 	query textEmbedder // nil: BM25 only

@@ -137,6 +137,19 @@ func TestEmbedderWiring(t *testing.T) {
 			if again, _ := a.embedding(); again.query != e.query {
 				t.Error("the embedder is opened again on a second use")
 			}
+			// The local model scores different questions higher than HTTP
+			// models do: the semantic cache needs a closer match with it.
+			wantThreshold := 0.0
+			if tc.kind == embedLocal {
+				wantThreshold = onnx.SameQuestionCosine
+			}
+			if got := a.semanticThreshold(); got != wantThreshold {
+				t.Errorf("semantic threshold %v, want %v", got, wantThreshold)
+			}
+			a.cfg.SemanticThreshold = 0.99
+			if got := a.semanticThreshold(); got != 0.99 {
+				t.Errorf("CEW_SEMANTIC_THRESHOLD=0.99 gives %v", got)
+			}
 		})
 	}
 }
