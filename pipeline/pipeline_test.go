@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"os"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -12,6 +13,7 @@ import (
 	"github.com/cewhq/cew/answer"
 	"github.com/cewhq/cew/ingest"
 	"github.com/cewhq/cew/pipeline"
+	"github.com/cewhq/cew/pipeline/confidence"
 	"github.com/cewhq/cew/pipeline/generate"
 	"github.com/cewhq/cew/pipeline/guard"
 	"github.com/cewhq/cew/pipeline/llm"
@@ -429,5 +431,107 @@ func TestEmbedFailedUpstream(t *testing.T) {
 	}
 	if len(ans.Trace.Degraded) != 1 || ans.Trace.Degraded[0] != "embedder" {
 		t.Errorf("degraded = %v, want [embedder]", ans.Trace.Degraded)
+	}
+}
+
+// TestNaturalQuestions asks the bundled documents questions the way engineers
+// type them — shorthand, typos, ticket numbers, qualifiers the documents
+// contrast, shortened model names, other tools' names — with the shipped
+// calibrated confidence, and checks the value, the place cited, and that
+// near misses are refused.
+func TestNaturalQuestions(t *testing.T) {
+	st := sampleCorpus(t)
+	model, err := confidence.Extractive()
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, err := pipeline.New(pipeline.Config{Searcher: st, Catalog: st, Generator: generate.NewExtractive(generate.ExtractiveOptions{}),
+		Pre: guard.DefaultPreOptions(), Post: guard.DefaultPostOptions(), Confidence: &model})
+	if err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct {
+		name     string
+		question string
+		// want are texts the answer must hold; empty means it must be
+		// refused.
+		want []string
+		// notWant are texts it must not hold.
+		notWant []string
+		// pages or rows locate a cited source.
+		doc   string
+		pages []int
+		rows  []int
+	}{
+		{name: "README's own question quotes the 14 %", question: "What are the default system losses in PVWatts?",
+			want: []string{"14"}, notWant: []string{"0.825", "7 %"}, doc: "nrel-tp-6a20-62641", pages: []int{6, 13}},
+		{name: "typos", question: "defualt sytem losses in pvwats?", want: []string{"14"}, doc: "nrel-tp-6a20-62641", pages: []int{6, 13}},
+		{name: "shorthand for a table cell", question: "temp coeff for premium modules", want: []string{"-0.35"},
+			doc: "nrel-tp-6a20-62641", pages: []int{7}},
+		{name: "a ticket number is not a value", question: "What is the default soiling loss in PVWatts? #3",
+			want: []string{"2 %"}, notWant: []string{"Shading"}, doc: "nrel-tp-6a20-62641", pages: []int{13}},
+		{name: "a system size describes, it is not the value", question: "What is the default soiling loss in PVWatts for the 4 kW PVWatts system?",
+			want: []string{"2 %"}, notWant: []string{"3.63"}, doc: "nrel-tp-6a20-62641", pages: []int{13}},
+		{name: "a pointer in brackets is not a constraint", question: "default system losses (see table 6)",
+			want: []string{"14"}, doc: "nrel-tp-6a20-62641", pages: []int{6, 13}},
+		{name: "a shortened model name answers for every variant", question: "paco SB7000TL-US-22",
+			want: []string{"6007", "7000"}, doc: "cec-inverters", rows: []int{1483, 1484}},
+		{name: "a named voltage picks its variant", question: "SB7000TL-US-22 240V max ac power?",
+			want: []string{"7000"}, notWant: []string{"6007"}, doc: "cec-inverters", rows: []int{1484}},
+		{name: "another tool's default is not PVWatts'", question: "default system losses in SAM?"},
+		{name: "PVsyst asked, PVWatts documented", question: "pvsyst temp coeff premium modules"},
+		{name: "a voltage variant that does not exist", question: "paco SB7000TL-US-22 480V"},
+		{name: "a scenario the study does not have", question: "iea bifi albedo for the snow scenario"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			ans, err := p.Answer(context.Background(), pipeline.Request{Tenant: tenant, Question: tc.question})
+			if err != nil {
+				t.Fatalf("Answer: %v", err)
+			}
+			if len(tc.want) == 0 {
+				if ans.Status != answer.StatusNotFound {
+					t.Fatalf("status = %s, want not_found; answer %q (%s)", ans.Status, ans.Answer, ans.Confidence.Reason)
+				}
+				return
+			}
+			if ans.Status != answer.StatusAnswered {
+				t.Fatalf("status = %s (%s: %s), want answered", ans.Status, ans.Reason, ans.Confidence.Reason)
+			}
+			for _, w := range tc.want {
+				if !strings.Contains(ans.Answer, w) {
+					t.Errorf("answer %q does not state %q", ans.Answer, w)
+				}
+			}
+			for _, w := range tc.notWant {
+				if strings.Contains(ans.Answer, w) {
+					t.Errorf("answer %q states %q", ans.Answer, w)
+				}
+			}
+			cited := false
+			for _, s := range ans.Sources {
+				cited = cited || s.DocID == tc.doc && (slices.Contains(tc.pages, s.Page) || slices.Contains(tc.rows, s.Row))
+			}
+			if !cited {
+				t.Errorf("no source is %s page %v or row %v: %+v", tc.doc, tc.pages, tc.rows, ans.Sources)
+			}
+		})
+	}
+}
+
+// TestQualifierAsked asks a specification that gives DC and AC trench
+// depths for the AC one, as a standalone question and as the bot rewrites
+// the follow-up "and for AC cables?": never the DC depth.
+func TestQualifierAsked(t *testing.T) {
+	st := trenchStore(t)
+	p := newPipeline(t, st, nil, guard.DefaultPostOptions())
+	for _, q := range []string{"What is the minimum trench depth for AC cables?", "min trench depth ac cables"} {
+		ans, err := p.Answer(context.Background(), pipeline.Request{Tenant: tenant, Question: q})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if ans.Status != answer.StatusAnswered || !strings.Contains(ans.Answer, "1000 mm") || strings.Contains(ans.Answer, "800 mm") {
+			t.Errorf("%q: %s %q, want the AC depth of 1000 mm alone", q, ans.Status, ans.Answer)
+		}
 	}
 }
