@@ -83,6 +83,11 @@ func (a *app) answerConfig() (gen, retrieval, reranker string) {
 	if a.cfg.LLMModel != "" {
 		gen = "llm:" + a.cfg.LLMModel
 	}
+	// The extractive reader (also the LLM's fallback) scores sentences with
+	// the embedder, whether or not dense retrieval runs.
+	if e, err := a.embedding(); err == nil && e.model != "" {
+		gen += "+" + e.kind + ":" + e.model
+	}
 	retrieval = "bm25"
 	if e, ok := a.denseEmbedding(); ok {
 		retrieval = "hybrid:" + e.kind + ":" + e.model
