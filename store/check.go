@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"math"
 	"strings"
+
+	"github.com/cewhq/cew/store/analysis"
 )
 
 // CheckSearch validates a request the way every backend must and returns
@@ -121,4 +123,29 @@ func CheckDocument(doc Document, chunks []Chunk) ([][]float32, error) {
 		vectors[i] = v
 	}
 	return vectors, nil
+}
+
+// CountWords adds to words the plain words (lower-case ASCII letters only:
+// the words a speller may offer as a correction) of one chunk's title,
+// section, sheet and text, each counted once per chunk; seen is scratch
+// space, cleared here. Backends implementing Lexicon count with it.
+func CountWords(c *Chunk, seen map[string]bool, words map[string]int) {
+	clear(seen)
+	for _, f := range [...]string{c.Title, c.Section, c.Sheet, c.Text} {
+		for _, t := range analysis.Tokens(f) {
+			if t.Kind == analysis.Word && !seen[t.Text] && plainWord(t.Text) {
+				seen[t.Text] = true
+				words[t.Text]++
+			}
+		}
+	}
+}
+
+func plainWord(w string) bool {
+	for i := 0; i < len(w); i++ {
+		if c := w[i]; c < 'a' || c > 'z' {
+			return false
+		}
+	}
+	return w != ""
 }

@@ -5,7 +5,6 @@ import (
 	"fmt"
 
 	"github.com/cewhq/cew/store"
-	"github.com/cewhq/cew/store/analysis"
 )
 
 var _ store.Lexicon = (*Store)(nil)
@@ -57,27 +56,7 @@ func (ix *tenantIndex) countWords() map[string]int {
 		if r < 0 || !ix.revs[r].doc.Active {
 			continue
 		}
-		clear(seen)
-		c := &ix.chunks[slot]
-		for _, f := range [...]string{c.Title, c.Section, c.Sheet, c.Text} {
-			for _, t := range analysis.Tokens(f) {
-				if t.Kind == analysis.Word && !seen[t.Text] && plainWord(t.Text) {
-					seen[t.Text] = true
-					words[t.Text]++
-				}
-			}
-		}
+		store.CountWords(&ix.chunks[slot], seen, words)
 	}
 	return words
-}
-
-// plainWord reports whether w is lower-case ASCII letters only: the words a
-// speller may offer as a correction.
-func plainWord(w string) bool {
-	for i := 0; i < len(w); i++ {
-		if c := w[i]; c < 'a' || c > 'z' {
-			return false
-		}
-	}
-	return w != ""
 }

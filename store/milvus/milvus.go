@@ -141,6 +141,9 @@ type Store struct {
 	writeMu sync.Mutex
 	mu      sync.RWMutex
 	closed  bool
+
+	vocabMu sync.Mutex
+	vocab   map[string]vocabulary // tenant → words at a generation
 }
 
 // connect dials Milvus and checks that it answers and accepts the

@@ -5,11 +5,13 @@ import (
 	"crypto/rand"
 	"encoding/hex"
 	"errors"
+	"maps"
 	"os"
 	"testing"
 	"time"
 
 	"github.com/cewhq/cew/store"
+	"github.com/cewhq/cew/store/embedded"
 	"github.com/cewhq/cew/store/milvus"
 	"github.com/cewhq/cew/store/storetest"
 )
@@ -150,4 +152,40 @@ func TestLayoutChecks(t *testing.T) {
 			t.Errorf("Dim = %d after replace, want %d", s.Dim(), testDim+1)
 		}
 	})
+}
+
+// TestVocabularyMatchesEmbedded checks that the spelling vocabulary is the
+// embedded store's for the same writes, and follows a new revision.
+func TestVocabularyMatchesEmbedded(t *testing.T) {
+	opts := testOptions(t)
+	migrate(t, opts)
+	m := open(t, opts)
+	e, err := embedded.Open(t.TempDir(), embedded.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer e.Close()
+	for _, rev := range []struct{ rev, text string }{
+		{"01", "Cable trenches: the cable depth is 800 mm."},
+		{"02", "Cable ladders hold DC cables; ladder width 300 mm."},
+	} {
+		doc := store.Document{Tenant: "voc", ID: "spec", Number: "SPEC", Title: "Cable spec", Revision: rev.rev}
+		chunks := []store.Chunk{{ID: store.ChunkID("spec", rev.rev, 0), Tenant: "voc", DocID: "spec", Revision: rev.rev, Title: doc.Title, Section: "Routing", Text: rev.text}}
+		for _, s := range []store.Store{m, e} {
+			if err := s.PutDocument(t.Context(), doc, chunks); err != nil {
+				t.Fatal(err)
+			}
+		}
+		got, err := m.Vocabulary(t.Context(), "voc")
+		if err != nil {
+			t.Fatal(err)
+		}
+		want, err := e.Vocabulary(t.Context(), "voc")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !maps.Equal(got.Words, want.Words) || len(got.Words) == 0 {
+			t.Errorf("revision %s: vocabulary %v, embedded store has %v", rev.rev, got.Words, want.Words)
+		}
+	}
 }
