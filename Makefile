@@ -57,7 +57,7 @@ demo: build demo-models
 		"What is the Paco of the SB7000TL-US-22-208V inverter?" \
 		"What is the minimum trench depth for DC cables?" \
 		"status of the CEC inverter library" \
-		| CEW_DATA_DIR=$(DEMO_DIR) ./$(BIN) ask
+		| CEW_DATA_DIR=$(DEMO_DIR) ./$(BIN) ask || [ $$? -eq 1 ] # 1: a question was not found, as the trench one is
 
 ## test: every test with the race detector.
 test:

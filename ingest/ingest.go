@@ -219,10 +219,12 @@ type batch struct {
 	total, done   int
 }
 
-// finish reports a file whose outcome is known.
+// finish reports a file whose outcome is known. A failure is logged at
+// debug level only: the Report is the record callers show (cew ingest
+// prints it), so a warning here would say everything twice.
 func (b *batch) finish(res FileResult) {
 	if res.Err != nil {
-		b.in.cfg.Logger.Warn("file skipped", "file", res.Path, "reason", res.Err)
+		b.in.cfg.Logger.Debug("file skipped", "file", res.Path, "reason", res.Err)
 	}
 	b.done++
 	if b.progress != nil {

@@ -5,6 +5,7 @@ import (
 	"context"
 	"crypto/rand"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"os/user"
@@ -40,15 +41,29 @@ With --json, prints the answer contract (one JSON object). Without a question, r
 question per line from stdin (an interactive prompt on a terminal); with --json that
 prints one JSON object per line, in order.
 
+Exit status: 0 when every question was answered (a greeting or a register lookup
+counts), 1 when at least one was not found, blocked or failed, 2 for a usage or
+configuration error (bad flags or settings, no index, no documents indexed).
+The same holds with --json, whose output does not change.
+
 With --session ID, the conversation is remembered (in Redis when CEW_REDIS_URL is set,
 so it spans runs) and follow-ups such as "and for AC cables?" are rewritten into
-standalone questions. Reading from stdin without --session keeps one conversation for
-the run.`,
+standalone questions. Without CEW_REDIS_URL the memory lasts only while the command
+runs. Reading from stdin without --session keeps one conversation for the run.
+
+A line of stdin over 1 MiB is refused on its own (blocked, TOO_LONG) and the lines
+after it are still answered.`,
 		Args: cobra.MaximumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			st, err := a.openStore(cmd.Context())
 			if err != nil {
 				return err
+			}
+			if err := a.requireDocuments(cmd.Context(), st); err != nil {
+				return err
+			}
+			if session != "" && a.cfg.RedisURL == "" {
+				fmt.Fprintf(a.stderr, "note: without CEW_REDIS_URL, session %q is remembered only while this command runs\n", session)
 			}
 			b, err := a.newBot(cmd.Context(), st, nil, answer.PlatformCLI)
 			if err != nil {
@@ -58,10 +73,10 @@ the run.`,
 				session = "run-" + rand.Text()
 			}
 			user := cliUser()
-			ask := func(q string) error {
-				ans, err := b.Handle(cmd.Context(), cliQuery(a.cfg.Tenant, session, user, q))
-				if err != nil {
-					a.logger.Error("answer failed", "answer_id", ans.ID, "err", err)
+			unanswered := 0
+			show := func(ans answer.Answer) error {
+				if !answered(ans) {
+					unanswered++
 				}
 				if asJSON {
 					return json.NewEncoder(a.stdout).Encode(ans)
@@ -69,10 +84,28 @@ the run.`,
 				printAnswer(a.stdout, ans)
 				return nil
 			}
-			if len(args) == 1 {
-				return ask(args[0])
+			ask := func(line inputLine) error {
+				if line.TooLong {
+					return show(refusedLine(line, a.cfg.MaxQuestionChars))
+				}
+				ans, err := b.Handle(cmd.Context(), cliQuery(a.cfg.Tenant, session, user, line.Text))
+				if err != nil {
+					a.logger.Error("answer failed", "answer_id", ans.ID, "err", err)
+				}
+				return show(ans)
 			}
-			return readQuestions(cmd.Context(), a, !asJSON && a.isTTY(a.stdin), ask)
+			if len(args) == 1 {
+				err = ask(inputLine{Number: 1, Text: args[0]})
+			} else {
+				err = readQuestions(cmd.Context(), a, !asJSON && a.isTTY(a.stdin), ask)
+			}
+			if err != nil {
+				return err
+			}
+			if unanswered > 0 {
+				return exitError{1}
+			}
+			return nil
 		},
 	}
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print the answer contract as JSON")
@@ -91,27 +124,31 @@ func cliQuery(tenant, session, user, text string) bot.Query {
 	return q
 }
 
+// maxLineBytes bounds one line read from stdin. A longer line is refused
+// on its own (its questions could not be answered anyway: a question is at
+// most CEW_MAX_QUESTION_CHARS characters) and the lines after it go on.
+const maxLineBytes = 1 << 20
+
+// inputLine is one line of stdin: its text, or, when it was longer than
+// maxLineBytes, its first bytes and its length.
+type inputLine struct {
+	Number  int
+	Text    string
+	TooLong bool
+	Bytes   int
+}
+
 // readQuestions feeds stdin lines to ask, prompting when interactive. An
 // interrupt ends it at once, even while it waits for a line: the read runs
 // in its own goroutine, left blocked on stdin as the command exits.
-func readQuestions(ctx context.Context, a *app, interactive bool, ask func(string) error) error {
+func readQuestions(ctx context.Context, a *app, interactive bool, ask func(inputLine) error) error {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel() // releases the reader when ask fails
-	lines := make(chan string)
-	scanErr := make(chan error, 1)
+	lines := make(chan inputLine)
+	readErr := make(chan error, 1)
 	go func() {
 		defer close(lines)
-		sc := bufio.NewScanner(a.stdin)
-		sc.Buffer(make([]byte, 64<<10), 1<<20)
-		for sc.Scan() {
-			select {
-			case lines <- sc.Text():
-			case <-ctx.Done():
-				scanErr <- ctx.Err()
-				return
-			}
-		}
-		scanErr <- sc.Err()
+		readErr <- readLines(ctx, a.stdin, lines)
 	}()
 	prompt := func() {
 		if interactive {
@@ -128,10 +165,11 @@ func readQuestions(ctx context.Context, a *app, interactive bool, ask func(strin
 				if interactive {
 					fmt.Fprintln(a.stdout)
 				}
-				return <-scanErr
+				return <-readErr
 			}
-			if q := strings.TrimSpace(line); q != "" {
-				if err := ask(q); err != nil {
+			if line.TooLong || strings.TrimSpace(line.Text) != "" {
+				line.Text = strings.TrimSpace(line.Text)
+				if err := ask(line); err != nil {
 					return err
 				}
 			}
@@ -140,24 +178,111 @@ func readQuestions(ctx context.Context, a *app, interactive bool, ask func(strin
 	}
 }
 
-// printAnswer renders an answer for a terminal.
+// readLines sends r's lines, of any length: a line over maxLineBytes is
+// sent cut, marked TooLong, and the rest of it is read and dropped.
+func readLines(ctx context.Context, r io.Reader, out chan<- inputLine) error {
+	br := bufio.NewReaderSize(r, 64<<10)
+	for n := 1; ; n++ {
+		var (
+			line    []byte
+			size    int
+			readErr error
+		)
+		for {
+			chunk, err := br.ReadSlice('\n')
+			size += len(chunk)
+			if len(line) < maxLineBytes {
+				line = append(line, chunk[:min(len(chunk), maxLineBytes-len(line))]...)
+			}
+			if !errors.Is(err, bufio.ErrBufferFull) {
+				readErr = err
+				break
+			}
+		}
+		if size == 0 && readErr != nil {
+			if errors.Is(readErr, io.EOF) {
+				return nil
+			}
+			return readErr
+		}
+		content := size
+		if readErr == nil {
+			content-- // the newline
+		}
+		tooLong := content > maxLineBytes
+		text := strings.TrimRight(string(line), "\r\n")
+		if tooLong {
+			// the cut may have split a character
+			text = strings.ToValidUTF8(text, "")
+		}
+		select {
+		case out <- inputLine{Number: n, Text: text, TooLong: tooLong, Bytes: size}:
+		case <-ctx.Done():
+			return ctx.Err()
+		}
+		if readErr != nil {
+			if errors.Is(readErr, io.EOF) {
+				return nil
+			}
+			return readErr
+		}
+	}
+}
+
+// refusedLine is the answer to a line too long to read: blocked, like a
+// question over the length limit, so a batch keeps one answer per line.
+func refusedLine(line inputLine, maxChars int) answer.Answer {
+	why := fmt.Sprintf("Line %d is %s long, over the %s a line may have; it was not read. A question is at most %d characters.",
+		line.Number, byteCount(line.Bytes), byteCount(maxLineBytes), maxChars)
+	q := answer.Snippet(line.Text, 80)
+	return answer.Answer{
+		ID: rand.Text(), Status: answer.StatusBlocked, Reason: answer.ReasonTooLong, Answer: why,
+		Sources: []answer.Source{}, Confidence: answer.Confidence{Level: answer.LevelLow, Reason: why},
+		TimingsMS: map[string]float64{}, Question: q, StandaloneQuestion: q,
+	}
+}
+
+// byteCount formats a size: "1 MiB", "3.2 MiB", "512 bytes".
+func byteCount(n int) string {
+	switch {
+	case n >= 1<<20 && n%(1<<20) == 0:
+		return fmt.Sprintf("%d MiB", n>>20)
+	case n >= 1<<20:
+		return fmt.Sprintf("%.1f MiB", float64(n)/(1<<20))
+	case n >= 1<<10:
+		return fmt.Sprintf("%d KiB", n>>10)
+	}
+	return fmt.Sprintf("%d bytes", n)
+}
+
+// answered reports whether ans counts as answered for the exit status: an
+// answer, a canned reply or a register lookup that found its document.
+func answered(ans answer.Answer) bool {
+	return ans.Status == answer.StatusAnswered || ans.Status == answer.StatusSmalltalk
+}
+
+// printAnswer renders an answer for a terminal. A refusal says why once:
+// the reason line is left out when the answer already says it (blocked
+// questions, whose answer is the reason).
 func printAnswer(w io.Writer, ans answer.Answer) {
 	fmt.Fprintln(w, ans.Answer)
 	if len(ans.Sources) > 0 {
 		fmt.Fprintln(w, "\nSources:")
 		for i, s := range ans.Sources {
-			fmt.Fprintf(w, "  [S%d] %s, rev %s, %s\n", i+1, s.DocName, orDash(s.Revision), location(s))
+			fmt.Fprintf(w, "  [S%d] %s\n", i+1, sourceLine(s))
 			if s.DriveLink != "" {
 				fmt.Fprintf(w, "       %s\n", s.DriveLink)
 			}
 		}
 	}
 	if ans.Status == answer.StatusNotFound || ans.Status == answer.StatusBlocked {
-		fmt.Fprintf(w, "(%s: %s)\n", ans.Reason, ans.Confidence.Reason)
+		if why := strings.TrimSpace(ans.Confidence.Reason); why != "" && !strings.Contains(ans.Answer, why) {
+			fmt.Fprintf(w, "(%s: %s)\n", ans.Reason, why)
+		}
 		if len(ans.Related) > 0 {
 			fmt.Fprintln(w, "Closest documents:")
 			for _, s := range ans.Related {
-				fmt.Fprintf(w, "  - %s, rev %s, %s\n", s.DocName, orDash(s.Revision), location(s))
+				fmt.Fprintf(w, "  - %s\n", sourceLine(s))
 			}
 		}
 	}

@@ -58,7 +58,7 @@ func TestReadQuestionsStopsOnInterrupt(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	a := &app{stdin: stdin, stdout: io.Discard}
 	done := make(chan error, 1)
-	go func() { done <- readQuestions(ctx, a, true, func(string) error { return nil }) }()
+	go func() { done <- readQuestions(ctx, a, true, func(inputLine) error { return nil }) }()
 	time.Sleep(20 * time.Millisecond)
 	cancel()
 	select {
@@ -75,8 +75,8 @@ func TestReadQuestions(t *testing.T) {
 	var out bytes.Buffer
 	a := &app{stdin: strings.NewReader("first\n\n  second  \nthird"), stdout: &out}
 	var got []string
-	err := readQuestions(context.Background(), a, false, func(q string) error {
-		got = append(got, q)
+	err := readQuestions(context.Background(), a, false, func(l inputLine) error {
+		got = append(got, l.Text)
 		return nil
 	})
 	if err != nil || strings.Join(got, "|") != "first|second|third" || out.Len() != 0 {
@@ -84,7 +84,49 @@ func TestReadQuestions(t *testing.T) {
 	}
 	stop := errors.New("stop")
 	a.stdin = strings.NewReader("one\ntwo\n")
-	if err := readQuestions(context.Background(), a, false, func(string) error { return stop }); !errors.Is(err, stop) {
+	if err := readQuestions(context.Background(), a, false, func(inputLine) error { return stop }); !errors.Is(err, stop) {
 		t.Errorf("err = %v, want the callback's error", err)
+	}
+}
+
+// TestReadLinesOfAnyLength: a line over maxLineBytes is cut and marked,
+// the lines after it still come, and none is lost at the end of input.
+func TestReadLinesOfAnyLength(t *testing.T) {
+	long := strings.Repeat("x", maxLineBytes+10)
+	exact := strings.Repeat("y", maxLineBytes)
+	tests := []struct {
+		name  string
+		input string
+		want  []inputLine
+	}{
+		{"short lines", "one\ntwo\r\nthree", []inputLine{{Number: 1, Text: "one", Bytes: 4}, {Number: 2, Text: "two", Bytes: 5}, {Number: 3, Text: "three", Bytes: 5}}},
+		{"a long line between two", "before\n" + long + "\nafter\n", []inputLine{
+			{Number: 1, Text: "before", Bytes: 7},
+			{Number: 2, Text: long[:maxLineBytes], TooLong: true, Bytes: maxLineBytes + 11},
+			{Number: 3, Text: "after", Bytes: 6}}},
+		{"a line of exactly the limit", exact + "\nnext", []inputLine{{Number: 1, Text: exact, Bytes: maxLineBytes + 1}, {Number: 2, Text: "next", Bytes: 4}}},
+		{"a long last line without a newline", long, []inputLine{{Number: 1, Text: long[:maxLineBytes], TooLong: true, Bytes: maxLineBytes + 10}}},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			out := make(chan inputLine, 10)
+			if err := readLines(context.Background(), strings.NewReader(tc.input), out); err != nil {
+				t.Fatal(err)
+			}
+			close(out)
+			var got []inputLine
+			for l := range out {
+				got = append(got, l)
+			}
+			if len(got) != len(tc.want) {
+				t.Fatalf("%d lines, want %d", len(got), len(tc.want))
+			}
+			for i := range got {
+				if got[i] != tc.want[i] {
+					t.Errorf("line %d = {%d %d chars %v %d}, want {%d %d chars %v %d}", i, got[i].Number, len(got[i].Text), got[i].TooLong, got[i].Bytes,
+						tc.want[i].Number, len(tc.want[i].Text), tc.want[i].TooLong, tc.want[i].Bytes)
+				}
+			}
+		})
 	}
 }

@@ -67,8 +67,8 @@ func TestAskJSONContract(t *testing.T) {
 	}
 	questions := "What is the minimum trench depth for DC cables?\n\nWho won the 2018 world cup?\nhello\n"
 	out, errOut, code := c.run(t, questions, "ask", "--json")
-	if code != 0 {
-		t.Fatalf("ask: %d %s", code, errOut)
+	if code != 1 { // one question is not found
+		t.Fatalf("ask: exit %d, want 1\n%s", code, errOut)
 	}
 	lines := strings.Split(strings.TrimSpace(out), "\n")
 	if len(lines) != 3 {
@@ -282,10 +282,7 @@ func TestHelp(t *testing.T) {
 // (its audit log included) and reports both passes.
 func TestEvalCacheLeavesDataDir(t *testing.T) {
 	c := newCLI(t)
-	squad := filepath.Join(t.TempDir(), "squad.json")
-	os.WriteFile(squad, []byte(`{"data": [{"title": "Trenches", "paragraphs": [{"context": "The minimum trench depth for DC cables is 800 mm from finished ground level.",
-		"qas": [{"id": "q1", "question": "What is the minimum trench depth for DC cables?", "answers": [{"text": "800 mm"}]},
-		        {"id": "q2", "question": "Who won the 2018 world cup?", "is_impossible": true, "answers": []}]}]}]}`), 0o644)
+	squad := writeSquad(t)
 	reports := t.TempDir()
 	out, errOut, code := c.run(t, "", "eval", "cache", "--squad", squad, "--report-dir", reports)
 	if code != 0 {
@@ -388,4 +385,17 @@ func readFile(t *testing.T, path string) string {
 		t.Fatal(err)
 	}
 	return string(data)
+}
+
+// writeSquad writes a two-question SQuAD 2.0 file: one answerable, one not.
+func writeSquad(t *testing.T) string {
+	t.Helper()
+	squad := filepath.Join(t.TempDir(), "squad.json")
+	err := os.WriteFile(squad, []byte(`{"data": [{"title": "Trenches", "paragraphs": [{"context": "The minimum trench depth for DC cables is 800 mm from finished ground level.",
+		"qas": [{"id": "q1", "question": "What is the minimum trench depth for DC cables?", "answers": [{"text": "800 mm"}]},
+		        {"id": "q2", "question": "Who won the 2018 world cup?", "is_impossible": true, "answers": []}]}]}]}`), 0o644)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return squad
 }

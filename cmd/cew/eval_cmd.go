@@ -218,6 +218,7 @@ func newEvalQACmd(a *app, report func(eval.Report) error) *cobra.Command {
 				return err
 			}
 			rep.Config = a.pipelineConfigSummary()
+			rep.Name = partialRunName(rep.Name, limit)
 			if outcomesPath != "" {
 				if err := writeJSONLines(outcomesPath, outcomes); err != nil {
 					return err
@@ -246,11 +247,12 @@ func newEvalQACmd(a *app, report func(eval.Report) error) *cobra.Command {
 			for k, v := range rep.Config {
 				ood.Config[k] = v
 			}
+			ood.Name = partialRunName(ood.Name, limit)
 			return report(ood)
 		},
 	}
 	cmd.Flags().StringVar(&squadPath, "squad", "", "SQuAD 2.0 JSON file")
-	cmd.Flags().IntVar(&limit, "limit", 0, "stop after N questions (0 = all)")
+	cmd.Flags().IntVar(&limit, "limit", 0, "stop after N questions (0 = all); the report is then <name>-first<N>.json, so a full run's report is kept")
 	cmd.Flags().StringVar(&outcomesPath, "outcomes", "", "write every question's outcome as JSON lines")
 	cmd.Flags().StringVar(&oodCorpus, "ood-corpus", "", "also ask every question against this folder's documents, which cannot answer them, and report refusals")
 	_ = cmd.MarkFlagRequired("squad")
@@ -270,7 +272,7 @@ func newEvalGroundingCmd(a *app, report func(eval.Report) error) *cobra.Command 
 			if err != nil {
 				return err
 			}
-			rep := eval.Report{Name: "grounding", Dataset: "halueval-qa", Config: g.Config}
+			rep := eval.Report{Name: partialRunName("grounding", limit), Dataset: "halueval-qa", Config: g.Config}
 			if rep.Config == nil {
 				rep.Config = map[string]any{}
 			}
@@ -287,9 +289,18 @@ func newEvalGroundingCmd(a *app, report func(eval.Report) error) *cobra.Command 
 		},
 	}
 	cmd.Flags().StringVar(&path, "halueval", "", "HaluEval QA JSON-lines file")
-	cmd.Flags().IntVar(&limit, "limit", 0, "stop after N samples (0 = all)")
+	cmd.Flags().IntVar(&limit, "limit", 0, "stop after N samples (0 = all); the report is then grounding-first<N>.json")
 	_ = cmd.MarkFlagRequired("halueval")
 	return cmd
+}
+
+// partialRunName names the report of a run cut short by --limit, so it
+// never overwrites the report of a full run.
+func partialRunName(name string, limit int) string {
+	if limit > 0 {
+		return fmt.Sprintf("%s-first%d", name, limit)
+	}
+	return name
 }
 
 func writeJSONLines[T any](path string, items []T) error {

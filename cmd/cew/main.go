@@ -13,6 +13,7 @@ import (
 	"os/signal"
 	"path/filepath"
 	"runtime"
+	"runtime/debug"
 	"strings"
 	"syscall"
 
@@ -116,6 +117,31 @@ func (a *app) openStoreMode(ctx context.Context, migrate bool) (store.Store, err
 	return st, nil
 }
 
+// indexLocation names where the configured index lives, for messages.
+func (a *app) indexLocation() string {
+	if a.cfg.Store == "milvus" {
+		return fmt.Sprintf("Milvus at %s (collection %s)", a.cfg.MilvusAddress, a.cfg.MilvusCollection)
+	}
+	if abs, err := filepath.Abs(a.cfg.DataDir); err == nil {
+		return abs
+	}
+	return a.cfg.DataDir
+}
+
+// requireDocuments fails when the tenant has nothing indexed: an empty index
+// is a set-up problem to name (where cew looked, and what to run), not a
+// question the documents cannot answer.
+func (a *app) requireDocuments(ctx context.Context, st store.Catalog) error {
+	docs, err := st.Documents(ctx, a.cfg.Tenant)
+	if err != nil {
+		return err
+	}
+	if len(docs) > 0 {
+		return nil
+	}
+	return fmt.Errorf("no documents are indexed in %s for tenant %q; run cew ingest <folder>", a.indexLocation(), a.cfg.Tenant)
+}
+
 func (a *app) isTTY(w any) bool {
 	f, ok := w.(*os.File)
 	return ok && term.IsTerminal(int(f.Fd()))
@@ -157,6 +183,7 @@ CEW_CONFIG (keys: the variable names in lower case without CEW_):
 ` + settingsHelp(),
 		SilenceUsage:  true,
 		SilenceErrors: true,
+		Version:       version,
 		PersistentPreRunE: func(cmd *cobra.Command, _ []string) error {
 			cfg, err := LoadConfig(getenv)
 			if err != nil {
@@ -178,6 +205,7 @@ CEW_CONFIG (keys: the variable names in lower case without CEW_):
 			return nil
 		},
 	}
+	root.SetVersionTemplate(versionLine() + "\n")
 	root.SetIn(stdin)
 	root.SetOut(stdout)
 	root.SetErr(stderr)
@@ -199,17 +227,38 @@ CEW_CONFIG (keys: the variable names in lower case without CEW_):
 func newVersionCmd(a *app) *cobra.Command {
 	return &cobra.Command{
 		Use:   "version",
-		Short: "Print the version",
+		Short: "Print the version, commit and Go version (as cew --version does)",
 		Args:  cobra.NoArgs,
 		RunE: func(*cobra.Command, []string) error {
-			stores := "embedded, milvus"
-			if !milvusBuilt {
-				stores = "embedded"
-			}
-			fmt.Fprintf(a.stdout, "cew %s (%s, %s/%s; stores: %s)\n", version, runtime.Version(), runtime.GOOS, runtime.GOARCH, stores)
+			fmt.Fprintln(a.stdout, versionLine())
 			return nil
 		},
 	}
+}
+
+// versionLine names the build: the version given at link time, the commit
+// the Go toolchain stamped (with "+modified" for a dirty tree), the Go
+// version and platform, and the stores compiled in.
+func versionLine() string {
+	commit, modified := "unknown", false
+	if info, ok := debug.ReadBuildInfo(); ok {
+		for _, s := range info.Settings {
+			switch s.Key {
+			case "vcs.revision":
+				commit = s.Value[:min(len(s.Value), 12)]
+			case "vcs.modified":
+				modified = s.Value == "true"
+			}
+		}
+	}
+	if modified {
+		commit += "+modified"
+	}
+	stores := "embedded, milvus"
+	if !milvusBuilt {
+		stores = "embedded"
+	}
+	return fmt.Sprintf("cew %s (commit %s, %s, %s/%s; stores: %s)", version, commit, runtime.Version(), runtime.GOOS, runtime.GOARCH, stores)
 }
 
 // pdfCacheDir keeps PDFium's compiled WebAssembly between runs so only the

@@ -41,7 +41,7 @@ Without a query, lists every document.`,
 				fmt.Fprintf(a.stdout, "no document matches %q\n", query)
 				return exitError{1}
 			case len(entries) == 0:
-				fmt.Fprintln(a.stdout, "no documents indexed yet; run cew ingest PATH")
+				fmt.Fprintf(a.stdout, "no documents are indexed in %s for tenant %q; run cew ingest <folder>\n", a.indexLocation(), a.cfg.Tenant)
 			case query == "":
 				printStatusTable(a, entries)
 			default:
