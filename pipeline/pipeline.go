@@ -109,6 +109,8 @@ type Request struct {
 	Platform answer.Platform
 	// Vector is the question's embedding when the caller already has it
 	// (the semantic cache computed it); nil means embed here if configured.
+	// It drives dense retrieval only when an Embedder is configured; the
+	// reader may use it either way.
 	Vector []float32
 	// EmbedFailed says the caller already tried to embed the question and
 	// failed: search by keyword only (a degraded answer) rather than wait
@@ -290,6 +292,11 @@ func (r *run) retrieve(ctx context.Context, in Request, qa query.Analysis) ([]st
 		}
 	}
 	r.queryVector = req.Vector
+	if r.p.cfg.Embedder == nil {
+		// Without dense retrieval a vector the caller made (for its
+		// semantic cache) serves the reader only.
+		req.Vector = nil
+	}
 	var (
 		hits []store.Hit
 		err  error

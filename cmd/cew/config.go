@@ -25,7 +25,11 @@ type Config struct {
 	Store    string
 	RedisURL string
 
-	Embed        string
+	Embed string
+	// Retrieval is "bm25" (the default) or "hybrid": whether the embedder
+	// also drives dense retrieval, which needs the corpus embedded at
+	// ingest. The reader and the semantic cache use it either way.
+	Retrieval    string
 	ModelsDir    string
 	EmbedThreads int
 	// SemanticThreshold is the cosine from which a cached answer serves
@@ -157,6 +161,7 @@ var settings = []setting{
 	{env: "CEW_MILVUS_TIMEOUT", def: "10s", help: "timeout of one Milvus call", set: duration(func(c *Config) *time.Duration { return &c.MilvusTimeout })},
 	{env: "CEW_MILVUS_RRF_K", def: "60", help: "k of Milvus's RRF ranker in hybrid search, 1/(k+rank)", set: positiveInt(func(c *Config) *int { return &c.MilvusRRFK })},
 	{env: "CEW_REDIS_URL", secret: true, help: "Redis URL for cache, memory, dedupe and rate limits (redis://host:6379/0); unset = in-process", set: str(func(c *Config) *string { return &c.RedisURL })},
+	{env: "CEW_RETRIEVAL", def: retrievalBM25, help: "bm25 (keyword retrieval; the embedder, when there is one, orders the reader's candidates and serves the semantic cache) or hybrid (the corpus embedded at ingest, BM25 and dense results fused)", set: str(func(c *Config) *string { return &c.Retrieval })},
 	{env: "CEW_EMBED", def: embedAuto, help: "embedder: auto (the HTTP endpoint when CEW_EMBED_MODEL is set, else the local model when installed, else none), local, http or none (BM25 only)", set: str(func(c *Config) *string { return &c.Embed })},
 	{env: "CEW_MODELS_DIR", def: onnx.DefaultDir(), help: "where `make models` installs the local embedding model and ONNX Runtime, and cew looks for them", set: str(func(c *Config) *string { return &c.ModelsDir })},
 	{env: "CEW_EMBED_THREADS", def: "2", help: "threads of the local embedding model (at most the number of CPUs)", set: positiveInt(func(c *Config) *int { return &c.EmbedThreads })},
@@ -313,6 +318,11 @@ func (c Config) validate() []string {
 	}
 	if c.Tenant == "" || strings.ContainsAny(c.Tenant, " \t\n/") {
 		p = append(p, fmt.Sprintf("CEW_TENANT: %q is not a valid tenant name (no spaces or slashes)", c.Tenant))
+	}
+	switch c.Retrieval {
+	case retrievalBM25, retrievalHybrid:
+	default:
+		p = append(p, fmt.Sprintf("CEW_RETRIEVAL: %q is not one of bm25, hybrid", c.Retrieval))
 	}
 	switch c.Embed {
 	case embedAuto, embedHTTP:

@@ -90,7 +90,7 @@ func (a *app) squadIndex(ctx context.Context, path, tenant string) (eval.SQuAD, 
 	if err != nil {
 		return s, nil, err
 	}
-	e, err := a.embedding()
+	e, err := a.retrievalEmbedding()
 	if err != nil {
 		return s, nil, err
 	}
@@ -113,7 +113,7 @@ func newEvalRetrievalCmd(a *app, report func(eval.Report) error) *cobra.Command 
 			if err != nil {
 				return err
 			}
-			e, err := a.embedding()
+			e, err := a.retrievalEmbedding()
 			if err != nil {
 				return err
 			}

@@ -93,12 +93,14 @@ func printIngestReport(a *app, rep ingest.Report) {
 	fmt.Fprintf(w, "%s: %d indexed, %d unchanged, %d skipped, %d ignored; %s, %s, %s in %s (tenant %s)\n",
 		plural(len(rep.Files), "file"), rep.Count(ingest.Indexed), rep.Count(ingest.Unchanged), rep.Count(ingest.Failed), rep.Count(ingest.Ignored),
 		plural(pages, "page"), plural(rows, "row"), plural(chunks, "chunk"), rep.Duration.Round(time.Millisecond), a.cfg.Tenant)
-	if e := a.embed; e != nil {
-		if e.model == "" {
-			fmt.Fprintln(w, "embeddings: none, keyword search only (`make models` installs the local model)")
-		} else {
-			fmt.Fprintf(w, "embeddings: %s (%s)\n", e.model, e.kind)
-		}
+	switch e, err := a.retrievalEmbedding(); {
+	case err != nil:
+	case e.model != "":
+		fmt.Fprintf(w, "embeddings: %s (%s)\n", e.model, e.kind)
+	case a.cfg.Retrieval != retrievalHybrid:
+		fmt.Fprintln(w, "embeddings: none, keyword retrieval (CEW_RETRIEVAL=bm25; the reader embeds what it needs when asked)")
+	default:
+		fmt.Fprintln(w, "embeddings: none, keyword search only (`make models` installs the local model)")
 	}
 }
 

@@ -270,7 +270,7 @@ func (a *app) pdfCacheDir() string {
 // newIngester wires ingestion with the configured embedder; embedProgress,
 // when not nil, follows the embedding of chunks.
 func (a *app) newIngester(st store.Store, embedProgress func(done, total int)) (*ingest.Ingester, error) {
-	e, err := a.embedding()
+	e, err := a.retrievalEmbedding()
 	if err != nil {
 		return nil, err
 	}

@@ -37,7 +37,7 @@ no other command creates anything. The embedded index needs no migration.`,
 // embedderDim is the dimension of the configured embedder's vectors, 0
 // without one; it embeds one short text to find out.
 func (a *app) embedderDim(ctx context.Context) (int, error) {
-	e, err := a.embedding()
+	e, err := a.retrievalEmbedding()
 	if err != nil {
 		return 0, err
 	}

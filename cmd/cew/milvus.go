@@ -38,7 +38,7 @@ func (a *app) openMilvus(ctx context.Context, migrate bool) (store.Store, error)
 	if err != nil {
 		return nil, err
 	}
-	e, err := a.embedding()
+	e, err := a.retrievalEmbedding()
 	if err != nil {
 		_ = st.Close()
 		return nil, err

@@ -183,12 +183,14 @@ func (a *app) newBot(ctx context.Context, st store.Store, metrics *bot.Metrics, 
 	if platform == answer.PlatformCLI {
 		cfg.Limiter = nil
 	}
-	qe, err := a.queryEmbedder(ctx, st)
+	// The semantic cache compares questions with each other, not with the
+	// index: it needs the embedder, not dense retrieval.
+	e, err := a.embedding()
 	if err != nil {
 		return nil, err
 	}
-	if qe != nil {
-		cfg.Embedder = qe
+	if e.query != nil {
+		cfg.Embedder = e.query
 	}
 	if a.cfg.LLMModel != "" {
 		cfg.Rewriter = bot.NewLLMRewriter(a.chat())

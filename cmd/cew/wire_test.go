@@ -154,18 +154,21 @@ func TestEmbedderWiring(t *testing.T) {
 	}
 }
 
-// TestDenseOffForAnotherModel: an index embedded by another model gets no
-// query vectors (two models' vectors never meet); one embedded by the
-// configured model, or not embedded at all, does.
+// TestDenseOffForAnotherModel: with CEW_RETRIEVAL=hybrid, an index
+// embedded by another model gets no query vectors (two models' vectors
+// never meet); one embedded by the configured model, or not embedded at
+// all, does. With the default bm25 retrieval none does.
 func TestDenseOffForAnotherModel(t *testing.T) {
 	tests := []struct {
 		name      string
+		retrieval string
 		indexedBy string
 		dense     bool
 	}{
-		{"same model", "all-MiniLM-L6-v2", true},
-		{"no embeddings", "", true},
-		{"another model", "e5-small-v2-q", false},
+		{"same model", retrievalHybrid, "all-MiniLM-L6-v2", true},
+		{"no embeddings", retrievalHybrid, "", true},
+		{"another model", retrievalHybrid, "e5-small-v2-q", false},
+		{"bm25 retrieval", retrievalBM25, "all-MiniLM-L6-v2", false},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -182,7 +185,8 @@ func TestDenseOffForAnotherModel(t *testing.T) {
 			if err := st.PutDocument(context.Background(), doc, []store.Chunk{chunk}); err != nil {
 				t.Fatal(err)
 			}
-			a := &app{cfg: Config{Embed: "http", Tenant: "acme", EmbedBaseURL: "http://127.0.0.1:1/v1", EmbedModel: "all-MiniLM-L6-v2"}, logger: slog.New(slog.DiscardHandler)}
+			a := &app{cfg: Config{Embed: "http", Retrieval: tc.retrieval, Tenant: "acme", EmbedBaseURL: "http://127.0.0.1:1/v1",
+				EmbedModel: "all-MiniLM-L6-v2"}, logger: slog.New(slog.DiscardHandler)}
 			q, err := a.queryEmbedder(context.Background(), st)
 			if err != nil {
 				t.Fatal(err)
@@ -197,9 +201,9 @@ func TestDenseOffForAnotherModel(t *testing.T) {
 	}
 }
 
-// TestLocalEmbedderEndToEnd: with CEW_EMBED=local, ingest embeds the
-// chunks, dense search finds a passage by meaning alone, and switching the
-// embedder off re-indexes the documents without vectors.
+// TestLocalEmbedderEndToEnd: with CEW_EMBED=local and CEW_RETRIEVAL=hybrid,
+// ingest embeds the chunks, dense search finds a passage by meaning alone,
+// and switching the embedder off re-indexes the documents without vectors.
 func TestLocalEmbedderEndToEnd(t *testing.T) {
 	models := installedModels(t)
 	if models == "" {
@@ -207,6 +211,7 @@ func TestLocalEmbedderEndToEnd(t *testing.T) {
 	}
 	c := newCLI(t)
 	c.env["CEW_EMBED"], c.env["CEW_MODELS_DIR"], c.env["CEW_EMBED_THREADS"] = "local", models, "1"
+	c.env["CEW_RETRIEVAL"] = retrievalHybrid
 	dir := t.TempDir()
 	docs := map[string]string{
 		"277-100 Rev 1 Cable trenches.md": "# Cable trenches\n\nDC cables are buried 800 mm below finished ground level.\n",
@@ -233,5 +238,30 @@ func TestLocalEmbedderEndToEnd(t *testing.T) {
 	out, _, code = c.run(t, "", "ingest", dir)
 	if code != 0 || strings.Count(out, "indexed ") != 3 || !strings.Contains(out, "embeddings: none") {
 		t.Fatalf("switching the embedder off did not re-index the documents (exit %d):\n%s", code, out)
+	}
+}
+
+// TestBM25RetrievalSkipsChunkEmbeddings: by default (CEW_RETRIEVAL=bm25)
+// the local model is not run over the chunks at ingest — only the reader and
+// the semantic cache use it — and a question is still answered.
+func TestBM25RetrievalSkipsChunkEmbeddings(t *testing.T) {
+	models := installedModels(t)
+	if models == "" {
+		t.Skip("local model not installed (make models)")
+	}
+	c := newCLI(t)
+	c.env["CEW_EMBED"], c.env["CEW_MODELS_DIR"], c.env["CEW_EMBED_THREADS"] = "local", models, "1"
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "277-100 Rev 1 Cable trenches.md"),
+		[]byte("# Cable trenches\n\nDC cables are buried 800 mm below finished ground level.\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out, _, code := c.run(t, "", "ingest", dir)
+	if code != 0 || !strings.Contains(out, "embeddings: none") {
+		t.Fatalf("ingest exit %d, want no chunk embeddings:\n%s", code, out)
+	}
+	out, _, code = c.run(t, "", "ask", "--json", "how deep are DC cables buried?")
+	if code != 0 || !strings.Contains(out, "800 mm") {
+		t.Fatalf("ask exit %d:\n%s", code, out)
 	}
 }
