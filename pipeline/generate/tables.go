@@ -1,0 +1,237 @@
+package generate
+
+import (
+	"slices"
+	"strings"
+
+	"github.com/cewhq/cew/store/analysis"
+)
+
+// Tables and spreadsheet rows are quoted by the cells the question asks
+// about, under their column headers, rather than whole.
+
+// quoteText is the part of a unit the answer quotes: a sentence whole; of a
+// table row, its label and the cells the question asks about under their
+// column headers ("Soiling — Default value: 2 %"); of a spreadsheet row,
+// its name and the fields asked about. Every word is the document's. typed
+// is set when the table itself says the quoted cell is of the dimension
+// asked for (a "degrees" unit column beside "Site Latitude").
+func (e *Extractive) quoteText(q question, c candidate) (text string, typed bool) {
+	switch c.kind {
+	case kindRow:
+		if cells, typed := askedCells(q, c.unit); cells != "" {
+			return cells, typed
+		}
+		if c.header != "" {
+			return c.header + ": " + c.text, false
+		}
+	case kindRecord:
+		text, asked := e.trimRecord(q, c)
+		if !asked && len(c.fields) > e.opts.MaxRecordFields {
+			// A long row of which the question names no field ("the
+			// bifaciality of the SPR-300-WHT"): quoting it all would not
+			// answer.
+			return "", false
+		}
+		return text, false
+	}
+	return c.text, false
+}
+
+// references reports whether a section heading names a list of references.
+func references(section string) bool {
+	switch strings.ToLower(strings.TrimSpace(section)) {
+	case "references", "bibliography", "works cited", "literature":
+		return true
+	}
+	return false
+}
+
+// definesTerm reports whether a spreadsheet row is a legend entry: it has a
+// field named Description, Definition or Meaning.
+func definesTerm(u unit) bool {
+	for _, f := range u.fields {
+		name, _, _ := strings.Cut(f, ":")
+		switch strings.ToLower(strings.TrimSpace(name)) {
+		case "description", "definition", "meaning", "explanation":
+			return true
+		}
+	}
+	return false
+}
+
+// labelAsked reports whether the question names a table row's label (its
+// first cell): at least half its words, the first of them included ("tilt"
+// names "Tilt angle").
+func labelAsked(q question, u unit) bool {
+	var label string
+	switch {
+	case u.kind == kindRow && u.header != "":
+		label = splitCells(u.text)[0]
+	default:
+		return false
+	}
+	words := analysis.Terms(label)
+	if len(words) == 0 {
+		return false
+	}
+	if _, ok := q.index[words[0]]; !ok {
+		return false
+	}
+	found := 0
+	for _, w := range words {
+		if _, ok := q.index[w]; ok {
+			found++
+		}
+	}
+	return 2*found >= len(words)
+}
+
+// askedCells writes a table row as its label and the cells of the columns
+// the question asks about, or "" when the row and its header do not line
+// up or no column is asked about.
+func askedCells(q question, u unit) (string, bool) {
+	if u.header == "" {
+		return "", false
+	}
+	heads := splitCells(u.header)
+	cells := splitCells(u.text)
+	if len(heads) != len(cells) || len(heads) < 2 {
+		return "", false
+	}
+	unitCol := -1
+	for i, h := range heads {
+		if i > 0 && unitHeaders[strings.ToLower(strings.TrimSpace(h))] {
+			unitCol = i
+		}
+	}
+	asked := askedColumns(q, heads, cells, unitCol)
+	if unitCol > 0 && (q.expect.WantsUnit || len(asked) == 0 && len(heads) == 2) {
+		// The unit is asked for, or is all the row says of its label.
+		return strings.TrimSpace(cells[0]) + " — " + strings.TrimSpace(heads[unitCol]) + ": " + strings.TrimSpace(cells[unitCol]), q.expect.WantsUnit
+	}
+	if len(asked) == 0 {
+		return "", false
+	}
+	label := strings.TrimSpace(cells[0])
+	typed := false
+	if unitCol > 0 && strings.TrimSpace(cells[unitCol]) != "" {
+		unitCell := strings.TrimSpace(cells[unitCol])
+		label += " (" + unitCell + ")"
+		typed = q.expect.WantsValue() && len(q.expect.Dims) > 0 && q.expect.Accepts("1 "+unitCell, nil)
+	}
+	parts := make([]string, len(asked))
+	for i, j := range asked {
+		parts[i] = strings.TrimSpace(heads[j]) + ": " + strings.TrimSpace(cells[j])
+	}
+	return label + " — " + strings.Join(parts, "; "), typed
+}
+
+// unitHeaders name a column that gives the unit of the row's values.
+var unitHeaders = map[string]bool{"units": true, "unit": true, "units/values": true, "uom": true}
+
+// askedColumns returns the value columns (not the label, not the unit
+// column) whose header shares a word with the question; failing that, the
+// columns holding a value of the kind the question asks for.
+func askedColumns(q question, heads, cells []string, unitCol int) []int {
+	var asked []int
+	for j := 1; j < len(heads); j++ {
+		if j == unitCol || strings.TrimSpace(cells[j]) == "" {
+			continue
+		}
+		for _, t := range analysis.Terms(heads[j]) {
+			if _, ok := q.index[t]; ok && !analysis.IsStopword(t) {
+				asked = append(asked, j)
+				break
+			}
+		}
+	}
+	if len(asked) > 0 || !q.expect.WantsValue() {
+		return asked
+	}
+	for j := 1; j < len(heads); j++ {
+		if j != unitCol && q.expect.Accepts(heads[j]+" "+cells[j], q.numbers) {
+			asked = append(asked, j)
+		}
+	}
+	return asked
+}
+
+func splitCells(line string) []string {
+	return strings.Split(strings.Trim(line, "| "), "|")
+}
+
+// trimRecord keeps a spreadsheet row readable: its first cell (the row's
+// name) and the cells whose name the question mentions — or, when none
+// does, whose name or value it mentions; a short row with nothing asked
+// about is quoted whole.
+func (e *Extractive) trimRecord(q question, c candidate) (text string, asked bool) {
+	if len(c.fields) < 2 {
+		return c.text, false
+	}
+	keep := []string{c.fields[0]}
+	var short []string // fields named by a letter or two ("a", "b")
+	for _, f := range c.fields[1:] {
+		name, _, _ := strings.Cut(f, ":")
+		ns, fs := termSet(name), termSet(f)
+		// A field the question names, or one holding the model number
+		// it asks about (which says which row this is).
+		switch {
+		case slices.ContainsFunc(q.terms, func(t qterm) bool {
+			return ns[t.term] && !analysis.IsStopword(t.term) || t.code && (fs[t.term] || hasParts(fs, t.term))
+		}):
+			keep = append(keep, f)
+		case len(strings.TrimSpace(name)) <= 2 && q.words[strings.ToLower(strings.TrimSpace(name))]:
+			short = append(short, f)
+		}
+	}
+	if len(keep) > 1 {
+		// "a and b for …": once the question asks for fields by name, a
+		// one-letter word of it that names a field asks for that field
+		// too, though it is also an article.
+		keep = append(keep, short...)
+	}
+	if len(keep) == 1 {
+		for _, f := range c.fields[1:] {
+			fs := termSet(f)
+			if slices.ContainsFunc(q.terms, func(t qterm) bool { return fs[t.term] || t.exact && hasParts(fs, t.term) }) {
+				keep = append(keep, f)
+			}
+		}
+	}
+	if len(keep) == 1 {
+		return c.text, false
+	}
+	return strings.Join(keep, c.sep), true
+}
+
+// valueInAskedColumn reports whether a table row has a number in a column
+// whose header words are all question terms.
+func valueInAskedColumn(q question, u unit) bool {
+	heads := strings.Split(u.header, tableCellSep)
+	cells := strings.Split(u.text, tableCellSep)
+	if len(heads) != len(cells) || len(heads) < 2 {
+		return false
+	}
+	for i, h := range heads {
+		words := analysis.Terms(h)
+		if len(words) == 0 || !hasDigit(cells[i]) {
+			continue
+		}
+		all := true
+		for _, w := range words {
+			if _, ok := q.index[w]; !ok {
+				all = false
+				break
+			}
+		}
+		if all {
+			return true
+		}
+	}
+	return false
+}
+
+func hasDigit(s string) bool {
+	return strings.ContainsAny(s, "0123456789")
+}

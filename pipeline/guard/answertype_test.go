@@ -1,0 +1,101 @@
+package guard
+
+import (
+	"testing"
+
+	"github.com/cewhq/cew/store"
+)
+
+func TestValues(t *testing.T) {
+	tests := []struct {
+		name, text string
+		want       []Value // Text, Num, Unit, Dim compared
+	}{
+		{"unit after the number", "a depth of 800 mm", []Value{{Text: "800 mm", Num: "800", Unit: "mm", Dim: DimLength}}},
+		{"header unit in brackets", "Paco (W): 6007", []Value{{Text: "6007", Num: "6007", Unit: "w", Dim: DimPower}}},
+		{"bracketed unit with a note", "System size (kW (DC)) — Default Value: 4", []Value{{Text: "4", Num: "4", Unit: "kw", Dim: DimPower}}},
+		{"header unit ends with the field", "Paco (W): 6007; Rows: 3", []Value{{Text: "6007", Num: "6007", Unit: "w", Dim: DimPower}, {Text: "3", Num: "3", Dim: DimCount}}},
+		{"temperature coefficient", "-0.35 %/°C", []Value{{Text: "-0.35 %/°C", Num: "-0.35", Unit: "%/°c", Dim: DimTempCoeff}}},
+		{"a rate is a percentage", "about 0.5 %/year", []Value{{Text: "0.5 %/year", Num: "0.5", Unit: "%/year", Dim: DimPercent}}},
+		{"a range is its first number", "Year | 1950-2050", []Value{{Text: "1950-2050", Num: "1950", Dim: DimDate}}},
+		{"a number in words", "the incidence angle is zero", []Value{{Text: "zero", Num: "0", Dim: DimCount}}},
+		{"a compound adjective is not a number", "fixed, one-axis, or two-axis tracking", nil},
+		{"a plain decimal is a ratio", "GCR 0.4", []Value{{Text: "0.4", Num: "0.4", Dim: DimRatio}}},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			got := Values(tc.text)
+			if len(got) != len(tc.want) {
+				t.Fatalf("Values(%q) = %+v, want %+v", tc.text, got, tc.want)
+			}
+			for i, w := range tc.want {
+				g := got[i]
+				if g.Text != w.Text || g.Num != w.Num || g.Unit != w.Unit || g.Dim != w.Dim {
+					t.Errorf("Values(%q)[%d] = %+v, want %+v", tc.text, i, g, w)
+				}
+				if tc.text[g.Start:g.End] != g.Text {
+					t.Errorf("offsets %d:%d give %q, not %q", g.Start, g.End, tc.text[g.Start:g.End], g.Text)
+				}
+			}
+		})
+	}
+}
+
+func TestExpectationAccepts(t *testing.T) {
+	depth := Expectation{Dims: []Dimension{DimLength}, Cues: []string{"depth"}}
+	power := Expectation{Dims: []Dimension{DimPower}, Cues: []string{"paco"}}
+	year := Expectation{Dims: []Dimension{DimDate}, Cues: []string{"year"}}
+	units := Expectation{WantsUnit: true}
+	tests := []struct {
+		name string
+		exp  Expectation
+		text string
+		want bool
+	}{
+		{"a length answers a depth", depth, "DC cables are laid at 800 mm", true},
+		{"a voltage does not", depth, "DC cables are rated 1500 V", false},
+		{"a bare number beside its cue", power, "Paco: 7000", true},
+		{"a bare number far from its cue", power, "Paco is listed in the table of inverters that were tested in 2012 by 3 labs", false},
+		{"a bare number beside year must look like one", year, "data for one year for two components", false},
+		{"a year beside year", year, "houses built before the year 1978", true},
+		{"a unit answers a units question", units, "Wind speed at 10 m — Units/Values: m/s", true},
+		{"no unit does not", units, "The wind speed is measured at the site", false},
+		{"nothing expected, anything goes", Expectation{}, "no number here", true},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			if got := tc.exp.Accepts(tc.text, nil); got != tc.want {
+				t.Errorf("Accepts(%q) = %v, want %v", tc.text, got, tc.want)
+			}
+		})
+	}
+}
+
+func TestExpectedRefusesTheWrongKindAndCase(t *testing.T) {
+	chunks := []store.Chunk{{DocID: "spec", Page: 3, Section: "3.4 Cable trenches", Text: "The minimum trench depth for DC cables is 800 mm. DC cables are rated 1500 V."}}
+	ok := PostVerdict{OK: true, Cited: []int{1}}
+	tests := []struct {
+		name   string
+		exp    Expectation
+		answer string
+		want   Reason
+	}{
+		{"a depth answered with a length", Expectation{Dims: []Dimension{DimLength}}, "The minimum trench depth for DC cables is 800 mm [S1].", None},
+		{"a depth answered with a voltage", Expectation{Dims: []Dimension{DimLength}}, "DC cables are rated 1500 V [S1].", AnswerTypeMismatch},
+		{"AC asked, DC answered", Expectation{Qualifiers: Qualifiers("trench depth for AC cables")}, "The minimum trench depth for DC cables is 800 mm [S1].", QualifierMismatch},
+		{"240 V asked, 208 V answered", Expectation{Described: Values("the 240 V variant")}, "Vac (V): 208; Paco (W): 6007 [S1].", QualifierMismatch},
+		{"SAM asked, a passage that names no tool", Expectation{Qualifiers: Qualifiers("default losses in SAM")}, "The minimum trench depth for DC cables is 800 mm [S1].", QualifierMismatch},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			v := ok
+			for _, s := range SplitSentences(tc.answer) {
+				v.Sentences = append(v.Sentences, SentenceVerdict{Text: s.Text, Citations: s.Citations})
+			}
+			got := Expected(v, tc.exp, chunks)
+			if got.Reason != tc.want || got.OK != (tc.want == None) {
+				t.Errorf("Expected(%q) = %s %q, want %s", tc.answer, got.Reason, got.Detail, tc.want)
+			}
+		})
+	}
+}
