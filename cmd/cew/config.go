@@ -58,6 +58,7 @@ type Config struct {
 	RerankKey    string
 
 	Addr             string
+	IndexPoll        time.Duration
 	MaxFileMB        int
 	MaxQuestionChars int
 	LogLevel         string
@@ -177,6 +178,7 @@ var settings = []setting{
 	{env: "CEW_RERANK_API_KEY", secret: true, help: "API key for the rerank endpoint (its own: OPENAI_API_KEY is never sent there)", set: str(func(c *Config) *string { return &c.RerankKey })},
 	{env: "CEW_RERANK_MODEL", help: "reranker model name sent to the rerank endpoint", set: str(func(c *Config) *string { return &c.RerankModel })},
 	{env: "CEW_ADDR", def: "127.0.0.1:8080", help: "listen address of cew serve", set: str(func(c *Config) *string { return &c.Addr })},
+	{env: "CEW_INDEX_POLL", def: "2s", help: "how often cew serve checks the embedded index for documents ingested while it runs", set: duration(func(c *Config) *time.Duration { return &c.IndexPoll })},
 	{env: "CEW_MAX_FILE_MB", def: "100", help: "files bigger than this are skipped at ingestion", set: positiveInt(func(c *Config) *int { return &c.MaxFileMB })},
 	{env: "CEW_MAX_QUESTION_CHARS", def: "1000", help: "longest question accepted", set: positiveInt(func(c *Config) *int { return &c.MaxQuestionChars })},
 	{env: "CEW_LOG_LEVEL", def: "info", help: "debug, info, warn or error", set: str(func(c *Config) *string { return &c.LogLevel })},

@@ -16,6 +16,7 @@ import (
 	"runtime/debug"
 	"strings"
 	"syscall"
+	"time"
 
 	"github.com/spf13/cobra"
 	"golang.org/x/term"
@@ -80,20 +81,44 @@ func (a *app) close() {
 	a.closers = nil
 }
 
-// openStore opens the configured index. It never creates Milvus
-// collections: that is `cew migrate`'s job (and `cew ingest`'s, see
+// How a command holds the embedded index (see store/embedded's follow.go):
+// readers load a snapshot and let go of the file, so any number of them —
+// cew serve among them — run beside each other and beside one writer.
+type storeMode int
+
+const (
+	// storeRead is a snapshot as of opening: ask, search, status.
+	storeRead storeMode = iota
+	// storeFollow is a snapshot that follows the file (cew serve): what
+	// cew ingest adds while the server runs becomes answerable.
+	storeFollow
+	// storeWrite holds the file for writing (cew ingest) and creates the
+	// Milvus collections when they do not exist yet.
+	storeWrite
+)
+
+// Lock waits. A reader waits only for a writer, which may hold the file
+// for minutes (an ingest), so it says so soon; a writer waits for readers
+// that are loading the file and for another ingest's last writes.
+const (
+	readLockTimeout  = 2 * time.Second
+	writeLockTimeout = 30 * time.Second
+)
+
+// openStore opens the configured index for reading. It never creates
+// Milvus collections: that is `cew migrate`'s job (and `cew ingest`'s, see
 // openStoreForWrite).
 func (a *app) openStore(ctx context.Context) (store.Store, error) {
-	return a.openStoreMode(ctx, false)
+	return a.openStoreMode(ctx, storeRead)
 }
 
 // openStoreForWrite opens the configured index for ingestion, creating the
 // Milvus collections first when they do not exist yet.
 func (a *app) openStoreForWrite(ctx context.Context) (store.Store, error) {
-	return a.openStoreMode(ctx, true)
+	return a.openStoreMode(ctx, storeWrite)
 }
 
-func (a *app) openStoreMode(ctx context.Context, migrate bool) (store.Store, error) {
+func (a *app) openStoreMode(ctx context.Context, mode storeMode) (store.Store, error) {
 	if a.store != nil {
 		return a.store, nil
 	}
@@ -103,9 +128,9 @@ func (a *app) openStoreMode(ctx context.Context, migrate bool) (store.Store, err
 	)
 	switch a.cfg.Store {
 	case "embedded":
-		st, err = embedded.Open(a.cfg.DataDir, embedded.Options{Logger: a.logger})
+		st, err = a.openEmbedded(mode)
 	case "milvus":
-		st, err = a.openMilvus(ctx, migrate)
+		st, err = a.openMilvus(ctx, mode == storeWrite)
 	default:
 		err = fmt.Errorf("unknown store %q", a.cfg.Store)
 	}
@@ -115,6 +140,30 @@ func (a *app) openStoreMode(ctx context.Context, migrate bool) (store.Store, err
 	a.store = st
 	a.closers = append(a.closers, st.Close)
 	return st, nil
+}
+
+func (a *app) openEmbedded(mode storeMode) (store.Store, error) {
+	opts := embedded.Options{Logger: a.logger, LockTimeout: readLockTimeout}
+	var (
+		st  store.Store
+		err error
+	)
+	switch mode {
+	case storeWrite:
+		opts.LockTimeout = writeLockTimeout
+		st, err = embedded.Open(a.cfg.DataDir, opts)
+		if errors.Is(err, embedded.ErrLocked) {
+			err = fmt.Errorf("%w: another cew ingest is writing it; run this one when it has finished", err)
+		}
+	case storeFollow:
+		st, err = embedded.OpenFollower(a.cfg.DataDir, opts)
+	default:
+		st, err = embedded.OpenSnapshot(a.cfg.DataDir, opts)
+		if errors.Is(err, embedded.ErrLocked) {
+			err = fmt.Errorf("%w: cew ingest is writing it; try again when it has finished", err)
+		}
+	}
+	return st, err
 }
 
 // indexLocation names where the configured index lives, for messages.

@@ -19,6 +19,7 @@ import (
 	"github.com/cewhq/cew/answer"
 	"github.com/cewhq/cew/bot"
 	"github.com/cewhq/cew/store"
+	"github.com/cewhq/cew/store/embedded"
 )
 
 // shutdownGrace bounds how long in-flight answers may take to finish after
@@ -38,6 +39,10 @@ func newServeCmd(a *app) *cobra.Command {
   /readyz    the index answers (and, with CEW_STORE=milvus, Milvus has the collection loaded); cache state ("degraded" while Redis is unreachable); LLM configured or not
   /metrics   Prometheus metrics
 
+The embedded index is not held: cew status, search and ask run beside the server, and
+documents cew ingest adds while it runs are answerable within CEW_INDEX_POLL (the
+server checks the index file that often and loads it again when it changed).
+
 SIGINT/SIGTERM stop accepting work, finish the answers in flight (up to 30 s) and exit.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error { return a.serve(cmd.Context()) },
@@ -45,10 +50,12 @@ SIGINT/SIGTERM stop accepting work, finish the answers in flight (up to 30 s) an
 }
 
 func (a *app) serve(ctx context.Context) error {
-	st, err := a.openStore(ctx)
+	st, err := a.openStoreMode(ctx, storeFollow)
 	if err != nil {
 		return err
 	}
+	stopFollowing := a.followIndex(ctx, st)
+	defer stopFollowing()
 	reg := prometheus.NewRegistry()
 	reg.MustRegister(collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
 	b, err := a.newBot(ctx, st, bot.NewMetrics(reg), answer.PlatformSlack)
@@ -150,6 +157,26 @@ func (a *app) serve(ctx context.Context) error {
 	return errors.Join(runErr, err)
 }
 
+// followIndex keeps an embedded index current while the server runs; the
+// returned func stops it and waits. Milvus needs nothing: every replica
+// reads the same server.
+func (a *app) followIndex(ctx context.Context, st store.Store) (stop func()) {
+	f, ok := st.(*embedded.Follower)
+	if !ok {
+		return func() {}
+	}
+	if !f.Loaded() {
+		a.logger.Warn("the index is being written (cew ingest): not ready until it has finished", "data_dir", a.indexLocation())
+	}
+	ctx, cancel := context.WithCancel(ctx)
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		f.Run(ctx, a.cfg.IndexPoll)
+	}()
+	return func() { cancel(); <-done }
+}
+
 // draftInterval turns streamed drafts on (Slack's default pace) or off.
 // Off by default: a draft has not passed the post-guard yet, and a number
 // a reader sees for a second can still end up on site.
@@ -178,6 +205,20 @@ func (a *app) readyHandler(st store.Store, b *bot.Bot) http.Handler {
 			res.Status, res.Checks["store"], code = "unavailable", "error", http.StatusServiceUnavailable
 		} else {
 			res.Checks["store"] = "ok"
+		}
+		if f, ok := st.(*embedded.Follower); ok {
+			switch {
+			case !f.Loaded():
+				// Started while cew ingest held the file: nothing to answer from yet.
+				res.Status, res.Checks["index"], code = "unavailable", "not loaded yet: cew ingest is writing it", http.StatusServiceUnavailable
+			case f.LastError() != nil && !errors.Is(f.LastError(), embedded.ErrLocked):
+				res.Checks["index"] = "reload failing: answering from the last snapshot"
+				if code == http.StatusOK {
+					res.Status = "degraded"
+				}
+			default:
+				res.Checks["index"] = "ok"
+			}
 		}
 		if isMilvus, err := milvusPing(ctx, st); isMilvus {
 			res.Checks["milvus"] = "ok"

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bytes"
 	"context"
 	"net/http"
 	"os"
@@ -34,11 +33,7 @@ func TestServeTeams(t *testing.T) {
 		"CEW_DATA_DIR": t.TempDir(), "CEW_ADDR": addr, "MICROSOFT_APP_ID": appID, "MICROSOFT_APP_PASSWORD": "teamstest-password",
 		"CEW_TEAMS_OPENID_METADATA_URL": ms.MetadataURL(), "CEW_TEAMS_TOKEN_URL": ms.TokenURL(),
 	}
-	run := func(ctx context.Context, args ...string) (string, error) {
-		var out, errOut bytes.Buffer
-		err := execute(ctx, strings.NewReader(""), &out, &errOut, func(k string) string { return env[k] }, args)
-		return out.String() + errOut.String(), err
-	}
+	run := runWith(env)
 	if out, err := run(context.Background(), "ingest", docs); err != nil {
 		t.Fatalf("ingest: %v\n%s", err, out)
 	}

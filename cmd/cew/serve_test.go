@@ -84,6 +84,16 @@ func waitFor(t *testing.T, what string, cond func() bool) {
 	}
 }
 
+// runWith runs cew in-process with env as its environment and returns
+// stdout and stderr together.
+func runWith(env map[string]string) func(ctx context.Context, args ...string) (string, error) {
+	return func(ctx context.Context, args ...string) (string, error) {
+		var out, errOut bytes.Buffer
+		err := execute(ctx, strings.NewReader(""), &out, &errOut, func(k string) string { return env[k] }, args)
+		return out.String() + errOut.String(), err
+	}
+}
+
 func freeAddr(t *testing.T) string {
 	t.Helper()
 	l, err := net.Listen("tcp", "127.0.0.1:0")
@@ -128,12 +138,7 @@ func TestServe(t *testing.T) {
 		"CEW_DATA_DIR": dataDir, "CEW_ADDR": addr, "SLACK_BOT_TOKEN": testBotToken,
 		"SLACK_SIGNING_SECRET": testSigningSecret, "CEW_SLACK_API_URL": slack.srv.GetAPIURL(), "CEW_LOG_LEVEL": "debug",
 	}
-	getenv := func(k string) string { return env[k] }
-	run := func(ctx context.Context, args ...string) (string, error) {
-		var out, errOut bytes.Buffer
-		err := execute(ctx, strings.NewReader(""), &out, &errOut, getenv, args)
-		return out.String() + errOut.String(), err
-	}
+	run := runWith(env)
 	if out, err := run(context.Background(), "ingest", docs); err != nil {
 		t.Fatalf("ingest: %v\n%s", err, out)
 	}

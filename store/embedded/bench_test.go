@@ -56,7 +56,9 @@ func BenchmarkSearchHybrid(b *testing.B) {
 }
 
 // BenchmarkOpen measures loading an index file of 100k chunks with 384-d
-// vectors: decoding, analysis and building the postings.
+// vectors: decoding, analysis and building the postings — for a writer
+// (Open), for a reader (OpenSnapshot, what a Follower does when the file
+// changed) — and a Follower's poll when it did not.
 func BenchmarkOpen(b *testing.B) {
 	const n = 100_000
 	dir := b.TempDir()
@@ -88,6 +90,30 @@ func BenchmarkOpen(b *testing.B) {
 		b.Fatal(err)
 	}
 	c = nil
+	b.Run("snapshot/chunks=100k", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			s, err := OpenSnapshot(dir, Options{})
+			if err != nil {
+				b.Fatal(err)
+			}
+			if got := s.tenants[storetest.BenchTenant].live; got != n {
+				b.Fatalf("loaded %d chunks, want %d", got, n)
+			}
+		}
+	})
+	// What a follower's poll costs when nothing changed: a stat.
+	b.Run("refresh-unchanged/chunks=100k", func(b *testing.B) {
+		f, err := OpenFollower(dir, Options{})
+		if err != nil {
+			b.Fatal(err)
+		}
+		for b.Loop() {
+			if changed, err := f.Refresh(context.Background()); changed || err != nil {
+				b.Fatal(changed, err)
+			}
+		}
+	})
 	b.Run("chunks=100k", func(b *testing.B) {
 		b.ReportAllocs()
 		for b.Loop() {

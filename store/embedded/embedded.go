@@ -84,8 +84,10 @@ type Options struct {
 // run in parallel with each other, and see a write either entirely or not
 // at all.
 type Store struct {
-	db  *bolt.DB // nil for an in-memory store (benchmarks)
+	db  *bolt.DB // nil for an in-memory store (benchmarks) and a snapshot
 	log *slog.Logger
+	// readOnly marks a snapshot (OpenSnapshot): writes fail with ErrReadOnly.
+	readOnly bool
 
 	// writeMu serialises writers, which read the in-memory state without mu
 	// (only writers change it) while their bbolt transaction runs, and take
@@ -100,7 +102,9 @@ type Store struct {
 	vocab   map[string]vocabularyCache
 }
 
-// Open opens or creates the index in dir and loads it into memory.
+// Open opens or creates the index in dir for writing and loads it into
+// memory. It holds the file (an exclusive lock) until Close: readers that
+// need not write use OpenSnapshot or a Follower instead.
 func Open(dir string, opts Options) (*Store, error) {
 	if dir == "" {
 		return nil, fmt.Errorf("store/embedded: open: %w: empty directory", store.ErrInvalid)
@@ -113,13 +117,8 @@ func Open(dir string, opts Options) (*Store, error) {
 	}
 	path := filepath.Join(dir, FileName)
 	db, err := bolt.Open(path, 0o600, &bolt.Options{Timeout: opts.LockTimeout})
-	switch {
-	case errors.Is(err, bolt.ErrTimeout):
-		return nil, fmt.Errorf("store/embedded: index %s is %w", path, ErrLocked)
-	case errors.Is(err, bolt.ErrInvalid), errors.Is(err, bolt.ErrChecksum), errors.Is(err, bolt.ErrVersionMismatch):
-		return nil, fmt.Errorf("store/embedded: open %s: %w: %v", path, ErrCorrupt, err)
-	case err != nil:
-		return nil, fmt.Errorf("store/embedded: open %s: %w", path, err)
+	if err != nil {
+		return nil, openError(path, err)
 	}
 	s := newStore(db, opts.Logger)
 	start := time.Now()
@@ -127,13 +126,18 @@ func Open(dir string, opts Options) (*Store, error) {
 		_ = db.Close()
 		return nil, fmt.Errorf("store/embedded: open %s: %w", path, err)
 	}
-	chunks := 0
-	for _, ix := range s.tenants {
-		chunks += ix.live
-	}
-	s.log.Info("index loaded", "path", path, "tenants", len(s.tenants), "chunks", chunks,
+	s.log.Info("index loaded", "path", path, "tenants", len(s.tenants), "chunks", s.liveChunks(),
 		"duration_ms", float64(time.Since(start).Microseconds())/1000)
 	return s, nil
+}
+
+// liveChunks counts the stored chunks of every tenant.
+func (s *Store) liveChunks() int {
+	n := 0
+	for _, ix := range s.tenants {
+		n += ix.live
+	}
+	return n
 }
 
 func newStore(db *bolt.DB, log *slog.Logger) *Store {

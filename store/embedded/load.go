@@ -80,13 +80,23 @@ func readFile(tx *bolt.Tx, stored map[string]*storedTenant) error {
 	})
 }
 
+// tenantGeneration reads a tenant bucket's generation (0 when unset).
+func tenantGeneration(tb *bolt.Bucket) (uint64, error) {
+	v := tb.Get(keyGeneration)
+	if v == nil {
+		return 0, nil
+	}
+	if len(v) != 8 {
+		return 0, fmt.Errorf("generation has %d bytes", len(v))
+	}
+	return binary.BigEndian.Uint64(v), nil
+}
+
 func readTenant(tb *bolt.Bucket, tenant string) (*storedTenant, error) {
 	st := new(storedTenant)
-	if v := tb.Get(keyGeneration); v != nil {
-		if len(v) != 8 {
-			return nil, fmt.Errorf("generation has %d bytes", len(v))
-		}
-		st.generation = binary.BigEndian.Uint64(v)
+	var err error
+	if st.generation, err = tenantGeneration(tb); err != nil {
+		return nil, err
 	}
 	if docs := tb.Bucket(bucketDocs); docs != nil {
 		err := docs.ForEach(func(k, v []byte) error {

@@ -30,6 +30,9 @@ func (s *Store) PutDocument(ctx context.Context, doc store.Document, chunks []st
 	if doc.Tenant == "" {
 		return fmt.Errorf("store/embedded: put document: %w", store.ErrNoTenant)
 	}
+	if s.readOnly {
+		return fmt.Errorf("store/embedded: put document %s: %w", doc.Tenant, ErrReadOnly)
+	}
 	vectors, err := checkDocument(doc, chunks)
 	if err != nil {
 		return fmt.Errorf("store/embedded: put document %s %s/%s: %w", doc.Tenant, doc.ID, doc.Revision, err)
