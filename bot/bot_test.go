@@ -94,7 +94,7 @@ func newFixture(t *testing.T, mutate func(*bot.Config)) *fixture {
 	mem := memory.New(memory.Options{Now: clock, SweepInterval: -1})
 	t.Cleanup(func() { mem.Close() })
 	f.audit = filepath.Join(t.TempDir(), "audit.jsonl")
-	audit, err := bot.OpenFileAudit(f.audit)
+	audit, err := bot.OpenFileAudit(f.audit, bot.FileAuditOptions{Now: clock})
 	if err != nil {
 		t.Fatal(err)
 	}

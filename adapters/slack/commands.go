@@ -61,7 +61,7 @@ func (c commandJob) query() bot.Query {
 func (a *Adapter) handleCommands(w http.ResponseWriter, r *http.Request) {
 	start := time.Now()
 	defer func() { a.metrics.acked("commands", time.Since(start)) }()
-	body, ok := a.verified(w, r, "commands")
+	body, ok := a.verified(w, r, "commands", mediaForm)
 	if !ok {
 		return
 	}
@@ -70,7 +70,7 @@ func (a *Adapter) handleCommands(w http.ResponseWriter, r *http.Request) {
 		http.Error(w, "malformed command", http.StatusBadRequest)
 		return
 	}
-	resp := a.command(context.WithoutCancel(r.Context()), commandFromForm(form))
+	resp := a.command(context.WithoutCancel(r.Context()), commandFromForm(form), replayKey(r.Header, body))
 	if resp == nil {
 		w.WriteHeader(http.StatusOK)
 		return
@@ -92,9 +92,14 @@ func commandFromForm(f url.Values) slackapi.SlashCommand {
 // command handles /cew and returns the immediate (ephemeral) response:
 // help, a usage hint, a refusal, "busy", or "Searching…" while the answer
 // is worked out on the pool and posted to response_url. nil means an empty
-// 200 (a repeated delivery).
-func (a *Adapter) command(base context.Context, cmd slackapi.SlashCommand) *slackapi.WebhookMessage {
-	if cmd.TriggerID != "" && !a.seen.Add("command:"+cmd.TriggerID, struct{}{}, a.now()) {
+// 200 (a repeated delivery). replay names the delivery itself: a command
+// without a trigger_id is de-duplicated on it.
+func (a *Adapter) command(base context.Context, cmd slackapi.SlashCommand, replay string) *slackapi.WebhookMessage {
+	delivery := "command:" + cmd.TriggerID
+	if cmd.TriggerID == "" {
+		delivery = replay
+	}
+	if delivery != "" && !a.seen.Add(delivery, struct{}{}, a.now()) {
 		a.metrics.drop("duplicate")
 		return nil
 	}
@@ -106,10 +111,8 @@ func (a *Adapter) command(base context.Context, cmd slackapi.SlashCommand) *slac
 	text := strings.TrimSpace(cmd.Text)
 	parsed := command.Parse(text)
 	job := commandJob{
-		tenant: tenant, channel: cmd.ChannelID, user: cmd.UserID, text: text, responseURL: cmd.ResponseURL,
-	}
-	if cmd.TriggerID != "" {
-		job.eventID = "command:" + cmd.TriggerID
+		eventID: delivery, tenant: tenant, channel: cmd.ChannelID, user: cmd.UserID, text: text,
+		responseURL: a.responseURL(cmd.ResponseURL, "commands"),
 	}
 	switch parsed.Kind {
 	case command.Help:
@@ -166,11 +169,20 @@ func (a *Adapter) answerCommand(ctx context.Context, c commandJob) {
 	}
 	var opt renderOptions
 	if shareable(ans) {
-		a.shares.Add(ans.ID, ans, a.now())
+		a.shares.Add(ans.ID, heldShare{answer: ans, tenant: c.tenant, user: c.user}, a.now())
 		opt.shareValue = encodeShareRef(shareRef{AnswerID: ans.ID, Status: c.status, Question: c.text})
 	}
 	a.deliverPrivately(dctx, log, c.responseURL, c.channel, c.user, "", answerMessage(ans, opt))
 	log.Info("delivered", "stage", "deliver", "latency_ms", time.Since(start).Milliseconds())
+}
+
+// heldShare is a private answer kept for its "Share in channel" button,
+// with the workspace's tenant and the user it was shown to: only they may
+// share it.
+type heldShare struct {
+	answer answer.Answer
+	tenant string
+	user   string
 }
 
 // shareable: answers and refusals can be shared; errors, rate limits and

@@ -93,7 +93,7 @@ func (a *Adapter) handleEvents(w http.ResponseWriter, r *http.Request) {
 		http.Error(w, "shutting down", http.StatusServiceUnavailable)
 		return
 	}
-	body, ok := a.verified(w, r, "events")
+	body, ok := a.verified(w, r, "events", mediaJSON)
 	if !ok {
 		return
 	}
@@ -113,7 +113,7 @@ func (a *Adapter) handleEvents(w http.ResponseWriter, r *http.Request) {
 			a.log.Info("event redelivered", "platform", "slack", "stage", "ack", "event_id", env.EventID,
 				"retry", retry, "retry_reason", r.Header.Get(headerRetryWhy))
 		}
-		if err := a.dispatchEvent(context.WithoutCancel(r.Context()), env, retry); errors.Is(err, workpool.ErrClosed) {
+		if err := a.dispatchEvent(context.WithoutCancel(r.Context()), env, retry, replayKey(r.Header, body)); errors.Is(err, workpool.ErrClosed) {
 			http.Error(w, "shutting down", http.StatusServiceUnavailable)
 			return
 		}
@@ -125,15 +125,20 @@ func (a *Adapter) handleEvents(w http.ResponseWriter, r *http.Request) {
 
 // dispatchEvent turns an event into work on the pool. It never blocks: the
 // caller acknowledges right after. It returns workpool.ErrClosed when shutting down,
-// so HTTP can answer 503 and Slack deliver the event elsewhere.
-func (a *Adapter) dispatchEvent(base context.Context, env eventEnvelope, retry int) error {
+// so HTTP can answer 503 and Slack deliver the event elsewhere. replay names
+// the delivery itself (its signed body): an event without an event_id is
+// de-duplicated on it, so a replayed request is not answered again.
+func (a *Adapter) dispatchEvent(base context.Context, env eventEnvelope, retry int, replay string) error {
 	c, ok := a.conversationFor(env)
 	if !ok {
 		return nil
 	}
 	c.retry = retry
-	key := "event:" + env.EventID
-	if env.EventID != "" && !a.seen.Add(key, struct{}{}, a.now()) {
+	if c.eventID == "" {
+		c.eventID = replay
+	}
+	key := "event:" + c.eventID
+	if c.eventID != "" && !a.seen.Add(key, struct{}{}, a.now()) {
 		a.metrics.drop("duplicate")
 		a.log.Debug("duplicate delivery dropped", "platform", "slack", "stage", "ack", "event_id", env.EventID, "retry", retry)
 		return nil

@@ -332,6 +332,8 @@ func newTestEnvOn(t testing.TB, fs *fakeSlack, b *fakeBot, tweak func(*Config)) 
 		BotToken: "xoxb-test", SigningSecret: testSecret, APIURL: fs.url(),
 		DefaultTenant: testTenant, Workers: 4, QueueSize: 64, Now: func() time.Time { return testNow },
 		DraftInterval: -1,
+		// The tests' response_url sinks are local servers.
+		ResponseURLHosts: []string{"127.0.0.1"},
 	}
 	if tweak != nil {
 		tweak(&cfg)

@@ -20,7 +20,7 @@ import (
 func (a *Adapter) handleInteractivity(w http.ResponseWriter, r *http.Request) {
 	start := time.Now()
 	defer func() { a.metrics.acked("interactivity", time.Since(start)) }()
-	body, ok := a.verified(w, r, "interactivity")
+	body, ok := a.verified(w, r, "interactivity", mediaForm)
 	if !ok {
 		return
 	}
@@ -48,6 +48,7 @@ func (a *Adapter) interaction(base context.Context, cb slackapi.InteractionCallb
 	if cb.Type != slackapi.InteractionTypeBlockActions {
 		return nil
 	}
+	cb.ResponseURL = a.responseURL(cb.ResponseURL, "interactivity")
 	tenant, known := a.tenant(cb.Team.ID)
 	if !known {
 		a.log.Warn("click from a workspace not mapped to a tenant", "platform", "slack", "stage", "tenant")
@@ -117,7 +118,19 @@ func (a *Adapter) share(ctx context.Context, cb slackapi.InteractionCallback, te
 		return
 	}
 	log = log.With("answer_id", ref.AnswerID)
-	ans, found := a.shares.Get(ref.AnswerID, a.now())
+	held, found := a.shares.Get(ref.AnswerID, a.now())
+	if found && (held.tenant != tenant || held.user != cb.User.ID) {
+		// A button naming an answer shown to someone else, perhaps in
+		// another workspace: never post it. The click came from a
+		// verified request, so the forger is told nothing about it.
+		a.metrics.drop("foreign_share")
+		log.Warn("share refused: the answer belongs to another user or workspace", "stage", "share", "user", cb.User.ID)
+		dctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), deliverTimeout)
+		defer cancel()
+		a.deliverPrivately(dctx, log, cb.ResponseURL, channelOf(cb), cb.User.ID, "", noticeMessage(notice.ShareRefused))
+		return
+	}
+	ans := held.answer
 	if !found {
 		q := bot.Query{
 			Platform: answer.PlatformSlack, Tenant: tenant, Channel: channelOf(cb),

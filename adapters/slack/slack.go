@@ -50,6 +50,11 @@ type Config struct {
 	// APIURL overrides the Web API base URL (slacktest, proxies); "" means
 	// Slack's.
 	APIURL string
+	// ResponseURLHosts are hosts ("host" for any port, or "host:port")
+	// besides hooks.slack.com and APIURL's that a response_url may point
+	// to; a response_url elsewhere is ignored and the answer goes through
+	// the Web API.
+	ResponseURLHosts []string
 	// Tenants maps Slack team ids to cew tenants; nil or empty means every
 	// workspace uses DefaultTenant, otherwise unknown workspaces are
 	// politely refused.
@@ -107,7 +112,7 @@ type Adapter struct {
 	mention   *regexp.Regexp
 
 	seen   *recent.Map[struct{}]
-	shares *recent.Map[answer.Answer]
+	shares *recent.Map[heldShare]
 
 	// sleep waits between retries; tests replace it.
 	sleep func(ctx context.Context, d time.Duration) error
@@ -141,7 +146,7 @@ func New(ctx context.Context, cfg Config, b Bot) (*Adapter, error) {
 		http:   httpClient,
 		log:    cfg.Logger,
 		seen:   recent.New[struct{}](bot.DefaultDedupeTTL, seenLimit),
-		shares: recent.New[answer.Answer](shareTTL, shareLimit),
+		shares: recent.New[heldShare](shareTTL, shareLimit),
 		sleep:  retry.Sleep,
 	}
 

@@ -95,7 +95,7 @@ func (a *Adapter) socketRequest(ctx context.Context, client *socketmode.Client, 
 			return
 		}
 		if env.Type == slackevents.CallbackEvent {
-			_ = a.dispatchEvent(base, env, req.RetryAttempt)
+			_ = a.dispatchEvent(base, env, req.RetryAttempt, payloadKey(req.Payload))
 		}
 	case socketmode.EventTypeSlashCommand:
 		cmd, ok := evt.Data.(slackapi.SlashCommand)
@@ -103,7 +103,7 @@ func (a *Adapter) socketRequest(ctx context.Context, client *socketmode.Client, 
 			ack(nil)
 			return
 		}
-		if resp := a.command(base, cmd); resp != nil {
+		if resp := a.command(base, cmd, payloadKey(req.Payload)); resp != nil {
 			ack(resp)
 		} else {
 			ack(nil)

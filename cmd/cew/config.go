@@ -4,12 +4,15 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"net"
 	"net/url"
 	"os"
 	"sort"
 	"strconv"
 	"strings"
 	"time"
+	"unicode"
+	"unicode/utf8"
 
 	yaml "go.yaml.in/yaml/v3"
 
@@ -59,8 +62,13 @@ type Config struct {
 
 	Addr             string
 	IndexPoll        time.Duration
+	MetricsAddr      string
+	MetricsToken     string
+	MaxConnections   int
 	MaxFileMB        int
 	MaxQuestionChars int
+	AuditMaxMB       int
+	AuditKeep        int
 	LogLevel         string
 	LogFormat        string
 
@@ -179,8 +187,13 @@ var settings = []setting{
 	{env: "CEW_RERANK_MODEL", help: "reranker model name sent to the rerank endpoint", set: str(func(c *Config) *string { return &c.RerankModel })},
 	{env: "CEW_ADDR", def: "127.0.0.1:8080", help: "listen address of cew serve", set: str(func(c *Config) *string { return &c.Addr })},
 	{env: "CEW_INDEX_POLL", def: "2s", help: "how often cew serve checks the embedded index for documents ingested while it runs", set: duration(func(c *Config) *time.Duration { return &c.IndexPoll })},
+	{env: "CEW_METRICS_ADDR", help: "serve /metrics on this separate (admin) address instead of CEW_ADDR, e.g. 0.0.0.0:9090", set: str(func(c *Config) *string { return &c.MetricsAddr })},
+	{env: "CEW_METRICS_TOKEN", secret: true, help: "bearer token /metrics requires; without it and without CEW_METRICS_ADDR, /metrics is served only when CEW_ADDR is a loopback address", set: str(func(c *Config) *string { return &c.MetricsToken })},
+	{env: "CEW_MAX_CONNECTIONS", def: "1024", help: "concurrent connections cew serve accepts on CEW_ADDR; more wait to be accepted", set: positiveInt(func(c *Config) *int { return &c.MaxConnections })},
 	{env: "CEW_MAX_FILE_MB", def: "100", help: "files bigger than this are skipped at ingestion", set: positiveInt(func(c *Config) *int { return &c.MaxFileMB })},
 	{env: "CEW_MAX_QUESTION_CHARS", def: "1000", help: "longest question accepted", set: positiveInt(func(c *Config) *int { return &c.MaxQuestionChars })},
+	{env: "CEW_AUDIT_MAX_MB", def: "64", help: "the audit log (CEW_DATA_DIR/audit/audit.jsonl) starts a new file past this size, and every day", set: positiveInt(func(c *Config) *int { return &c.AuditMaxMB })},
+	{env: "CEW_AUDIT_KEEP", def: "31", help: "rotated audit files kept; older ones are deleted", set: positiveInt(func(c *Config) *int { return &c.AuditKeep })},
 	{env: "CEW_LOG_LEVEL", def: "info", help: "debug, info, warn or error", set: str(func(c *Config) *string { return &c.LogLevel })},
 	{env: "CEW_LOG_FORMAT", def: "text", help: "text or json", set: str(func(c *Config) *string { return &c.LogFormat })},
 	{env: "CEW_CACHE_TTL", def: "1h", help: "how long answers stay cached", set: duration(func(c *Config) *time.Duration { return &c.CacheTTL })},
@@ -318,8 +331,8 @@ func (c Config) validate() []string {
 	default:
 		p = append(p, fmt.Sprintf("CEW_STORE: unknown store %q (embedded or milvus)", c.Store))
 	}
-	if c.Tenant == "" || strings.ContainsAny(c.Tenant, " \t\n/") {
-		p = append(p, fmt.Sprintf("CEW_TENANT: %q is not a valid tenant name (no spaces or slashes)", c.Tenant))
+	if err := checkTenant(c.Tenant); err != nil {
+		p = append(p, "CEW_TENANT: "+err.Error())
 	}
 	switch c.Retrieval {
 	case retrievalBM25, retrievalHybrid:
@@ -383,6 +396,13 @@ func (c Config) validate() []string {
 	if _, err := parseTenantMap(c.TeamsTenants); err != nil {
 		p = append(p, "CEW_TEAMS_TENANTS: "+err.Error())
 	}
+	if c.MetricsAddr != "" {
+		if _, _, err := net.SplitHostPort(c.MetricsAddr); err != nil {
+			p = append(p, fmt.Sprintf("CEW_METRICS_ADDR: %q is not host:port", c.MetricsAddr))
+		} else if c.MetricsAddr == c.Addr {
+			p = append(p, "CEW_METRICS_ADDR: must differ from CEW_ADDR")
+		}
+	}
 	if c.TeamsAppID != "" && c.TeamsAppPassword == "" {
 		p = append(p, "MICROSOFT_APP_PASSWORD: required when MICROSOFT_APP_ID is set")
 	}
@@ -401,9 +421,30 @@ func parseTenantMap(s string) (map[string]string, error) {
 		if !ok || k == "" || v == "" {
 			return nil, fmt.Errorf("%q is not id=tenant", pair)
 		}
+		if err := checkTenant(v); err != nil {
+			return nil, err
+		}
 		m[k] = v
 	}
 	return m, nil
+}
+
+// maxTenantLen bounds a tenant name; it is part of cache keys and audit
+// records.
+const maxTenantLen = 128
+
+// checkTenant is the one validation of a tenant name, wherever it comes
+// from (CEW_TENANT, --tenant, the tenant maps): not empty, no whitespace,
+// control characters, slashes or backslashes, not "." or "..", at most
+// 128 bytes.
+func checkTenant(name string) error {
+	switch {
+	case name == "", name == ".", name == "..", len(name) > maxTenantLen,
+		strings.ContainsAny(name, "/\\"),
+		strings.ContainsFunc(name, func(r rune) bool { return unicode.IsSpace(r) || unicode.IsControl(r) || r == utf8.RuneError }):
+		return fmt.Errorf("%q is not a valid tenant name (1 to %d characters, no spaces, slashes or control characters, not . or ..)", name, maxTenantLen)
+	}
+	return nil
 }
 
 // LogValue keeps secrets out of logs: only whether each secret is set.
@@ -421,6 +462,7 @@ func (c Config) LogValue() slog.Value {
 		slog.Bool("openai_api_key_set", c.OpenAIKey != ""),
 		slog.Bool("rerank_api_key_set", c.RerankKey != ""),
 		slog.Bool("slack_bot_token_set", c.SlackBotToken != ""),
+		slog.Bool("metrics_token_set", c.MetricsToken != ""),
 		slog.Bool("slack_socket_mode", c.SlackAppToken != ""),
 		slog.String("teams_app_id", c.TeamsAppID),
 		slog.Bool("teams_app_password_set", c.TeamsAppPassword != ""),

@@ -238,7 +238,11 @@ CEW_CONFIG (keys: the variable names in lower case without CEW_):
 			if err != nil {
 				return err
 			}
-			if tenantFlag != "" {
+			if cmd.Flags().Changed("tenant") {
+				// The flag is held to the same rule as CEW_TENANT.
+				if err := checkTenant(tenantFlag); err != nil {
+					return fmt.Errorf("--tenant: %w", err)
+				}
 				cfg.Tenant = tenantFlag
 			}
 			if dataDirFlag != "" {

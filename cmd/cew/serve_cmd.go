@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"crypto/subtle"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -13,6 +14,7 @@ import (
 	"github.com/prometheus/client_golang/prometheus/collectors"
 	"github.com/prometheus/client_golang/prometheus/promhttp"
 	"github.com/spf13/cobra"
+	"golang.org/x/net/netutil"
 
 	"github.com/cewhq/cew/adapters/slack"
 	"github.com/cewhq/cew/adapters/teams"
@@ -37,7 +39,8 @@ func newServeCmd(a *app) *cobra.Command {
   /api/messages                                          Microsoft Teams (MICROSOFT_APP_ID, MICROSOFT_APP_PASSWORD)
   /healthz   the process is up
   /readyz    the index answers (and, with CEW_STORE=milvus, Milvus has the collection loaded); cache state ("degraded" while Redis is unreachable); LLM configured or not
-  /metrics   Prometheus metrics
+  /metrics   Prometheus metrics: on CEW_METRICS_ADDR when set, behind CEW_METRICS_TOKEN when set,
+             else only when CEW_ADDR is a loopback address
 
 The embedded index is not held: cew status, search and ask run beside the server, and
 documents cew ingest adds while it runs are answerable within CEW_INDEX_POLL (the
@@ -69,7 +72,18 @@ func (a *app) serve(ctx context.Context) error {
 		_, _ = w.Write([]byte("ok\n"))
 	})
 	mux.Handle("GET /readyz", a.readyHandler(st, b))
-	mux.Handle("GET /metrics", promhttp.HandlerFor(reg, promhttp.HandlerOpts{Registry: reg}))
+	metricsHandler := promhttp.HandlerFor(reg, promhttp.HandlerOpts{Registry: reg})
+	var adminMux *http.ServeMux
+	switch placement := a.metricsPlacement(); placement {
+	case metricsOnAdmin:
+		adminMux = http.NewServeMux()
+		adminMux.Handle("GET /metrics", requireToken(a.cfg.MetricsToken, metricsHandler))
+	case metricsWithToken, metricsOpen:
+		mux.Handle("GET /metrics", requireToken(a.cfg.MetricsToken, metricsHandler))
+	default:
+		a.logger.Warn("/metrics is not served: CEW_ADDR is not a loopback address; set CEW_METRICS_ADDR (an admin address) or CEW_METRICS_TOKEN",
+			"addr", a.cfg.Addr)
+	}
 
 	var adapter *slack.Adapter
 	if a.cfg.SlackBotToken != "" {
@@ -107,15 +121,23 @@ func (a *app) serve(ctx context.Context) error {
 	if err != nil {
 		return fmt.Errorf("listen on %s: %w", a.cfg.Addr, err)
 	}
-	srv := &http.Server{
-		Handler:           mux,
-		ReadHeaderTimeout: 5 * time.Second,
-		ReadTimeout:       15 * time.Second,
-		WriteTimeout:      30 * time.Second,
-		IdleTimeout:       2 * time.Minute,
-	}
-	errc := make(chan error, 2)
+	// Past the cap, connections wait in the kernel's backlog instead of
+	// each taking a goroutine and buffers.
+	ln = netutil.LimitListener(ln, a.cfg.MaxConnections)
+	srv := newHTTPServer(mux)
+	errc := make(chan error, 3)
 	go func() { errc <- srv.Serve(ln) }()
+	var admin *http.Server
+	if adminMux != nil {
+		adminLn, err := net.Listen("tcp", a.cfg.MetricsAddr)
+		if err != nil {
+			_ = srv.Close()
+			return fmt.Errorf("listen on CEW_METRICS_ADDR %s: %w", a.cfg.MetricsAddr, err)
+		}
+		admin = newHTTPServer(adminMux)
+		go func() { errc <- admin.Serve(netutil.LimitListener(adminLn, 16)) }()
+		a.logger.Info("metrics served on the admin address", "metrics_addr", adminLn.Addr().String())
+	}
 	a.logger.Info("serving", "addr", ln.Addr().String(), "slack_http", adapter != nil && a.cfg.SlackSigningKey != "",
 		"slack_socket_mode", adapter != nil && a.cfg.SlackAppToken != "", "teams", teamsAdapter != nil, "config", a.cfg)
 
@@ -147,6 +169,9 @@ func (a *app) serve(ctx context.Context) error {
 	defer cancel()
 	// Stop taking requests first, then drain the answers already acked.
 	err = srv.Shutdown(shutdownCtx)
+	if admin != nil {
+		err = errors.Join(err, admin.Shutdown(shutdownCtx))
+	}
 	if adapter != nil {
 		err = errors.Join(err, adapter.Shutdown(shutdownCtx))
 	}
@@ -175,6 +200,68 @@ func (a *app) followIndex(ctx context.Context, st store.Store) (stop func()) {
 		f.Run(ctx, a.cfg.IndexPoll)
 	}()
 	return func() { cancel(); <-done }
+}
+
+func newHTTPServer(h http.Handler) *http.Server {
+	return &http.Server{
+		Handler:           h,
+		ReadHeaderTimeout: 5 * time.Second,
+		ReadTimeout:       15 * time.Second,
+		WriteTimeout:      30 * time.Second,
+		IdleTimeout:       2 * time.Minute,
+	}
+}
+
+// Where /metrics is served.
+const (
+	metricsNowhere   = iota // a public CEW_ADDR with neither setting
+	metricsOpen             // on a loopback CEW_ADDR, open
+	metricsWithToken        // on CEW_ADDR behind CEW_METRICS_TOKEN
+	metricsOnAdmin          // on CEW_METRICS_ADDR (and its token when set)
+)
+
+// metricsPlacement keeps /metrics off a public address unless a token
+// guards it: the series name tenants, platforms and failure counts.
+func (a *app) metricsPlacement() int {
+	switch {
+	case a.cfg.MetricsAddr != "":
+		return metricsOnAdmin
+	case a.cfg.MetricsToken != "":
+		return metricsWithToken
+	case isLoopback(a.cfg.Addr):
+		return metricsOpen
+	}
+	return metricsNowhere
+}
+
+// isLoopback reports whether a listen address accepts only local
+// connections.
+func isLoopback(addr string) bool {
+	host, _, err := net.SplitHostPort(addr)
+	if err != nil {
+		return false
+	}
+	if host == "localhost" {
+		return true
+	}
+	ip := net.ParseIP(host)
+	return ip != nil && ip.IsLoopback()
+}
+
+// requireToken guards h with a bearer token; "" means no guard.
+func requireToken(token string, h http.Handler) http.Handler {
+	if token == "" {
+		return h
+	}
+	want := []byte("Bearer " + token)
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if subtle.ConstantTimeCompare([]byte(r.Header.Get("Authorization")), want) != 1 {
+			w.Header().Set("WWW-Authenticate", `Bearer realm="cew metrics"`)
+			http.Error(w, "unauthorized", http.StatusUnauthorized)
+			return
+		}
+		h.ServeHTTP(w, r)
+	})
 }
 
 // draftInterval turns streamed drafts on (Slack's default pace) or off.

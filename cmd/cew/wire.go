@@ -158,7 +158,9 @@ func (a *app) newBot(ctx context.Context, st store.Store, metrics *bot.Metrics, 
 	if err != nil {
 		return nil, err
 	}
-	audit, err := bot.OpenFileAudit(filepath.Join(a.cfg.DataDir, "audit", "audit.jsonl"))
+	audit, err := bot.OpenFileAudit(filepath.Join(a.cfg.DataDir, "audit", "audit.jsonl"), bot.FileAuditOptions{
+		MaxBytes: int64(a.cfg.AuditMaxMB) << 20, Keep: a.cfg.AuditKeep,
+	})
 	if err != nil {
 		return nil, err
 	}

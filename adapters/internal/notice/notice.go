@@ -11,7 +11,16 @@ const (
 	StatusHint   = "Try the document number, or a few words of its title."
 	// FeedbackFailed: a 👍/👎 that could not be recorded.
 	FeedbackFailed = "Sorry, your feedback could not be recorded. Please try again."
+	// ShareRefused: a share button naming an answer shown to someone else.
+	ShareRefused = "This answer can only be shared by the person who asked for it."
 )
+
+// Undelivered says an answer could not be delivered, with a reference the
+// user can quote.
+func Undelivered(ref string) string {
+	return "Sorry, cew could not deliver the answer to your question in time. Please ask again; " +
+		"if it keeps happening, quote reference " + ref + "."
+}
 
 // Refusal is the answer in a place (a Slack workspace, a Microsoft 365
 // organisation) that is not mapped to a cew tenant.
