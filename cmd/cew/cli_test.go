@@ -194,7 +194,7 @@ func TestConfig(t *testing.T) {
 		problems []string
 	}{
 		{name: "defaults", env: nil, check: func(t *testing.T, c Config) {
-			if c.DataDir != ".cew" || c.Tenant != "default" || c.Store != "embedded" || c.MaxQuestionChars != 1000 || c.Addr != "127.0.0.1:8080" {
+			if c.DataDir != "" || c.Tenant != "default" || c.Store != "embedded" || c.MaxQuestionChars != 1000 || c.Addr != "127.0.0.1:8080" {
 				t.Errorf("defaults = %+v", c)
 			}
 		}},

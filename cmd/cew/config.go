@@ -157,7 +157,7 @@ func duration(f func(*Config) *time.Duration) func(*Config, string) error {
 // settings is the one list of what cew can be configured with; `cew --help`
 // is generated from it.
 var settings = []setting{
-	{env: "CEW_DATA_DIR", def: ".cew", help: "where the embedded index, audit log and caches live", set: str(func(c *Config) *string { return &c.DataDir })},
+	{env: "CEW_DATA_DIR", help: "where the embedded index, audit log and caches live (default: the nearest .cew folder in the working directory or above it, else $XDG_DATA_HOME/cew or ~/.local/share/cew)", set: str(func(c *Config) *string { return &c.DataDir })},
 	{env: "CEW_TENANT", def: "default", help: "tenant for the CLI and for single-company deployments", set: str(func(c *Config) *string { return &c.Tenant })},
 	{env: "CEW_STORE", def: "embedded", help: "index backend: embedded (in-process, one machine) or milvus", set: str(func(c *Config) *string { return &c.Store })},
 	{env: "MILVUS_ADDRESS", help: "Milvus address for CEW_STORE=milvus: host:port, or http(s)://host:port (https = TLS)", set: str(func(c *Config) *string { return &c.MilvusAddress })},

@@ -191,3 +191,67 @@ func TestEvalLimitKeepsFullReport(t *testing.T) {
 		t.Errorf("the limited run's report: %v", err)
 	}
 }
+
+// skipUnderDataDir skips a test whose temporary folders sit below a .cew
+// folder of this machine: the search upwards would find that one.
+func skipUnderDataDir(t *testing.T, dir string) {
+	t.Helper()
+	if found := defaultDataDir(dir, func(string) string { return "" }); found != filepath.Join(dir, dataDirName) {
+		t.Skipf("%s is below %s; the search upwards would find it", dir, found)
+	}
+}
+
+func TestDefaultDataDir(t *testing.T) {
+	root := t.TempDir()
+	skipUnderDataDir(t, root)
+	project := filepath.Join(root, "project")
+	deep := filepath.Join(project, "docs", "specs")
+	home := filepath.Join(root, "home")
+	for _, d := range []string{filepath.Join(project, ".cew"), deep, home, filepath.Join(root, "elsewhere", ".cew-not")} {
+		if err := os.MkdirAll(d, 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	fileNamedCew := filepath.Join(root, "file-not-dir")
+	os.MkdirAll(fileNamedCew, 0o755)
+	os.WriteFile(filepath.Join(fileNamedCew, ".cew"), []byte("not a folder"), 0o644)
+	tests := []struct {
+		name, cwd string
+		env       map[string]string
+		want      string
+	}{
+		{"a .cew in the working directory", project, map[string]string{"HOME": home}, filepath.Join(project, ".cew")},
+		{"a .cew above the working directory", deep, map[string]string{"HOME": home}, filepath.Join(project, ".cew")},
+		{"no .cew: XDG_DATA_HOME", filepath.Join(root, "elsewhere"), map[string]string{"HOME": home, "XDG_DATA_HOME": filepath.Join(root, "xdg")}, filepath.Join(root, "xdg", "cew")},
+		{"no .cew: ~/.local/share", filepath.Join(root, "elsewhere"), map[string]string{"HOME": home}, filepath.Join(home, ".local", "share", "cew")},
+		{"a relative XDG_DATA_HOME is ignored", filepath.Join(root, "elsewhere"), map[string]string{"HOME": home, "XDG_DATA_HOME": "rel"}, filepath.Join(home, ".local", "share", "cew")},
+		{"a file named .cew is not a data directory", fileNamedCew, map[string]string{"HOME": home}, filepath.Join(home, ".local", "share", "cew")},
+		{"no home at all", filepath.Join(root, "elsewhere"), nil, filepath.Join(root, "elsewhere", ".cew")},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			if got := defaultDataDir(tc.cwd, func(k string) string { return tc.env[k] }); got != tc.want {
+				t.Errorf("defaultDataDir = %s, want %s", got, tc.want)
+			}
+		})
+	}
+}
+
+// TestOneIndexFromAnyFolder: without CEW_DATA_DIR, an index built from one
+// folder is the one asked from another (it used to be a new, empty .cew
+// there, and every question was "not found").
+func TestOneIndexFromAnyFolder(t *testing.T) {
+	home := t.TempDir()
+	c := &cli{env: map[string]string{"HOME": home, "CEW_TENANT": "acme", "CEW_EMBED": "none"}}
+	docs := writeDocs(t)
+	skipUnderDataDir(t, docs)
+	t.Chdir(t.TempDir())
+	out, errOut, code := c.run(t, "", "ingest", docs)
+	if code != 0 || !strings.Contains(out, filepath.Join(home, ".local", "share", "cew")) {
+		t.Fatalf("ingest: exit %d, the summary does not name the index folder:\n%s%s", code, out, errOut)
+	}
+	t.Chdir(t.TempDir())
+	if out, errOut, code := c.run(t, "", "ask", "What is the minimum trench depth for DC cables?"); code != 0 || !strings.Contains(out, "800 mm") {
+		t.Errorf("ask from another folder: exit %d\n%s%s", code, out, errOut)
+	}
+}

@@ -90,9 +90,9 @@ func printIngestReport(a *app, rep ingest.Report) {
 		}
 	}
 	pages, rows, chunks := rep.Totals()
-	fmt.Fprintf(w, "%s: %d indexed, %d unchanged, %d skipped, %d ignored; %s, %s, %s in %s (tenant %s)\n",
+	fmt.Fprintf(w, "%s: %d indexed, %d unchanged, %d skipped, %d ignored; %s, %s, %s in %s (tenant %s, index in %s)\n",
 		plural(len(rep.Files), "file"), rep.Count(ingest.Indexed), rep.Count(ingest.Unchanged), rep.Count(ingest.Failed), rep.Count(ingest.Ignored),
-		plural(pages, "page"), plural(rows, "row"), plural(chunks, "chunk"), rep.Duration.Round(time.Millisecond), a.cfg.Tenant)
+		plural(pages, "page"), plural(rows, "row"), plural(chunks, "chunk"), rep.Duration.Round(time.Millisecond), a.cfg.Tenant, a.indexLocation())
 	switch e, err := a.retrievalEmbedding(); {
 	case err != nil:
 	case e.model != "":

@@ -248,6 +248,9 @@ CEW_CONFIG (keys: the variable names in lower case without CEW_):
 			if dataDirFlag != "" {
 				cfg.DataDir = dataDirFlag
 			}
+			if cfg.DataDir == "" {
+				cfg.DataDir = defaultDataDir(workingDir(), getenv)
+			}
 			// One-shot commands keep the terminal for results: below warn,
 			// logs only when asked for.
 			if getenv("CEW_LOG_LEVEL") == "" && cmd.Name() != "serve" {

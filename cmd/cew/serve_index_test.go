@@ -21,7 +21,7 @@ func TestServeBesideTheCLI(t *testing.T) {
 		}
 	}
 	write(docs, "277-007-D-C-40327 Rev 03 Trenches crossing layout.md", "# 4.2 Cable trenches\n\nThe minimum trench depth for DC cables is 800 mm from finished ground level.\n")
-	write(later, "277-007-E-E-50001 Rev 01 Earthing layout.md", "# 3 Earthing\n\nThe main earthing conductor is 95 mm2 bare copper, buried at 600 mm.\n")
+	write(later, "277-007-D-C-40400 Rev 01 AC trench layout.md", "# 4.3 AC cable trenches\n\nThe minimum trench depth for AC cables is 1000 mm from finished ground level.\n")
 
 	slack := newSlackRecorder(t)
 	addr := freeAddr(t)
@@ -44,7 +44,7 @@ func TestServeBesideTheCLI(t *testing.T) {
 		{[]string{"search", "trench depth"}, "800 mm"},
 		{[]string{"ask", "What is the minimum trench depth for DC cables?"}, "800 mm"},
 		{[]string{"ingest", later}, "1 indexed"},
-		{[]string{"status", "earthing"}, "277-007-E-E-50001"},
+		{[]string{"status", "AC trench"}, "277-007-D-C-40400"},
 	} {
 		out, err := run(context.Background(), tc.args...)
 		if err != nil || !strings.Contains(out, tc.want) {
@@ -61,7 +61,7 @@ func TestServeBesideTheCLI(t *testing.T) {
 		}
 		thread := fmt.Sprintf("1700000100.%06d", i)
 		event := []byte(fmt.Sprintf(`{"type":"event_callback","team_id":"T1","event_id":"EvIdx%d","event":{"type":"app_mention","user":"U123",
-			"text":"<@UCEW> What is the size of the main earthing conductor?","ts":%q,"channel":"C1","event_ts":%q}}`, i, thread, thread))
+			"text":"<@UCEW> What is the minimum trench depth for AC cables?","ts":%q,"channel":"C1","event_ts":%q}}`, i, thread, thread))
 		resp, err := http.DefaultClient.Do(signedEvent(t, base, event, testSigningSecret, 0))
 		if err != nil {
 			t.Fatal(err)
@@ -72,8 +72,8 @@ func TestServeBesideTheCLI(t *testing.T) {
 			reply = slack.finalReply(thread)
 			return reply != ""
 		})
-		if strings.Contains(reply, "95 mm") {
-			if !strings.Contains(reply, "277-007-E-E-50001") {
+		if strings.Contains(reply, "1000 mm") {
+			if !strings.Contains(reply, "277-007-D-C-40400") {
 				t.Errorf("the answer does not cite the new document: %s", reply)
 			}
 			return
