@@ -284,7 +284,8 @@ func firstNonEmptyRow(rows [][]string) []string {
 
 var (
 	// revisionMarker finds "Rev 03", "Rev03", "Rev.B", "rev-2", "Revision 3",
-	// "(Rev C)", "[Rev P01]", "_R1" and " R03" between separators. The value
+	// "(Rev C)", "[Rev P01]", "_R1", " R03" and a version "_v4" (revision
+	// "4", so it orders with numbered revisions) between separators. The value
 	// after a bare "Rev" (no separator) must start with a digit or be one or
 	// two capitals, so "Review" and "Revised" are not revisions; a bare "R"
 	// takes one digit only after "_", so "Zone R1" keeps its R1.
@@ -295,6 +296,7 @@ var (
 			`|(?i:rev(?:ision)?)[\s._:\-]+(\d{1,3}[A-Za-z]?(?:\.\d{1,2})?|[A-Za-z]{1,2}\d{0,3}(?:\.\d{1,2})?)` +
 			`|(?i:rev)(\d{1,3}[A-Za-z]?|[A-Z]{1,2}\d{0,3})` +
 			`|[Rr](\d{2,3})` +
+			`|[vV](\d{1,3}(?:\.\d{1,2})?)` +
 			`)` +
 			`|_[Rr](\d)` +
 			`)` +
@@ -306,12 +308,13 @@ var (
 // IdentityFromFileName reads a document's number, revision and title from a
 // file name such as "277-007-D-C-40327 Rev 03 Trenches crossing layout.pdf",
 // "277-007-D-C-40327_RevB_Trench details.pdf", "ABC-123 (Rev C) Title.docx"
-// or "NREL-TP-6A20-62641_PVWatts_Version5_Manual.pdf".
+// "Scenarios_v4.pdf" or "NREL-TP-6A20-62641_PVWatts_Version5_Manual.pdf".
 //
 // The number is the leading run of code-like segments (digits, capitals, or
 // one or two letters) joined by "-", "_" or "." that contains a digit; the
 // first word with lower-case letters ends it. The revision is the first
-// revision marker ("Rev 03", "Rev03", "Rev.B", "_R03", "(Rev C)", "rev-2"),
+// revision marker ("Rev 03", "Rev03", "Rev.B", "_R03", "(Rev C)", "rev-2",
+// "_v4"; "Version5" is a product version, not a revision),
 // or "" without one. What remains, with underscores as spaces, is the title.
 // A name with no number-like leading run uses its stem, less any revision
 // marker (so every revision of it shares one document id), as the number and

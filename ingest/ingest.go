@@ -91,9 +91,10 @@ const (
 	Ignored Outcome = "ignored"
 )
 
-// DefaultRevision is the revision of a file that names none, in the register
-// or in its file name: the first issue, which any later revision supersedes.
-const DefaultRevision = "0"
+// legacyUnknownRevision is what indexes built before unknown revisions
+// were kept unknown stored for a file that names none; such a document
+// keeps it until the file changes name (see prepareFile).
+const legacyUnknownRevision = "0"
 
 // FileResult reports one file (or one path that yielded no file).
 type FileResult struct {
@@ -463,6 +464,15 @@ func (in *Ingester) prepareFile(ctx context.Context, tenant string, inp input, k
 	}
 	doc.ContentHash = hash
 
+	if doc.Revision == "" {
+		// An index from before unknown revisions stayed unknown holds this
+		// file as revision "0": keep it, or the stale "0" would stay the
+		// active revision beside an unknown one that orders before it.
+		if prev, ok := known[doc.ID+"\x00"+legacyUnknownRevision]; ok && samePath(prev.File, inp.path) {
+			doc.Revision = legacyUnknownRevision
+			res.Revision = doc.Revision
+		}
+	}
 	key := doc.ID + "\x00" + doc.Revision
 	if other, ok := claimed[key]; ok {
 		res.Err = fmt.Errorf("%w: %s revision %q is also %s", ErrDuplicate, doc.Number, doc.Revision, other)
@@ -583,9 +593,8 @@ func (in *Ingester) identify(tenant string, inp input) store.Document {
 		}
 		doc.Status, doc.Date, doc.DriveLink = e.Status, e.Date, e.DriveLink
 	}
-	if doc.Revision == "" {
-		doc.Revision = DefaultRevision
-	}
+	// A revision named nowhere stays "" (unknown): it orders before any
+	// named revision, which supersedes it.
 	doc.ID = DocID(doc.Number)
 	if in.cfg.Embedder != nil {
 		doc.EmbedModel = in.cfg.EmbedModel

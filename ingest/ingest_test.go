@@ -562,3 +562,53 @@ func TestEmbeddingAcrossDocuments(t *testing.T) {
 		t.Errorf("vectors attached to the wrong files: first %s, last %s", hits[0].Chunk.DocNumber, hits[4].Chunk.DocNumber)
 	}
 }
+
+// TestUnknownRevision: a file whose name and register name no revision is
+// indexed with revision "" (not a made-up "0"), a version in the name is
+// its revision, and a named revision supersedes the unknown one.
+func TestUnknownRevision(t *testing.T) {
+	e := newEnv(t, 0)
+	ctx := context.Background()
+	plain := e.write(t, "ABC-100 Trench specification.md", spec("600"))
+	versioned := e.write(t, "ABC-200_Cable schedule_v4.md", "# Cables\n\nDC cables are 6 mm2.\n")
+	rep := e.ingest(t, plain, versioned)
+	if f := result(t, rep, "ABC-100 Trench specification.md"); f.Outcome != ingest.Indexed || f.Revision != "" {
+		t.Errorf("no revision anywhere: %+v, want revision \"\"", f)
+	}
+	if f := result(t, rep, "_v4.md"); f.Revision != "4" {
+		t.Errorf("_v4: revision %q, want 4", f.Revision)
+	}
+	hits, err := e.st.Search(ctx, store.SearchRequest{Tenant: tenant, Query: "minimum trench depth"})
+	if err != nil || len(hits) == 0 || hits[0].Chunk.Revision != "" || hits[0].Chunk.ID != "abc-100//0" {
+		t.Fatalf("search: %v %+v", err, hits)
+	}
+	named := e.write(t, "ABC-100 Rev A Trench specification.md", spec("800"))
+	e.ingest(t, named)
+	entries, err := register.Lookup(ctx, e.st, tenant, "ABC-100")
+	if err != nil || len(entries) != 1 || entries[0].Revision != "A" || len(entries[0].Superseded) != 1 || entries[0].Superseded[0].Revision != "" {
+		t.Errorf("register = %+v, %v; want A superseding the unknown revision", entries, err)
+	}
+}
+
+// TestLegacyRevisionZeroKept: an index that stored a file naming no
+// revision as "0" keeps that revision for the same file, so it is not
+// indexed a second time under "" beside a stale active "0".
+func TestLegacyRevisionZeroKept(t *testing.T) {
+	e := newEnv(t, 0)
+	ctx := context.Background()
+	path := e.write(t, "ABC-100 Trench specification.md", spec("600"))
+	abs, _ := filepath.Abs(path)
+	legacy := store.Document{Tenant: tenant, ID: "abc-100", Number: "ABC-100", Title: "Trench specification", Revision: "0", File: abs}
+	chunk := store.Chunk{ID: store.ChunkID("abc-100", "0", 0), Tenant: tenant, DocID: "abc-100", Revision: "0", Text: "old text"}
+	if err := e.st.PutDocument(ctx, legacy, []store.Chunk{chunk}); err != nil {
+		t.Fatal(err)
+	}
+	e.write(t, "ABC-100 Trench specification.md", spec("650"))
+	if f := result(t, e.ingest(t, path), "Trench specification.md"); f.Outcome != ingest.Indexed || f.Revision != "0" {
+		t.Errorf("legacy file: %+v, want re-indexed as revision 0", f)
+	}
+	docs, _ := e.st.Documents(ctx, tenant)
+	if len(docs) != 1 {
+		t.Errorf("%d revisions stored, want the one", len(docs))
+	}
+}

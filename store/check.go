@@ -80,16 +80,14 @@ func CompareDocuments(a, b Document) int {
 }
 
 // CheckDocument validates a write the way every backend must: a document
-// id and revision, chunks with distinct ids that belong to the document's
-// tenant, id and revision, and vectors of one dimension, each finite and
-// non-zero. It returns the chunks' vectors normalised (nil where a chunk
-// has none). Errors wrap ErrInvalid.
+// id, chunks with distinct ids that belong to the document's tenant, id
+// and revision, and vectors of one dimension, each finite and non-zero. An
+// empty revision is an unknown one (no register, none in the file name);
+// it orders before every named revision. It returns the chunks' vectors
+// normalised (nil where a chunk has none). Errors wrap ErrInvalid.
 func CheckDocument(doc Document, chunks []Chunk) ([][]float32, error) {
-	switch {
-	case doc.ID == "":
+	if doc.ID == "" {
 		return nil, fmt.Errorf("%w: document id is empty", ErrInvalid)
-	case doc.Revision == "":
-		return nil, fmt.Errorf("%w: revision is empty", ErrInvalid)
 	}
 	vectors := make([][]float32, len(chunks))
 	ids := make(map[string]bool, len(chunks))

@@ -30,9 +30,11 @@ var (
 type Document struct {
 	Tenant string `json:"tenant"`
 	// ID identifies the document across revisions (derived from its number).
-	ID       string `json:"doc_id"`
-	Number   string `json:"number"`
-	Title    string `json:"title"`
+	ID     string `json:"doc_id"`
+	Number string `json:"number"`
+	Title  string `json:"title"`
+	// Revision is the register's (or the file name's) revision label; ""
+	// when neither names one, shown as unknown, never as a made-up "0".
 	Revision string `json:"revision"`
 	// Status is the register's status text ("IFC", "For approval", …).
 	Status    string `json:"status"`

@@ -255,3 +255,35 @@ func TestOneIndexFromAnyFolder(t *testing.T) {
 		t.Errorf("ask from another folder: exit %d\n%s%s", code, out, errOut)
 	}
 }
+
+// TestUnknownRevisionShownAsUnknown: without a register or a revision in
+// the file name, no "rev 0" anywhere; "_v4" is read as revision 4.
+func TestUnknownRevisionShownAsUnknown(t *testing.T) {
+	c := newCLI(t)
+	dir := t.TempDir()
+	os.WriteFile(filepath.Join(dir, "ABC-100 Trench specification.md"), []byte("# 4.2 Cable trenches\n\nThe minimum trench depth for DC cables is 800 mm from finished ground level.\n"), 0o644)
+	os.WriteFile(filepath.Join(dir, "Simulation_Scenarios_v4.md"), []byte("# Scenarios\n\nThe albedo of the ground is 0.2 in every scenario.\n"), 0o644)
+	out, errOut, code := c.run(t, "", "ingest", dir)
+	if code != 0 || !strings.Contains(out, "ABC-100, revision unknown") || !strings.Contains(out, "Simulation_Scenarios rev 4") {
+		t.Errorf("ingest: exit %d\n%s%s", code, out, errOut)
+	}
+	checks := []struct {
+		args []string
+		want string
+	}{
+		{[]string{"ask", "What is the minimum trench depth for DC cables?"}, "800 mm"},
+		{[]string{"search", "trench depth"}, "ABC-100"},
+		{[]string{"status", "ABC-100"}, "revision    unknown"},
+		{[]string{"status"}, "ABC-100"},
+	}
+	for _, tc := range checks {
+		out, errOut, _ := c.run(t, "", tc.args...)
+		if !strings.Contains(out, tc.want) || strings.Contains(out, "rev 0") || strings.Contains(out, "rev —") || strings.Contains(out, "rev ,") {
+			t.Errorf("cew %s:\n%s%s", strings.Join(tc.args, " "), out, errOut)
+		}
+	}
+	out, _, _ = c.run(t, "", "ask", "--json", "What is the minimum trench depth for DC cables?")
+	if !strings.Contains(out, `"revision":""`) {
+		t.Errorf("ask --json: the source's revision is not empty:\n%s", out)
+	}
+}

@@ -80,9 +80,9 @@ func printIngestReport(a *app, rep ingest.Report) {
 	for _, f := range rep.Files {
 		switch f.Outcome {
 		case ingest.Indexed:
-			fmt.Fprintf(w, "  indexed    %s  (%s rev %s: %s)\n", f.Path, f.Number, orDash(f.Revision), extent(f))
+			fmt.Fprintf(w, "  indexed    %s  (%s: %s)\n", f.Path, numberAndRevision(f.Number, f.Revision), extent(f))
 		case ingest.Unchanged:
-			fmt.Fprintf(w, "  unchanged  %s  (%s rev %s)\n", f.Path, f.Number, orDash(f.Revision))
+			fmt.Fprintf(w, "  unchanged  %s  (%s)\n", f.Path, numberAndRevision(f.Number, f.Revision))
 		case ingest.Failed:
 			fmt.Fprintf(w, "  skipped    %s: %v\n", f.Path, f.Err)
 		case ingest.Ignored:
@@ -109,6 +109,15 @@ func extent(f ingest.FileResult) string {
 		return fmt.Sprintf("%s, %s", plural(f.Rows, "row"), plural(f.Chunks, "chunk"))
 	}
 	return fmt.Sprintf("%s, %s", plural(f.Pages, "page"), plural(f.Chunks, "chunk"))
+}
+
+// numberAndRevision is "ABC-123 rev 03", or "ABC-123, revision unknown"
+// when neither a register nor the file name gave one.
+func numberAndRevision(number, revision string) string {
+	if revision == "" {
+		return number + ", revision unknown"
+	}
+	return number + " rev " + revision
 }
 
 func orDash(s string) string {

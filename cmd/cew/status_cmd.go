@@ -68,7 +68,7 @@ func printStatusTable(a *app, entries []register.Entry) {
 func printStatusCard(a *app, e register.Entry) {
 	w := a.stdout
 	fmt.Fprintf(w, "%s — %s\n", e.Number, e.Title)
-	fmt.Fprintf(w, "  revision    %s\n", orDash(e.Revision))
+	fmt.Fprintf(w, "  revision    %s\n", orUnknown(e.Revision))
 	fmt.Fprintf(w, "  status      %s\n", statusText(e))
 	fmt.Fprintf(w, "  date        %s\n", orDash(e.Date))
 	fmt.Fprintf(w, "  size        %s, %s\n", size(e), plural(e.Chunks, "chunk"))
@@ -76,11 +76,19 @@ func printStatusCard(a *app, e register.Entry) {
 	if len(e.Superseded) > 0 {
 		var revs []string
 		for _, r := range e.Superseded {
-			revs = append(revs, fmt.Sprintf("%s (%s)", orDash(r.Revision), orDash(r.Status)))
+			revs = append(revs, fmt.Sprintf("%s (%s)", orUnknown(r.Revision), orDash(r.Status)))
 		}
 		fmt.Fprintf(w, "  superseded  %s\n", strings.Join(revs, ", "))
 	}
 	fmt.Fprintf(w, "  drive       %s\n", orDash(e.DriveLink))
+}
+
+// orUnknown shows a revision nobody named as unknown.
+func orUnknown(revision string) string {
+	if revision == "" {
+		return "unknown"
+	}
+	return revision
 }
 
 func statusText(e register.Entry) string {

@@ -37,6 +37,7 @@ func Run(t *testing.T, newStore func(t *testing.T) store.Store) {
 		{"K", testK},
 		{"DocIDsFilter", testDocIDsFilter},
 		{"NewerRevisionSupersedes", testNewerRevisionSupersedes},
+		{"UnknownRevision", testUnknownRevision},
 		{"WithdrawnRevision", testWithdrawnRevision},
 		{"ReputReplacesChunks", testReputReplacesChunks},
 		{"Generation", testGeneration},
@@ -213,10 +214,6 @@ func testInvalidRequests(t *testing.T, s store.Store) {
 		}},
 		{"EmptyDocumentID", func() error {
 			d := document(tenant, "", "01", "IFC")
-			return s.PutDocument(ctx, d, nil)
-		}},
-		{"EmptyRevision", func() error {
-			d := document(tenant, "d2", "", "IFC")
 			return s.PutDocument(ctx, d, nil)
 		}},
 		{"ChunkOfAnotherDocument", func() error {
@@ -534,6 +531,25 @@ func testNewerRevisionSupersedes(t *testing.T, s store.Store) {
 				t.Errorf("Documents lists %d revisions, want both", len(docs))
 			}
 		})
+	}
+}
+
+// testUnknownRevision: a revision nobody named (no register, none in the
+// file name) is stored as "", read back as "" — never made up — and
+// superseded by any named revision.
+func testUnknownRevision(t *testing.T, s store.Store) {
+	tenant := tenantFor(t, "")
+	put(t, s, document(tenant, "trench", "", "IFC"), "Minimum trench depth for DC cables is 600 mm.")
+	hits := search(t, s, store.SearchRequest{Tenant: tenant, Query: "trench depth DC cables"})
+	if got := revisionsHit(hits, "trench"); !slices.Equal(got, []string{""}) {
+		t.Errorf("revisions searched = %q, want the unknown one", got)
+	}
+	if got := activeRevisions(t, s, tenant, "trench"); !slices.Equal(got, []string{""}) {
+		t.Errorf("active revisions = %q, want the unknown one", got)
+	}
+	put(t, s, document(tenant, "trench", "A", "IFC"), "Minimum trench depth for DC cables is 800 mm.")
+	if got := activeRevisions(t, s, tenant, "trench"); !slices.Equal(got, []string{"A"}) {
+		t.Errorf("active revisions = %q, want [A]: a named revision supersedes an unknown one", got)
 	}
 }
 
