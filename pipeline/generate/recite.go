@@ -2,6 +2,7 @@ package generate
 
 import (
 	"context"
+	"slices"
 	"strings"
 
 	"github.com/cewhq/cew/pipeline/guard"
@@ -17,7 +18,7 @@ import (
 // still meets the whole post-guard afterwards, against its new source, so
 // a value no source states is never let through. Sentences without any
 // citation are left to the guard: the model did not say where they come
-// from.
+// from. Nor are sentences citing a source number that was never given.
 func recite(ctx context.Context, question, text string, chunks []store.Chunk) string {
 	if len(chunks) < 2 {
 		return text
@@ -26,7 +27,10 @@ func recite(ctx context.Context, question, text string, chunks []store.Chunk) st
 	// configured, still has its say when the whole answer is checked.
 	opts := guard.DefaultPostOptions()
 	for _, s := range guard.SplitSentences(text) {
-		if len(s.Citations) == 0 || s.Claim == "" {
+		if len(s.Citations) == 0 || s.Claim == "" || slices.ContainsFunc(s.Citations, func(n int) bool { return n < 1 || n > len(chunks) }) {
+			// A source number that was never given is an invented
+			// source, not a slip between two real ones: the guard
+			// refuses it.
 			continue
 		}
 		if guard.Post(ctx, question, s.Text, chunks, opts).OK {
