@@ -15,6 +15,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/go-git/go-git/v5/plumbing/format/gitignore"
+
 	"github.com/cewhq/cew/store"
 )
 
@@ -85,9 +87,11 @@ const (
 	Indexed   Outcome = "indexed"
 	Unchanged Outcome = "unchanged"
 	Failed    Outcome = "failed"
-	// Ignored files sit in a folder whose register does not list them
-	// (licences, notes, provenance files): the register is the controlled
-	// list of what the project issues.
+	// Ignored files are not project documents: a register in their folder
+	// does not list them (the register is the controlled list of what the
+	// project issues; ErrNotInRegister), a .cewignore pattern excludes
+	// them (ErrIgnoredByRule), or, without a register, they are licences,
+	// read-mes or provenance notes (ErrStrayFile).
 	Ignored Outcome = "ignored"
 )
 
@@ -292,6 +296,9 @@ func (in *Ingester) collect(paths []string) ([]input, []FileResult) {
 	fail := func(p string, err error) {
 		results = append(results, FileResult{Path: p, Outcome: Failed, Err: err})
 	}
+	ignore := func(p string, err error) {
+		results = append(results, FileResult{Path: p, Outcome: Ignored, Err: err})
+	}
 	add := func(p string, reg *registerIndex) {
 		abs, err := filepath.Abs(p)
 		if err == nil && seen[abs] {
@@ -300,11 +307,11 @@ func (in *Ingester) collect(paths []string) ([]input, []FileResult) {
 		seen[abs] = true
 		entry := reg.lookup(p)
 		if reg != nil && entry == nil {
-			err := fmt.Errorf("not listed in %s", reg.name)
+			err := fmt.Errorf("%w (%s)", ErrNotInRegister, reg.name)
 			if e, ok := reg.byBase[strings.ToLower(filepath.Base(p))]; ok && e == nil {
-				err = fmt.Errorf("not listed in %s at this path, and several of its entries have this file name", reg.name)
+				err = fmt.Errorf("%w (%s) at this path, and several of its entries have this file name", ErrNotInRegister, reg.name)
 			}
-			results = append(results, FileResult{Path: p, Outcome: Ignored, Err: err})
+			ignore(p, err)
 			return
 		}
 		inputs = append(inputs, input{path: p, entry: entry})
@@ -334,6 +341,7 @@ func (in *Ingester) collect(paths []string) ([]input, []FileResult) {
 			continue
 		}
 		before, reported := len(inputs), len(results)
+		rules := &ignoreRules{root: p}
 		err = filepath.WalkDir(p, func(fp string, d fs.DirEntry, err error) error {
 			if err != nil {
 				fail(fp, fmt.Errorf("cannot read: %w", unwrapPathError(err)))
@@ -349,7 +357,34 @@ func (in *Ingester) collect(paths []string) ([]input, []FileResult) {
 				}
 				return nil
 			}
-			if d.IsDir() || isRegisterName(name) || strings.HasPrefix(name, "~$") {
+			if fp != p {
+				// .cewignore first: what the user excluded is never read,
+				// register or not.
+				m, source := rules.match(fp, d.IsDir())
+				if m == gitignore.Exclude {
+					if _, ok := parserFor(name); ok || d.IsDir() {
+						ignore(fp, fmt.Errorf("%w (%s)", ErrIgnoredByRule, source))
+					}
+					if d.IsDir() {
+						return fs.SkipDir
+					}
+					return nil
+				}
+				if m == gitignore.NoMatch && reg == nil && !d.IsDir() && isStrayName(name) {
+					if _, ok := parserFor(name); ok {
+						ignore(fp, fmt.Errorf("%w; to index it, list it in a register or add !%s to %s", ErrStrayFile, name, IgnoreFileName))
+					}
+					return nil
+				}
+			}
+			if d.IsDir() {
+				if err := rules.load(fp); err != nil {
+					fail(fp, err)
+					return fs.SkipDir
+				}
+				return nil
+			}
+			if isRegisterName(name) || strings.HasPrefix(name, "~$") {
 				return nil
 			}
 			if _, ok := parserFor(name); !ok {

@@ -19,6 +19,13 @@ var (
 	ErrDuplicate   = errors.New("document number and revision already claimed by another file")
 )
 
+// Reasons a file is ignored (Outcome Ignored): not a project document.
+var (
+	ErrNotInRegister = errors.New("not in the register")
+	ErrIgnoredByRule = errors.New("excluded by a .cewignore pattern")
+	ErrStrayFile     = errors.New("a licence, read-me or provenance file, not a project document")
+)
+
 // Block is a run of extracted text at one location of a file. Parsers never
 // put text from two pages, two sections or two spreadsheet rows in one Block,
 // so the chunker can respect those boundaries.
