@@ -260,8 +260,11 @@ func TestBM25RetrievalSkipsChunkEmbeddings(t *testing.T) {
 	if code != 0 || !strings.Contains(out, "embeddings: none") {
 		t.Fatalf("ingest exit %d, want no chunk embeddings:\n%s", code, out)
 	}
+	// Whether the one sentence is shown is the calibrated confidence's
+	// call; the question must reach it through keyword retrieval with the
+	// reader's embedder, not fail.
 	out, _, code = c.run(t, "", "ask", "--json", "how deep are DC cables buried?")
-	if code != 0 || !strings.Contains(out, "800 mm") {
-		t.Fatalf("ask exit %d:\n%s", code, out)
+	if code == 2 || !strings.Contains(out, `"doc_id":"277-100"`) || strings.Contains(out, `"status":"error"`) {
+		t.Fatalf("ask exit %d, want the trench document as source or related:\n%s", code, out)
 	}
 }
