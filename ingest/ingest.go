@@ -109,9 +109,16 @@ type FileResult struct {
 	Pages    int
 	Rows     int
 	Chunks   int
+	// Unreadable lists the pages of an indexed file that could not be
+	// parsed or yielded no text: it was only partly read.
+	Unreadable []int
 	// Err says why the file failed; nil otherwise.
 	Err error
 }
+
+// Partial reports whether the file was indexed with pages it could not
+// read.
+func (f FileResult) Partial() bool { return f.Outcome == Indexed && len(f.Unreadable) > 0 }
 
 // Report summarises a batch.
 type Report struct {
@@ -124,6 +131,17 @@ func (r Report) Count(o Outcome) int {
 	n := 0
 	for _, f := range r.Files {
 		if f.Outcome == o {
+			n++
+		}
+	}
+	return n
+}
+
+// Partial counts the files indexed with pages they could not read.
+func (r Report) Partial() int {
+	n := 0
+	for _, f := range r.Files {
+		if f.Partial() {
 			n++
 		}
 	}
@@ -566,6 +584,7 @@ func (in *Ingester) store(ctx context.Context, res *FileResult, p pendingDoc) er
 	}
 	res.Outcome = Indexed
 	res.Pages, res.Rows, res.Chunks = doc.Pages, doc.Rows, doc.Chunks
+	res.Unreadable = p.parsed.Unreadable
 	return nil
 }
 

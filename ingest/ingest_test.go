@@ -6,6 +6,7 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"slices"
@@ -610,5 +611,49 @@ func TestLegacyRevisionZeroKept(t *testing.T) {
 	docs, _ := e.st.Documents(ctx, tenant)
 	if len(docs) != 1 {
 		t.Errorf("%d revisions stored, want the one", len(docs))
+	}
+}
+
+// flipBytes returns a copy of the file at path with n bytes inverted at
+// random (but always the same) places, away from the header and the
+// end-of-file marker, as a bad download or disk would damage it.
+func flipBytes(t *testing.T, path string, n int, seed uint64) []byte {
+	t.Helper()
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := rand.New(rand.NewPCG(seed, seed))
+	for range n {
+		data[1024+r.IntN(len(data)-1024-2048)] ^= 0xff
+	}
+	return data
+}
+
+// TestPartlyReadablePDF: a PDF with 2,000 flipped bytes is indexed with the
+// pages that still read, and the pages that do not are reported.
+func TestPartlyReadablePDF(t *testing.T) {
+	if testing.Short() {
+		t.Skip("parses a 20-page PDF")
+	}
+	e := newEnv(t, 0)
+	src := "../examples/corpus/pdf/NREL-TP-6A20-62641_PVWatts_Version5_Manual.pdf"
+	for _, seed := range []uint64{2, 3, 4} {
+		name := fmt.Sprintf("PVWatts damaged %d.pdf", seed)
+		path := e.write(t, name, string(flipBytes(t, src, 2000, seed)))
+		f := result(t, e.ingest(t, path), name)
+		if f.Outcome != ingest.Indexed || !f.Partial() || len(f.Unreadable) >= f.Pages || f.Pages != 20 {
+			t.Errorf("seed %d: %s, %d of %d pages unreadable (%v), err %v; want indexed with some pages reported",
+				seed, f.Outcome, len(f.Unreadable), f.Pages, f.Unreadable, f.Err)
+		}
+	}
+	// With these flips the cross-reference table is gone: nothing to read.
+	lost := e.write(t, "PVWatts lost.pdf", string(flipBytes(t, src, 2000, 1)))
+	if f := result(t, e.ingest(t, lost), "lost.pdf"); f.Outcome != ingest.Failed || !errors.Is(f.Err, ingest.ErrCorrupt) {
+		t.Errorf("unreadable PDF: %s (%v), want failed, corrupt", f.Outcome, f.Err)
+	}
+	intact := result(t, e.ingest(t, src), "Manual.pdf")
+	if intact.Outcome != ingest.Indexed || intact.Partial() {
+		t.Errorf("the intact PDF: %s, unreadable pages %v", intact.Outcome, intact.Unreadable)
 	}
 }

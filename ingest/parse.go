@@ -50,6 +50,10 @@ type Parsed struct {
 	Blocks []Block
 	// Pages is the physical page count (PDF) or 0.
 	Pages int
+	// Unreadable lists the pages (1-based) that could not be parsed or
+	// yielded no text; the file was only partly read when it is not empty
+	// while Blocks is not.
+	Unreadable []int
 	// Rows is the number of spreadsheet data rows turned into blocks, or 0.
 	Rows int
 }

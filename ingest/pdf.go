@@ -280,7 +280,9 @@ func extractPages(ctx context.Context, inst pdfium.Pdfium, data []byte) (pages [
 		}
 		pg, err := extractPage(inst, doc.Document, i)
 		if err != nil {
-			return nil, fmt.Errorf("%w: page %d: %v", ErrCorrupt, i+1, err)
+			// A damaged page is reported (Parsed.Unreadable) and the
+			// others are still read.
+			pg = pageLayout{number: i + 1, failed: err}
 		}
 		pages = append(pages, pg)
 	}
@@ -574,6 +576,8 @@ type pageLayout struct {
 	number        int
 	width, height float64
 	lines         []line
+	// failed is why PDFium could not read the page; nil when it could.
+	failed error
 }
 
 // Layout thresholds, as fractions of the line height (the loose box height,
@@ -997,7 +1001,20 @@ func buildBlocks(pages []pageLayout) Parsed {
 	edges := proseEdges(lines)
 	markHeadings(lines, body)
 	markCaptions(lines)
-	return Parsed{Pages: len(pages), Blocks: assemble(lines, edges)}
+	return Parsed{Pages: len(pages), Blocks: assemble(lines, edges), Unreadable: unreadablePages(pages)}
+}
+
+// unreadablePages lists the pages PDFium could not read or that held no
+// text: blank, scanned, or damaged (a corrupted content stream reads as an
+// empty page).
+func unreadablePages(pages []pageLayout) []int {
+	var out []int
+	for _, pg := range pages {
+		if pg.failed != nil || len(pg.lines) == 0 {
+			out = append(out, pg.number)
+		}
+	}
+	return out
 }
 
 // documentLines flattens the pages, dropping page numbers and marking

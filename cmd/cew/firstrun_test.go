@@ -2,6 +2,7 @@ package main
 
 import (
 	"encoding/json"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -285,5 +286,61 @@ func TestUnknownRevisionShownAsUnknown(t *testing.T) {
 	out, _, _ = c.run(t, "", "ask", "--json", "What is the minimum trench depth for DC cables?")
 	if !strings.Contains(out, `"revision":""`) {
 		t.Errorf("ask --json: the source's revision is not empty:\n%s", out)
+	}
+}
+
+// sharePDFCache points the data directory's PDFium compilation cache at
+// the one the ingest tests use, so each test does not compile PDFium again.
+func sharePDFCache(t *testing.T, dataDir string) {
+	t.Helper()
+	if err := os.MkdirAll(filepath.Join(dataDir, "cache"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	shared := filepath.Join(os.TempDir(), "cew-test-pdfium-cache")
+	if err := os.MkdirAll(shared, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(shared, filepath.Join(dataDir, "cache", "pdfium")); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// TestPartlyReadFileIsReported: a PDF with 2,000 flipped bytes is indexed
+// with warnings naming its unreadable pages, counted in the summary, and
+// the exit status is 1 unless --accept-partial.
+func TestPartlyReadFileIsReported(t *testing.T) {
+	if testing.Short() {
+		t.Skip("parses a 20-page PDF")
+	}
+	data, err := os.ReadFile("../../examples/corpus/pdf/NREL-TP-6A20-62641_PVWatts_Version5_Manual.pdf")
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := rand.New(rand.NewPCG(2, 2))
+	for range 2000 {
+		data[1024+r.IntN(len(data)-1024-2048)] ^= 0xff
+	}
+	for _, tc := range []struct {
+		name string
+		args []string
+		want int
+	}{
+		{"partial file fails the run", nil, 1},
+		{"--accept-partial", []string{"--accept-partial"}, 0},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			c := newCLI(t)
+			sharePDFCache(t, c.env["CEW_DATA_DIR"])
+			dir := t.TempDir()
+			os.WriteFile(filepath.Join(dir, "PVWatts damaged.pdf"), data, 0o644)
+			out, errOut, code := c.run(t, "", append([]string{"ingest", dir}, tc.args...)...)
+			if code != tc.want {
+				t.Errorf("exit %d, want %d", code, tc.want)
+			}
+			if !strings.Contains(out, "indexed with warnings: ") || !strings.Contains(out, "of 20 pages unreadable (pages ") ||
+				!strings.Contains(out, "1 indexed (1 partly read: ") {
+				t.Errorf("the report does not name the unreadable pages:\n%s%s", out, errOut)
+			}
+		})
 	}
 }

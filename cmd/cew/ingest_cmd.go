@@ -3,6 +3,7 @@ package main
 import (
 	"fmt"
 	"path/filepath"
+	"strings"
 	"time"
 
 	"github.com/schollz/progressbar/v3"
@@ -12,7 +13,8 @@ import (
 )
 
 func newIngestCmd(a *app) *cobra.Command {
-	return &cobra.Command{
+	var acceptPartial bool
+	cmd := &cobra.Command{
 		Use:   "ingest PATH...",
 		Short: "Index documents (PDF, XLSX, CSV, DOCX, Markdown, text) and their register",
 		Long: `Index files and folders. A register.csv or register.xlsx in a folder names each
@@ -20,7 +22,15 @@ file's document number, title, revision, status, date and Drive link; without on
 identity is read from file names such as "277-007-D-C-40327 Rev 03 Trenches crossing layout.pdf".
 A newer revision supersedes the older one; an unchanged file is skipped by its content hash.
 Files that cannot be read are reported and skipped; the rest of the batch goes on.
-The exit status is 1 when any file failed.`,
+A PDF with pages that could not be parsed or yielded no text (blank, scanned or
+damaged) is indexed with the pages that read, and reported "indexed with warnings".
+
+Without a register, licences, read-mes and provenance notes are skipped; a .cewignore
+file (gitignore syntax) in the folder excludes more, or brings a file back with !name.
+With a register, only the files it lists are indexed.
+
+The exit status is 1 when any file failed or was only partly read (unless
+--accept-partial), 2 for a usage or set-up error.`,
 		Args: cobra.MinimumNArgs(1),
 		RunE: func(cmd *cobra.Command, paths []string) error {
 			st, err := a.openStoreForWrite(cmd.Context())
@@ -67,12 +77,14 @@ The exit status is 1 when any file failed.`,
 			if err != nil {
 				return err
 			}
-			if rep.Count(ingest.Failed) > 0 {
+			if rep.Count(ingest.Failed) > 0 || (rep.Partial() > 0 && !acceptPartial) {
 				return exitError{1}
 			}
 			return nil
 		},
 	}
+	cmd.Flags().BoolVar(&acceptPartial, "accept-partial", false, "exit 0 when files were indexed with unreadable pages (they are still reported)")
+	return cmd
 }
 
 func printIngestReport(a *app, rep ingest.Report) {
@@ -81,6 +93,10 @@ func printIngestReport(a *app, rep ingest.Report) {
 		switch f.Outcome {
 		case ingest.Indexed:
 			fmt.Fprintf(w, "  indexed    %s  (%s: %s)\n", f.Path, numberAndRevision(f.Number, f.Revision), extent(f))
+			if f.Partial() {
+				fmt.Fprintf(w, "             indexed with warnings: %d of %s unreadable (%s: no text, blank, scanned or damaged)\n",
+					len(f.Unreadable), plural(f.Pages, "page"), pageList(f.Unreadable))
+			}
 		case ingest.Unchanged:
 			fmt.Fprintf(w, "  unchanged  %s  (%s)\n", f.Path, numberAndRevision(f.Number, f.Revision))
 		case ingest.Failed:
@@ -90,8 +106,16 @@ func printIngestReport(a *app, rep ingest.Report) {
 		}
 	}
 	pages, rows, chunks := rep.Totals()
-	fmt.Fprintf(w, "%s: %d indexed, %d unchanged, %d skipped, %d ignored; %s, %s, %s in %s (tenant %s, index in %s)\n",
-		plural(len(rep.Files), "file"), rep.Count(ingest.Indexed), rep.Count(ingest.Unchanged), rep.Count(ingest.Failed), rep.Count(ingest.Ignored),
+	indexed := fmt.Sprintf("%d indexed", rep.Count(ingest.Indexed))
+	if n := rep.Partial(); n > 0 {
+		unreadable := 0
+		for _, f := range rep.Files {
+			unreadable += len(f.Unreadable)
+		}
+		indexed += fmt.Sprintf(" (%d partly read: %s unreadable)", n, plural(unreadable, "page"))
+	}
+	fmt.Fprintf(w, "%s: %s, %d unchanged, %d skipped, %d ignored; %s, %s, %s in %s (tenant %s, index in %s)\n",
+		plural(len(rep.Files), "file"), indexed, rep.Count(ingest.Unchanged), rep.Count(ingest.Failed), rep.Count(ingest.Ignored),
 		plural(pages, "page"), plural(rows, "row"), plural(chunks, "chunk"), rep.Duration.Round(time.Millisecond), a.cfg.Tenant, a.indexLocation())
 	switch e, err := a.retrievalEmbedding(); {
 	case err != nil:
@@ -102,6 +126,27 @@ func printIngestReport(a *app, rep ingest.Report) {
 	default:
 		fmt.Fprintln(w, "embeddings: none, keyword search only (`make models` installs the local model)")
 	}
+}
+
+// pageList writes page numbers with runs joined: "pages 1, 3–5, 9".
+func pageList(pages []int) string {
+	var parts []string
+	for i := 0; i < len(pages); {
+		j := i
+		for j+1 < len(pages) && pages[j+1] == pages[j]+1 {
+			j++
+		}
+		if j > i {
+			parts = append(parts, fmt.Sprintf("%d–%d", pages[i], pages[j]))
+		} else {
+			parts = append(parts, fmt.Sprint(pages[i]))
+		}
+		i = j + 1
+	}
+	if len(pages) == 1 {
+		return "page " + parts[0]
+	}
+	return "pages " + strings.Join(parts, ", ")
 }
 
 func extent(f ingest.FileResult) string {
