@@ -172,8 +172,9 @@ func (a *Adapter) answerCommand(ctx context.Context, c commandJob) {
 		a.shares.Add(ans.ID, heldShare{answer: ans, tenant: c.tenant, user: c.user}, a.now())
 		opt.shareValue = encodeShareRef(shareRef{AnswerID: ans.ID, Status: c.status, Question: c.text})
 	}
-	a.deliverPrivately(dctx, log, c.responseURL, c.channel, c.user, "", answerMessage(ans, opt))
-	log.Info("delivered", "stage", "deliver", "latency_ms", time.Since(start).Milliseconds())
+	a.deliverDurably(dctx, log, delivery{Kind: deliverPrivate, EventID: c.eventID, Channel: c.channel, User: c.user, ResponseURL: c.responseURL},
+		answerMessage(ans, opt))
+	log.Info("answer handed over for delivery", "stage", "deliver", "latency_ms", time.Since(start).Milliseconds())
 }
 
 // heldShare is a private answer kept for its "Share in channel" button,
@@ -192,18 +193,21 @@ func shareable(ans answer.Answer) bool {
 }
 
 // deliverPrivately shows m to one user: through the response_url when
-// there is one, else (or when that fails) as an ephemeral message.
-func (a *Adapter) deliverPrivately(ctx context.Context, log *slog.Logger, responseURL, channel, user, threadTS string, m message) {
+// there is one, else (or when that fails) as an ephemeral message. It
+// reports whether m was delivered.
+func (a *Adapter) deliverPrivately(ctx context.Context, log *slog.Logger, responseURL, channel, user, threadTS string, m message) bool {
 	if responseURL != "" {
 		w := webhookMessage(responseEphemeral, m)
 		err := a.respond(ctx, responseURL, w)
 		if err == nil {
-			return
+			return true
 		}
 		log.Warn("response_url failed; posting an ephemeral message", "stage", "deliver", "err", err)
 	}
 	if err := a.postEphemeral(ctx, channel, user, threadTS, m); err != nil {
 		a.metrics.drop("lost_answer")
 		log.Error("private answer not delivered", "stage", "deliver", "err", err)
+		return false
 	}
+	return true
 }

@@ -280,32 +280,38 @@ func (a *Adapter) answerConversation(ctx context.Context, c conversation) {
 		log.Error("answer failed", "stage", "answer", "err", err)
 		ans = errorAnswer(ans, c.eventID)
 	}
-	a.deliver(dctx, log, c.channel, c.threadTS, placeholder, answerMessage(ans, renderOptions{}))
-	log.Info("delivered", "stage", "deliver", "latency_ms", time.Since(start).Milliseconds())
+	a.deliverDurably(dctx, log, delivery{Kind: deliverThread, EventID: c.eventID, Channel: c.channel, ThreadTS: c.threadTS, Placeholder: placeholder},
+		answerMessage(ans, renderOptions{}))
+	log.Info("answer handed over for delivery", "stage", "deliver", "latency_ms", time.Since(start).Milliseconds())
 }
 
 // deliver replaces the placeholder with the answer; when that fails it
 // posts the answer as a new message and removes the placeholder, so a
 // draft can never stay in place of the checked answer. The placeholder is
 // removed even when the answer is lost: an unchecked draft must not
-// outlive it.
-func (a *Adapter) deliver(ctx context.Context, log *slog.Logger, channel, threadTS, placeholder string, m message) {
+// outlive it. It reports whether the answer was delivered. (Without an
+// outbox this is how answers go out; with one, only when no queue can
+// take them.)
+func (a *Adapter) deliver(ctx context.Context, log *slog.Logger, channel, threadTS, placeholder string, m message) bool {
 	if placeholder != "" {
 		err := a.updateMessage(ctx, channel, placeholder, m)
 		if err == nil {
-			return
+			return true
 		}
 		log.Warn("placeholder not updated; posting the answer as a new message", "stage", "deliver", "err", err)
 	}
+	delivered := true
 	if _, err := a.postMessage(ctx, channel, threadTS, m); err != nil {
 		a.metrics.drop("lost_answer")
 		log.Error("answer not delivered", "stage", "deliver", "err", err)
+		delivered = false
 	}
 	if placeholder != "" {
 		if err := a.deleteMessage(ctx, channel, placeholder); err != nil {
 			log.Warn("stale placeholder not deleted", "stage", "deliver", "err", err)
 		}
 	}
+	return delivered
 }
 
 func placeholderMessage() message {

@@ -42,6 +42,10 @@ var testNow = time.Unix(1700000000, 0)
 type apiCall struct {
 	Method string
 	Form   url.Values
+	// Failed: the fake answered with a failure; TS: the message ts it
+	// answered with otherwise.
+	Failed bool
+	TS     string
 }
 
 // blocks decodes the call's blocks with slack-go, as Slack would read them.
@@ -76,6 +80,15 @@ type fakeSlack struct {
 	failures map[string][]apiFailure
 	nextTS   int
 	changed  chan struct{} // closed and replaced on every call
+	// down makes every chat.* call answer 500 (an outage).
+	down bool
+}
+
+// setDown starts or ends an outage of the chat methods.
+func (fs *fakeSlack) setDown(down bool) {
+	fs.mu.Lock()
+	fs.down = down
+	fs.mu.Unlock()
 }
 
 func newFakeSlack(t testing.TB, extra ...slacktest.Binder) *fakeSlack {
@@ -113,9 +126,19 @@ func (fs *fakeSlack) record(method string) http.HandlerFunc {
 				fail = nil
 			}
 		}
-		fs.calls = append(fs.calls, apiCall{Method: method, Form: r.PostForm})
+		if fs.down && fail == nil {
+			fail = &apiFailure{status: http.StatusInternalServerError}
+		}
 		fs.nextTS++
 		ts := fmt.Sprintf("1700000000.%06d", fs.nextTS)
+		if method == "chat.update" || method == "chat.delete" {
+			ts = r.PostForm.Get("ts")
+		}
+		call := apiCall{Method: method, Form: r.PostForm, Failed: fail != nil}
+		if fail == nil {
+			call.TS = ts
+		}
+		fs.calls = append(fs.calls, call)
 		close(fs.changed)
 		fs.changed = make(chan struct{})
 		fs.mu.Unlock()
@@ -131,9 +154,6 @@ func (fs *fakeSlack) record(method string) http.HandlerFunc {
 		case fail != nil:
 			fmt.Fprintf(w, `{"ok":false,"error":%q}`, fail.slackError)
 			return
-		}
-		if method == "chat.update" || method == "chat.delete" {
-			ts = r.PostForm.Get("ts")
 		}
 		fmt.Fprintf(w, `{"ok":true,"channel":%q,"ts":%q,"message_ts":%q}`, r.PostForm.Get("channel"), ts, ts)
 	}

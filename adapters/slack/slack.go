@@ -24,6 +24,7 @@ import (
 	"github.com/cewhq/cew/adapters/internal/workpool"
 	"github.com/cewhq/cew/answer"
 	"github.com/cewhq/cew/bot"
+	"github.com/cewhq/cew/outbox"
 )
 
 // Bot is what the adapter needs from the bot. *bot.Bot satisfies it.
@@ -71,7 +72,18 @@ type Config struct {
 	// DraftInterval is the least time between two updates of a streamed
 	// draft (default 1 s); negative disables drafts.
 	DraftInterval time.Duration
-	Logger        *slog.Logger
+	// Outbox, when set, keeps every answer until Slack has it: answers
+	// are stored, then posted in order per thread, retried with backoff
+	// through an outage until DeliveryDeadline (default 15 min), after
+	// which the user is told it could not be delivered. nil delivers at
+	// once with a few retries.
+	Outbox           outbox.Queue
+	OutboxMetrics    *outbox.Metrics
+	DeliveryDeadline time.Duration
+	// DeliveryBackoff is the first wait between delivery attempts
+	// (default 1 s); waits double up to ten times it.
+	DeliveryBackoff time.Duration
+	Logger          *slog.Logger
 	// Registerer receives the ack-latency histogram and the Slack API error
 	// counters; nil registers nothing.
 	Registerer prometheus.Registerer
@@ -113,6 +125,8 @@ type Adapter struct {
 
 	seen   *recent.Map[struct{}]
 	shares *recent.Map[heldShare]
+	// outbox delivers answers durably; nil without Config.Outbox.
+	outbox *outbox.Outbox
 
 	// sleep waits between retries; tests replace it.
 	sleep func(ctx context.Context, d time.Duration) error
@@ -168,6 +182,18 @@ func New(ctx context.Context, cfg Config, b Bot) (*Adapter, error) {
 	}
 	a.botUserID = auth.UserID
 	a.mention = regexp.MustCompile(`<@` + regexp.QuoteMeta(auth.UserID) + `(?:\|[^>]*)?>`)
+	if cfg.Outbox != nil {
+		a.outbox, err = outbox.New(outbox.Config{
+			Queue: cfg.Outbox, Sender: sender{a}, Platform: "slack", Deadline: cfg.DeliveryDeadline,
+			Initial: cfg.DeliveryBackoff, Max: 10 * cfg.DeliveryBackoff, Poll: min(cfg.DeliveryBackoff, outbox.DefaultPoll),
+			GiveUp: a.giveUp, Logger: cfg.Logger, Metrics: cfg.OutboxMetrics,
+		})
+		if err != nil {
+			httpClient.CloseIdleConnections()
+			return nil, fmt.Errorf("adapters/slack: %w", err)
+		}
+		a.outbox.Start()
+	}
 	a.pool = workpool.New(cfg.Workers, cfg.QueueSize, cfg.AnswerTimeout, "slack", cfg.Logger)
 	a.log.Info("slack adapter ready", "platform", "slack", "stage", "start", "bot_user", a.botUserID, "bot_id", auth.BotID,
 		"team", auth.TeamID, "socket_mode", cfg.AppToken != "", "workers", cfg.Workers, "queue", cfg.QueueSize)
@@ -233,11 +259,17 @@ func (a *Adapter) Routes(mux *http.ServeMux) {
 
 // Shutdown stops taking new work (HTTP endpoints answer 503 so Slack
 // retries elsewhere) and waits for queued and in-flight answers to be
-// posted until ctx ends; then it cancels what is left.
+// answered (and, with an outbox, handed to it) until ctx ends; then it
+// cancels what is left.
 func (a *Adapter) Shutdown(ctx context.Context) error {
 	err := a.pool.Shutdown(ctx)
 	if err != nil {
 		err = fmt.Errorf("adapters/slack: %w", err)
+	}
+	// Answers still queued stay in the outbox for the next start (or
+	// another replica sharing Redis).
+	if a.outbox != nil {
+		err = errors.Join(err, a.outbox.Shutdown(ctx))
 	}
 	a.http.CloseIdleConnections()
 	a.log.Info("slack adapter stopped", "platform", "slack", "stage", "shutdown", "err", err)

@@ -151,6 +151,8 @@ type connector struct {
 	// sleep waits between attempts; tests replace it.
 	sleep   func(ctx context.Context, d time.Duration) error
 	metrics *metrics
+	// attempts per Deliver; 0 means retry.DefaultAttempts.
+	attempts int
 }
 
 var _ Deliverer = (*connector)(nil)
@@ -171,6 +173,7 @@ func (c *connector) Deliver(ctx context.Context, d Delivery) error {
 	}
 	method := "send_" + d.Activity.Type
 	policy := retry.Policy{
+		Attempts: c.attempts,
 		Classify: classifyDeliveryError,
 		Sleep:    c.sleep,
 		Observe: func(at retry.Attempt) {

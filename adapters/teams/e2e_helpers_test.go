@@ -108,6 +108,7 @@ type recorded struct {
 	Auth     string
 	Activity Activity
 	Raw      string
+	Status   int
 }
 
 // fakeConnector records activities; script lets a test answer a call
@@ -118,6 +119,13 @@ type fakeConnector struct {
 	mu     sync.Mutex
 	calls  []recorded
 	script []int // statuses for the next calls; 0 or empty = 201
+	down   bool  // every call answers 503 (an outage)
+}
+
+func (f *fakeConnector) setDown(down bool) {
+	f.mu.Lock()
+	f.down = down
+	f.mu.Unlock()
 }
 
 func newFakeConnector(t testing.TB) *fakeConnector {
@@ -127,7 +135,6 @@ func newFakeConnector(t testing.TB) *fakeConnector {
 		var act Activity
 		_ = json.Unmarshal(body, &act)
 		fc.mu.Lock()
-		fc.calls = append(fc.calls, recorded{Path: r.URL.EscapedPath(), Auth: r.Header.Get("Authorization"), Activity: act, Raw: string(body)})
 		status := http.StatusCreated
 		if len(fc.script) > 0 {
 			if fc.script[0] != 0 {
@@ -135,6 +142,10 @@ func newFakeConnector(t testing.TB) *fakeConnector {
 			}
 			fc.script = fc.script[1:]
 		}
+		if fc.down {
+			status = http.StatusServiceUnavailable
+		}
+		fc.calls = append(fc.calls, recorded{Path: r.URL.EscapedPath(), Auth: r.Header.Get("Authorization"), Activity: act, Raw: string(body), Status: status})
 		fc.mu.Unlock()
 		if status == http.StatusTooManyRequests {
 			w.Header().Set("Retry-After", "2")

@@ -23,6 +23,7 @@ import (
 	"github.com/cewhq/cew/adapters/internal/workpool"
 	"github.com/cewhq/cew/answer"
 	"github.com/cewhq/cew/bot"
+	"github.com/cewhq/cew/outbox"
 )
 
 // Bot is what the adapter needs from the bot. *bot.Bot satisfies it.
@@ -66,10 +67,21 @@ type Config struct {
 	// MaxBodyBytes bounds an activity (default 256 KiB).
 	MaxBodyBytes int64
 	// Deliverer sends replies; nil means the Bot Connector client.
-	Deliverer  Deliverer
-	Logger     *slog.Logger
-	Registerer prometheus.Registerer
-	Now        func() time.Time
+	Deliverer Deliverer
+	// Outbox, when set, keeps every reply until the connector has it:
+	// replies are stored, sent in order per conversation and retried with
+	// backoff through an outage until DeliveryDeadline (default 15 min),
+	// after which the conversation is told. nil sends at once with a few
+	// retries.
+	Outbox           outbox.Queue
+	OutboxMetrics    *outbox.Metrics
+	DeliveryDeadline time.Duration
+	// DeliveryBackoff is the first wait between delivery attempts
+	// (default 1 s); waits double up to ten times it.
+	DeliveryBackoff time.Duration
+	Logger          *slog.Logger
+	Registerer      prometheus.Registerer
+	Now             func() time.Time
 }
 
 // Defaults for the optional settings.
@@ -107,6 +119,8 @@ type Adapter struct {
 
 	seen     *recent.Map[struct{}]
 	welcomed *recent.Map[struct{}]
+	// outbox delivers replies durably; nil without Config.Outbox.
+	outbox *outbox.Outbox
 }
 
 // New checks the configuration and starts the worker pool. It does not
@@ -136,10 +150,27 @@ func New(cfg Config, b Bot) (*Adapter, error) {
 		welcomed: recent.New[struct{}](welcomeTTL, seenLimit),
 	}
 	if a.deliver == nil {
-		a.deliver = &connector{
+		c := &connector{
 			tokens: newTokenSource(cfg.TokenURL, cfg.AppID, cfg.AppPassword, client, cfg.Now),
 			http:   client, now: cfg.Now, log: cfg.Logger, sleep: retry.Sleep, metrics: m,
 		}
+		if cfg.Outbox != nil {
+			c.attempts = 1 // the outbox retries, for as long as it takes
+		}
+		a.deliver = c
+	}
+	if cfg.Outbox != nil {
+		direct := a.deliver
+		a.outbox, err = outbox.New(outbox.Config{
+			Queue: cfg.Outbox, Sender: outboxSender{direct: direct}, Platform: "teams", Deadline: cfg.DeliveryDeadline,
+			Initial: cfg.DeliveryBackoff, Max: 10 * cfg.DeliveryBackoff, Poll: min(cfg.DeliveryBackoff, outbox.DefaultPoll),
+			GiveUp: a.giveUp(direct), Logger: cfg.Logger, Metrics: cfg.OutboxMetrics,
+		})
+		if err != nil {
+			return nil, fmt.Errorf("adapters/teams: %w", err)
+		}
+		a.deliver = &durable{box: a.outbox, direct: direct, log: cfg.Logger}
+		a.outbox.Start()
 	}
 	a.pool = workpool.New(cfg.Workers, cfg.QueueSize, cfg.AnswerTimeout, "teams", cfg.Logger)
 	a.log.Info("teams adapter ready", "platform", "teams", "stage", "start", "app_id", cfg.AppID,
@@ -214,6 +245,11 @@ func (a *Adapter) Routes(mux *http.ServeMux) {
 // channel retries) and waits for answers in flight until ctx ends.
 func (a *Adapter) Shutdown(ctx context.Context) error {
 	err := a.pool.Shutdown(ctx)
+	// Replies still queued stay in the outbox for the next start (or
+	// another replica sharing Redis).
+	if a.outbox != nil {
+		err = errors.Join(err, a.outbox.Shutdown(ctx))
+	}
 	a.http.CloseIdleConnections()
 	a.log.Info("teams adapter stopped", "platform", "teams", "stage", "shutdown", "err", err)
 	if err != nil {

@@ -27,19 +27,20 @@ func TestDependencyRule(t *testing.T) {
 		{"store is below everything", "store", []string{"pipeline", "bot", "adapters", "cache", "ingest"}},
 		{"bot never picks backends", "bot", []string{"store/embedded", "cache/redis", "cache/memory", "adapters"}},
 		{"ingest never picks backends", "ingest", []string{"store/embedded", "pipeline", "bot", "adapters"}},
+		{"the outbox contract is below the adapters", "outbox", []string{"pipeline", "bot", "adapters", "cache", "store", "ingest"}},
 		{"the answer contract is below everything", "answer", []string{"pipeline", "bot", "adapters", "cache", "store", "ingest", "prompts"}},
 	}
 	imports := moduleImports(t)
 	if len(imports) == 0 {
 		t.Fatal("no packages found")
 	}
-	t.Run("adapters import bot, answer and adapters/internal only", func(t *testing.T) {
+	t.Run("adapters import bot, answer, outbox and adapters/internal only", func(t *testing.T) {
 		for pkg, deps := range imports {
 			if !strings.HasPrefix(pkg, "adapters/") {
 				continue
 			}
 			for _, dep := range deps {
-				if dep != "bot" && dep != "answer" && !strings.HasPrefix(dep, "adapters/internal/") {
+				if dep != "bot" && dep != "answer" && dep != "outbox" && !strings.HasPrefix(dep, "adapters/internal/") {
 					t.Errorf("%s imports %s", pkg, dep)
 				}
 			}

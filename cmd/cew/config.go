@@ -87,6 +87,9 @@ type Config struct {
 	SlackWorkers    int
 	SlackDrafts     bool
 	AnswerTimeout   time.Duration
+	// DeliveryDeadline is how long an answer is retried before the user
+	// is told it could not be delivered.
+	DeliveryDeadline time.Duration
 
 	TeamsAppID       string
 	TeamsAppPassword string
@@ -217,6 +220,7 @@ var settings = []setting{
 	{env: "CEW_TEAMS_TOKEN_URL", help: "token endpoint override for the bot's Bot Connector tokens (tests, sovereign clouds)", set: str(func(c *Config) *string { return &c.TeamsTokenURL })},
 	{env: "CEW_TEAMS_TENANTS", help: "Microsoft Entra tenant id → tenant, e.g. 72f9…=acme; unset = every organisation uses CEW_TENANT", set: str(func(c *Config) *string { return &c.TeamsTenants })},
 	{env: "CEW_TEAMS_WORKERS", def: "16", help: "concurrent Teams answers", set: positiveInt(func(c *Config) *int { return &c.TeamsWorkers })},
+	{env: "CEW_DELIVERY_DEADLINE", def: "15m", help: "how long cew serve keeps retrying an answer Slack or Teams does not take (an outage) before telling the user it could not be delivered", set: duration(func(c *Config) *time.Duration { return &c.DeliveryDeadline })},
 	{env: "CEW_ANSWER_TIMEOUT", def: "60s", help: "time limit of one answer in the server", set: duration(func(c *Config) *time.Duration { return &c.AnswerTimeout })},
 }
 

@@ -22,6 +22,7 @@ import (
 	"golang.org/x/term"
 
 	"github.com/cewhq/cew/ingest"
+	"github.com/cewhq/cew/outbox/disk"
 	"github.com/cewhq/cew/pipeline/llm"
 	"github.com/cewhq/cew/store"
 	"github.com/cewhq/cew/store/embedded"
@@ -63,7 +64,12 @@ type app struct {
 	llmChat *llm.Chat
 	embed   *embedding // resolved CEW_EMBED, see embedding()
 	dense   *denseState
-	closers []func() error
+	// cache is the cache backend newBot opened (Redis or in-process); the
+	// server's outbox shares Redis with it.
+	cache cacheBackend
+	// outboxDB is the data directory's outbox file, opened by serve.
+	outboxDB *disk.DB
+	closers  []func() error
 	// keepUnconfident shows answers the calibrated confidence would refuse
 	// (cew eval domain --keep-unconfident, to collect samples for fitting).
 	keepUnconfident bool

@@ -20,6 +20,7 @@ import (
 	"github.com/cewhq/cew/adapters/teams"
 	"github.com/cewhq/cew/answer"
 	"github.com/cewhq/cew/bot"
+	"github.com/cewhq/cew/outbox"
 	"github.com/cewhq/cew/store"
 	"github.com/cewhq/cew/store/embedded"
 )
@@ -85,10 +86,19 @@ func (a *app) serve(ctx context.Context) error {
 			"addr", a.cfg.Addr)
 	}
 
+	outboxMetrics, err := outbox.NewMetrics(reg)
+	if err != nil {
+		return err
+	}
 	var adapter *slack.Adapter
 	if a.cfg.SlackBotToken != "" {
 		tenants, _ := parseTenantMap(a.cfg.SlackTenants)
+		queue, err := a.outboxQueue("slack")
+		if err != nil {
+			return err
+		}
 		adapter, err = slack.New(ctx, slack.Config{
+			Outbox: queue, OutboxMetrics: outboxMetrics, DeliveryDeadline: a.cfg.DeliveryDeadline,
 			BotToken: a.cfg.SlackBotToken, SigningSecret: a.cfg.SlackSigningKey, AppToken: a.cfg.SlackAppToken,
 			APIURL: a.cfg.SlackAPIURL, Tenants: tenants, DefaultTenant: a.cfg.Tenant,
 			Workers: a.cfg.SlackWorkers, AnswerTimeout: a.cfg.AnswerTimeout, Logger: a.logger, Registerer: reg,
@@ -102,7 +112,12 @@ func (a *app) serve(ctx context.Context) error {
 	var teamsAdapter *teams.Adapter
 	if a.cfg.TeamsAppID != "" {
 		tenants, _ := parseTenantMap(a.cfg.TeamsTenants)
+		queue, err := a.outboxQueue("teams")
+		if err != nil {
+			return err
+		}
 		teamsAdapter, err = teams.New(teams.Config{
+			Outbox: queue, OutboxMetrics: outboxMetrics, DeliveryDeadline: a.cfg.DeliveryDeadline,
 			AppID: a.cfg.TeamsAppID, AppPassword: a.cfg.TeamsAppPassword, TenantID: a.cfg.TeamsTenantID,
 			OpenIDMetadataURL: a.cfg.TeamsMetadataURL, TokenURL: a.cfg.TeamsTokenURL,
 			Tenants: tenants, DefaultTenant: a.cfg.Tenant, Workers: a.cfg.TeamsWorkers,

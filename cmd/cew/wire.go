@@ -158,6 +158,7 @@ func (a *app) newBot(ctx context.Context, st store.Store, metrics *bot.Metrics, 
 	if err != nil {
 		return nil, err
 	}
+	a.cache = c
 	audit, err := bot.OpenFileAudit(filepath.Join(a.cfg.DataDir, "audit", "audit.jsonl"), bot.FileAuditOptions{
 		MaxBytes: int64(a.cfg.AuditMaxMB) << 20, Keep: a.cfg.AuditKeep,
 	})

@@ -12,6 +12,8 @@ import (
 	"time"
 
 	"github.com/cenkalti/backoff/v5"
+
+	"github.com/cewhq/cew/outbox"
 )
 
 // Failure kinds, as logged and counted.
@@ -166,4 +168,22 @@ func RetryAfter(value string, now time.Time) time.Duration {
 		return max(t.Sub(now), 0)
 	}
 	return 0
+}
+
+// ForOutbox turns one failed attempt into what the outbox needs to know:
+// a failure classify calls final is outbox.Permanent, a wait it names (a
+// rate limit) is outbox.RetryAfter, anything else is retried with the
+// outbox's own backoff.
+func ForOutbox(err error, classify func(err error, next func() time.Duration) Verdict) error {
+	if err == nil {
+		return nil
+	}
+	v := classify(err, func() time.Duration { return 0 })
+	switch {
+	case !v.Retryable:
+		return outbox.Permanent(err)
+	case v.Wait > 0:
+		return outbox.RetryAfter(err, v.Wait)
+	}
+	return err
 }
