@@ -10,8 +10,10 @@ import (
 	"io/fs"
 	"log/slog"
 	"os"
+	"path"
 	"path/filepath"
 	"sort"
+	"strconv"
 	"strings"
 	"time"
 
@@ -114,6 +116,10 @@ type FileResult struct {
 	Unreadable []int
 	// Err says why the file failed; nil otherwise.
 	Err error
+	// Conflict, for a file that failed with ErrDuplicate, is the file that
+	// holds its number and revision (a path, or a source such as
+	// "drive:<id>").
+	Conflict string
 }
 
 // Partial reports whether the file was indexed with pages it could not
@@ -167,6 +173,32 @@ type Progress func(done, total int, res FileResult)
 type input struct {
 	path  string
 	entry *RegisterEntry
+	// source, when set, is what the document records as its file instead
+	// of path (a remote file's address, path being its local copy).
+	source string
+	// pageLinks appends "#page=N" to the Drive link of a PDF's chunks.
+	pageLinks bool
+}
+
+// display names the input in messages: its source, or its path as given.
+func (inp input) display() string {
+	if inp.source != "" {
+		return inp.source
+	}
+	return inp.path
+}
+
+// recorded is what Document.File holds for the input: its source, or its
+// path made absolute so a later run from another working directory still
+// recognises it (see samePath).
+func (inp input) recorded() string {
+	if inp.source != "" {
+		return inp.source
+	}
+	if abs, err := filepath.Abs(inp.path); err == nil {
+		return abs
+	}
+	return inp.path
 }
 
 // Ingest indexes the files and folders in paths for tenant. A file that
@@ -179,6 +211,13 @@ func (in *Ingester) Ingest(ctx context.Context, tenant string, paths []string, p
 		return Report{}, store.ErrNoTenant
 	}
 	inputs, results := in.collect(paths)
+	return in.run(ctx, tenant, inputs, results, nil, progress, start)
+}
+
+// run indexes collected inputs after the results already known. live,
+// when not nil, says whether a remote source still holds a file (see
+// batch.stillThere).
+func (in *Ingester) run(ctx context.Context, tenant string, inputs []input, results []FileResult, live func(string) bool, progress Progress, start time.Time) (Report, error) {
 	existing, err := in.cfg.Store.Documents(ctx, tenant)
 	if err != nil {
 		return Report{}, fmt.Errorf("ingest: list documents: %w", err)
@@ -187,12 +226,12 @@ func (in *Ingester) Ingest(ctx context.Context, tenant string, paths []string, p
 	for _, d := range existing {
 		known[d.ID+"\x00"+d.Revision] = d
 	}
-	b := &batch{in: in, known: known, claimed: map[string]string{}, results: results, progress: progress, total: len(inputs)}
+	b := &batch{in: in, known: known, claimed: map[string]string{}, results: results, progress: progress, total: len(inputs), live: live}
 	for _, inp := range inputs {
 		if err := ctx.Err(); err != nil {
 			return Report{Files: b.results}, fmt.Errorf("ingest: %w", err)
 		}
-		res, p, err := in.prepareFile(ctx, tenant, inp, known, b.claimed)
+		res, p, err := b.prepareFile(ctx, tenant, inp)
 		if err != nil {
 			return Report{Files: append(b.results, res)}, err
 		}
@@ -240,6 +279,24 @@ type batch struct {
 	pendingChunks int
 	progress      Progress
 	total, done   int
+	live          func(source string) bool
+}
+
+// stillThere reports whether the file a revision was indexed from may
+// still exist: a remote source (an address with a scheme, such as
+// "drive:…") asks live, a local path the file system.
+func (b *batch) stillThere(file string) bool {
+	if b.live != nil && isSource(file) {
+		return b.live(file)
+	}
+	return fileExists(file)
+}
+
+// isSource reports whether a recorded file is a remote address
+// ("drive:1AbC…") rather than a local path.
+func isSource(file string) bool {
+	scheme, _, ok := strings.Cut(file, ":")
+	return ok && len(scheme) > 1 && !filepath.IsAbs(file) && !strings.ContainsAny(scheme, `/\.`)
 }
 
 // finish reports a file whose outcome is known. A failure is logged at
@@ -467,45 +524,58 @@ func loadRegisterIn(dir string) (*registerIndex, error) {
 		if err != nil {
 			return nil, err
 		}
-		idx := &registerIndex{dir: dir, name: name, byPath: map[string]*RegisterEntry{}, byBase: map[string]*RegisterEntry{}}
-		for i := range entries {
-			e := &entries[i]
-			if e.File == "" {
-				continue
-			}
-			rel := filepath.ToSlash(filepath.Clean(e.File))
-			idx.byPath[strings.ToLower(rel)] = e
-			base := strings.ToLower(filepath.Base(rel))
-			if _, dup := idx.byBase[base]; dup {
-				// Several entries share the name: a file found elsewhere
-				// cannot tell which (if any) it is.
-				idx.byBase[base] = nil
-				continue
-			}
-			idx.byBase[base] = e
-		}
-		return idx, nil
+		return newRegisterIndex(dir, name, entries), nil
 	}
 	return nil, nil
+}
+
+func newRegisterIndex(dir, name string, entries []RegisterEntry) *registerIndex {
+	idx := &registerIndex{dir: dir, name: name, byPath: map[string]*RegisterEntry{}, byBase: map[string]*RegisterEntry{}}
+	for i := range entries {
+		e := &entries[i]
+		if e.File == "" {
+			continue
+		}
+		rel := filepath.ToSlash(filepath.Clean(e.File))
+		idx.byPath[strings.ToLower(rel)] = e
+		base := strings.ToLower(path.Base(rel))
+		if _, dup := idx.byBase[base]; dup {
+			// Several entries share the name: a file found elsewhere
+			// cannot tell which (if any) it is.
+			idx.byBase[base] = nil
+			continue
+		}
+		idx.byBase[base] = e
+	}
+	return idx
 }
 
 func (r *registerIndex) lookup(path string) *RegisterEntry {
 	if r == nil {
 		return nil
 	}
-	if rel, err := filepath.Rel(r.dir, path); err == nil {
-		if e, ok := r.byPath[strings.ToLower(filepath.ToSlash(rel))]; ok {
-			return e
-		}
+	rel, err := filepath.Rel(r.dir, path)
+	if err != nil {
+		rel = filepath.Base(path)
 	}
-	return r.byBase[strings.ToLower(filepath.Base(path))]
+	return r.lookupRel(filepath.ToSlash(rel))
+}
+
+// lookupRel finds the entry of a file by its slash-separated path relative
+// to the register's folder, or by its base name.
+func (r *registerIndex) lookupRel(rel string) *RegisterEntry {
+	if e, ok := r.byPath[strings.ToLower(rel)]; ok {
+		return e
+	}
+	return r.byBase[strings.ToLower(path.Base(rel))]
 }
 
 // prepareFile runs one file through identify → hash-skip → parse → chunk.
 // A file with nothing left to do (unchanged, or failed) comes back as a
 // result alone; one to index comes back pending, claiming its number and
 // revision. Only context failures are returned as errors.
-func (in *Ingester) prepareFile(ctx context.Context, tenant string, inp input, known map[string]store.Document, claimed map[string]string) (FileResult, *pendingDoc, error) {
+func (b *batch) prepareFile(ctx context.Context, tenant string, inp input) (FileResult, *pendingDoc, error) {
+	in, known, claimed := b.in, b.known, b.claimed
 	res := FileResult{Path: inp.path, Outcome: Failed}
 	doc := in.identify(tenant, inp)
 	res.Number, res.Revision = doc.Number, doc.Revision
@@ -529,11 +599,12 @@ func (in *Ingester) prepareFile(ctx context.Context, tenant string, inp input, k
 	key := doc.ID + "\x00" + doc.Revision
 	if other, ok := claimed[key]; ok {
 		res.Err = fmt.Errorf("%w: %s revision %q is also %s", ErrDuplicate, doc.Number, doc.Revision, other)
+		res.Conflict = other
 		return res, nil, nil
 	}
 	if prev, ok := known[key]; ok {
 		if prev.ContentHash == doc.ContentHash && sameRegisterFields(prev, doc) {
-			claimed[key] = inp.path
+			claimed[key] = inp.display()
 			res.Outcome = Unchanged
 			res.Pages, res.Rows, res.Chunks = prev.Pages, prev.Rows, prev.Chunks
 			return res, nil, nil
@@ -541,7 +612,8 @@ func (in *Ingester) prepareFile(ctx context.Context, tenant string, inp input, k
 		// A revision stays with the file it came from while that file
 		// exists; once it is gone (moved, renamed, or removed as the
 		// message below advises) another file may supply the revision.
-		if !samePath(prev.File, inp.path) && fileExists(prev.File) {
+		if !samePath(prev.File, inp.recorded()) && b.stillThere(prev.File) {
+			res.Conflict = prev.File
 			res.Err = fmt.Errorf("%w: %s revision %q is already indexed from %s with different content; issue a new revision or remove one of the files",
 				ErrDuplicate, doc.Number, doc.Revision, prev.File)
 			return res, nil, nil
@@ -561,10 +633,17 @@ func (in *Ingester) prepareFile(ctx context.Context, tenant string, inp input, k
 		res.Err = ErrNoText
 		return res, nil, nil
 	}
+	if kind, _ := parserFor(inp.path); inp.pageLinks && kind == kindPDF && doc.DriveLink != "" {
+		for i := range chunks {
+			if chunks[i].Page > 0 {
+				chunks[i].DriveLink = doc.DriveLink + "#page=" + strconv.Itoa(chunks[i].Page)
+			}
+		}
+	}
 	// A file that parsed claims its number and revision (a corrupt file
 	// must not block a good one); the claim is released if embedding or
 	// storing it fails.
-	claimed[key] = inp.path
+	claimed[key] = inp.display()
 	return res, &pendingDoc{key: key, doc: doc, chunks: chunks, parsed: parsed}, nil
 }
 
@@ -616,6 +695,9 @@ func fileExists(path string) bool {
 }
 
 func samePath(a, b string) bool {
+	if isSource(a) || isSource(b) {
+		return a == b
+	}
 	aa, errA := filepath.Abs(a)
 	bb, errB := filepath.Abs(b)
 	if errA != nil || errB != nil {
@@ -628,13 +710,7 @@ func samePath(a, b string) bool {
 // is one, otherwise from the file name.
 func (in *Ingester) identify(tenant string, inp input) store.Document {
 	number, revision, title := IdentityFromFileName(filepath.Base(inp.path))
-	// File is kept absolute: a later run, from another working directory,
-	// must still recognise the file it names (see samePath).
-	file := inp.path
-	if abs, err := filepath.Abs(file); err == nil {
-		file = abs
-	}
-	doc := store.Document{Tenant: tenant, Number: number, Revision: revision, Title: title, File: file}
+	doc := store.Document{Tenant: tenant, Number: number, Revision: revision, Title: title, File: inp.recorded()}
 	if e := inp.entry; e != nil {
 		if e.Number != "" {
 			doc.Number = e.Number

@@ -28,6 +28,7 @@ func TestDependencyRule(t *testing.T) {
 		{"bot never picks backends", "bot", []string{"store/embedded", "cache/redis", "cache/memory", "adapters"}},
 		{"ingest never picks backends", "ingest", []string{"store/embedded", "pipeline", "bot", "adapters"}},
 		{"the outbox contract is below the adapters", "outbox", []string{"pipeline", "bot", "adapters", "cache", "store", "ingest"}},
+		{"the Drive source ingests through interfaces", "drive", []string{"store/embedded", "store/milvus", "pipeline", "bot", "adapters", "cache"}},
 		{"the answer contract is below everything", "answer", []string{"pipeline", "bot", "adapters", "cache", "store", "ingest", "prompts"}},
 	}
 	imports := moduleImports(t)
