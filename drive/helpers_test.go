@@ -156,7 +156,9 @@ func outcomes(rep drive.Report) map[string]string {
 	return out
 }
 
-func webViewLink(id string) string { return "https://drive.google.com/file/d/" + id + "/view?usp=drivesdk" }
+func webViewLink(id string) string {
+	return "https://drive.google.com/file/d/" + id + "/view?usp=drivesdk"
+}
 
 // docx builds a Word document of paragraphs, the first a heading.
 func docx(t *testing.T, heading string, paragraphs ...string) []byte {

@@ -52,12 +52,12 @@ func TestFullSync(t *testing.T) {
 	got := outcomes(rep)
 	want := map[string]string{
 		"Specifications/Civil/277-007-S-C-001 Rev 02 Cable trenches.md": "indexed",
-		"Inverter schedule.csv":                   "indexed",
-		"Specifications/Earthing specification":   "indexed",
-		"Cable schedule":                          "indexed",
-		"Specifications/Layout report.pdf":        "indexed",
-		"Site photo.png":                          drive.Skipped,
-		"Kick-off deck":                           drive.Skipped,
+		"Inverter schedule.csv":                 "indexed",
+		"Specifications/Earthing specification": "indexed",
+		"Cable schedule":                        "indexed",
+		"Specifications/Layout report.pdf":      "indexed",
+		"Site photo.png":                        drive.Skipped,
+		"Kick-off deck":                         drive.Skipped,
 	}
 	for p, o := range want {
 		if got[p] != o {
