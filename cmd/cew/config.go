@@ -16,6 +16,7 @@ import (
 
 	yaml "go.yaml.in/yaml/v3"
 
+	"github.com/cewhq/cew/drive"
 	"github.com/cewhq/cew/embed/onnx"
 )
 
@@ -98,6 +99,11 @@ type Config struct {
 	TeamsTokenURL    string
 	TeamsTenants     string
 	TeamsWorkers     int
+
+	DriveCredentials  string
+	DriveAPIURL       string
+	DriveFolders      string
+	DriveSyncInterval time.Duration
 }
 
 // setting binds one variable to a Config field.
@@ -221,6 +227,10 @@ var settings = []setting{
 	{env: "CEW_TEAMS_TENANTS", help: "Microsoft Entra tenant id → tenant, e.g. 72f9…=acme; unset = every organisation uses CEW_TENANT", set: str(func(c *Config) *string { return &c.TeamsTenants })},
 	{env: "CEW_TEAMS_WORKERS", def: "16", help: "concurrent Teams answers", set: positiveInt(func(c *Config) *int { return &c.TeamsWorkers })},
 	{env: "CEW_DELIVERY_DEADLINE", def: "15m", help: "how long cew serve keeps retrying an answer Slack or Teams does not take (an outage) before telling the user it could not be delivered", set: duration(func(c *Config) *time.Duration { return &c.DeliveryDeadline })},
+	{env: "GOOGLE_APPLICATION_CREDENTIALS", help: "Google service-account (or workload identity federation) JSON key file for Drive; unset = Application Default Credentials (workload identity on GKE, Cloud Run)", set: str(func(c *Config) *string { return &c.DriveCredentials })},
+	{env: "CEW_DRIVE_API_URL", help: "Drive v3 API base URL override (tests, proxies)", set: str(func(c *Config) *string { return &c.DriveAPIURL })},
+	{env: "CEW_DRIVE_FOLDERS", help: "Drive folders or shared drives cew serve keeps in sync, tenant:id,… (e.g. acme:1AbC…,globex:0BxY…; an id alone is CEW_TENANT's)", set: str(func(c *Config) *string { return &c.DriveFolders })},
+	{env: "CEW_DRIVE_SYNC_INTERVAL", def: "5m", help: "how often cew serve reads the Drive Changes feed of CEW_DRIVE_FOLDERS", set: duration(func(c *Config) *time.Duration { return &c.DriveSyncInterval })},
 	{env: "CEW_ANSWER_TIMEOUT", def: "60s", help: "time limit of one answer in the server", set: duration(func(c *Config) *time.Duration { return &c.AnswerTimeout })},
 }
 
@@ -371,6 +381,7 @@ func (c Config) validate() []string {
 		{"CEW_EMBED_BASE_URL", c.EmbedBaseURL}, {"CEW_LLM_BASE_URL", c.LLMBaseURL},
 		{"CEW_RERANK_URL", c.RerankURL}, {"CEW_SLACK_API_URL", c.SlackAPIURL},
 		{"CEW_TEAMS_OPENID_METADATA_URL", c.TeamsMetadataURL}, {"CEW_TEAMS_TOKEN_URL", c.TeamsTokenURL},
+		{"CEW_DRIVE_API_URL", c.DriveAPIURL},
 	} {
 		if u.v == "" {
 			continue
@@ -406,6 +417,9 @@ func (c Config) validate() []string {
 		} else if c.MetricsAddr == c.Addr {
 			p = append(p, "CEW_METRICS_ADDR: must differ from CEW_ADDR")
 		}
+	}
+	if _, err := drive.ParseFolders(c.DriveFolders, c.Tenant); err != nil {
+		p = append(p, "CEW_DRIVE_FOLDERS: "+err.Error())
 	}
 	if c.TeamsAppID != "" && c.TeamsAppPassword == "" {
 		p = append(p, "MICROSOFT_APP_PASSWORD: required when MICROSOFT_APP_ID is set")
@@ -470,6 +484,8 @@ func (c Config) LogValue() slog.Value {
 		slog.Bool("slack_socket_mode", c.SlackAppToken != ""),
 		slog.String("teams_app_id", c.TeamsAppID),
 		slog.Bool("teams_app_password_set", c.TeamsAppPassword != ""),
+		slog.String("drive_folders", c.DriveFolders),
+		slog.Duration("drive_sync_interval", c.DriveSyncInterval),
 	)
 }
 

@@ -15,7 +15,7 @@ import (
 func newIngestCmd(a *app) *cobra.Command {
 	var acceptPartial bool
 	cmd := &cobra.Command{
-		Use:   "ingest PATH...",
+		Use:   "ingest PATH|drive:ID...",
 		Short: "Index documents (PDF, XLSX, CSV, DOCX, Markdown, text) and their register",
 		Long: `Index files and folders. A register.csv or register.xlsx in a folder names each
 file's document number, title, revision, status, date and Drive link; without one the
@@ -29,13 +29,41 @@ Without a register, licences, read-mes and provenance notes are skipped; a .cewi
 file (gitignore syntax) in the folder excludes more, or brings a file back with !name.
 With a register, only the files it lists are indexed.
 
+drive:<id> names a Google Drive folder or shared drive (subfolders included), synced
+with the credentials of GOOGLE_APPLICATION_CREDENTIALS: the first run lists it, later
+runs read Drive's Changes feed and download only what changed; Google Docs and Sheets
+are exported as DOCX and XLSX; trashed and deleted files leave search. Drive and local
+arguments mix.
+
 The exit status is 1 when any file failed or was only partly read (unless
 --accept-partial), 2 for a usage or set-up error.`,
 		Args: cobra.MinimumNArgs(1),
-		RunE: func(cmd *cobra.Command, paths []string) error {
+		RunE: func(cmd *cobra.Command, args []string) error {
+			folders, paths := splitIngestArgs(args)
 			st, err := a.openStoreForWrite(cmd.Context())
 			if err != nil {
 				return err
+			}
+			failed := false
+			if len(folders) > 0 {
+				syncer, err := a.newDriveSyncer(cmd.Context(), st)
+				if err != nil {
+					return err
+				}
+				for _, id := range folders {
+					rep, err := syncer.Sync(cmd.Context(), a.cfg.Tenant, id)
+					printDriveReport(a, rep)
+					if err != nil {
+						return err
+					}
+					failed = failed || driveFailed(rep)
+				}
+			}
+			if len(paths) == 0 {
+				if failed {
+					return exitError{1}
+				}
+				return nil
 			}
 			// One bar counts files; while chunks are being embedded its
 			// description counts them, since a large spreadsheet can take
@@ -77,7 +105,7 @@ The exit status is 1 when any file failed or was only partly read (unless
 			if err != nil {
 				return err
 			}
-			if rep.Count(ingest.Failed) > 0 || (rep.Partial() > 0 && !acceptPartial) {
+			if failed || rep.Count(ingest.Failed) > 0 || (rep.Partial() > 0 && !acceptPartial) {
 				return exitError{1}
 			}
 			return nil

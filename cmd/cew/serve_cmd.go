@@ -39,13 +39,17 @@ func newServeCmd(a *app) *cobra.Command {
   Socket Mode                                            when SLACK_APP_TOKEN (xapp-…) is set
   /api/messages                                          Microsoft Teams (MICROSOFT_APP_ID, MICROSOFT_APP_PASSWORD)
   /healthz   the process is up
-  /readyz    the index answers (and, with CEW_STORE=milvus, Milvus has the collection loaded); cache state ("degraded" while Redis is unreachable); LLM configured or not
+  /readyz    the index answers (and, with CEW_STORE=milvus, Milvus has the collection loaded); cache state ("degraded" while Redis is unreachable); Drive sync state; LLM configured or not
   /metrics   Prometheus metrics: on CEW_METRICS_ADDR when set, behind CEW_METRICS_TOKEN when set,
              else only when CEW_ADDR is a loopback address
 
 The embedded index is not held: cew status, search and ask run beside the server, and
 documents cew ingest adds while it runs are answerable within CEW_INDEX_POLL (the
 server checks the index file that often and loads it again when it changed).
+
+With CEW_DRIVE_FOLDERS (tenant:id,…), the Google Drive folders and shared drives are synced
+at start and every CEW_DRIVE_SYNC_INTERVAL: what changes in Drive becomes answerable without a
+restart.
 
 SIGINT/SIGTERM stop accepting work, finish the answers in flight (up to 30 s) and exit.`,
 		Args: cobra.NoArgs,
@@ -67,12 +71,22 @@ func (a *app) serve(ctx context.Context) error {
 		return err
 	}
 
+	// The Drive sync stops with the server (syncCtx) and is waited for
+	// before the store it writes to is closed.
+	syncCtx, stopSync := context.WithCancel(ctx)
+	defer stopSync()
+	ds, err := a.startDriveSync(syncCtx, st, reg)
+	if err != nil {
+		return err
+	}
+	defer func() { stopSync(); ds.wait() }()
+
 	mux := http.NewServeMux()
 	mux.HandleFunc("GET /healthz", func(w http.ResponseWriter, _ *http.Request) {
 		w.Header().Set("Content-Type", "text/plain; charset=utf-8")
 		_, _ = w.Write([]byte("ok\n"))
 	})
-	mux.Handle("GET /readyz", a.readyHandler(st, b))
+	mux.Handle("GET /readyz", a.readyHandler(st, b, ds))
 	metricsHandler := promhttp.HandlerFor(reg, promhttp.HandlerOpts{Registry: reg})
 	var adminMux *http.ServeMux
 	switch placement := a.metricsPlacement(); placement {
@@ -180,6 +194,7 @@ func (a *app) serve(ctx context.Context) error {
 		a.logger.Error("shutting down: a listener failed", "err", runErr)
 	}
 	stopSocket()
+	stopSync()
 	shutdownCtx, cancel := context.WithTimeout(context.WithoutCancel(ctx), shutdownGrace)
 	defer cancel()
 	// Stop taking requests first, then drain the answers already acked.
@@ -297,7 +312,7 @@ type readiness struct {
 
 // readyHandler reports whether this replica can answer: the index must
 // answer (else 503); a failing cache only degrades (200, "degraded").
-func (a *app) readyHandler(st store.Store, b *bot.Bot) http.Handler {
+func (a *app) readyHandler(st store.Store, b *bot.Bot, ds *driveSync) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		ctx, cancel := context.WithTimeout(r.Context(), 2*time.Second)
 		defer cancel()
@@ -339,6 +354,12 @@ func (a *app) readyHandler(st store.Store, b *bot.Bot) http.Handler {
 			}
 		default:
 			res.Checks["cache"] = "ok"
+		}
+		if check, ok := ds.readiness(); ds != nil {
+			res.Checks["drive"] = check
+			if !ok && code == http.StatusOK {
+				res.Status = "degraded"
+			}
 		}
 		res.Checks["llm"] = "not configured (extractive answers)"
 		if a.cfg.LLMModel != "" {
