@@ -32,6 +32,9 @@ type Ingester interface {
 	Withdraw(ctx context.Context, tenant, docID string, revisions []string, status string) error
 }
 
+// ErrBusy is returned when another process is syncing the same folder.
+var ErrBusy = errors.New("drive: another cew process is syncing this folder now")
+
 // sourcePrefix starts the address a document records for a Drive file.
 const sourcePrefix = "drive:"
 
@@ -186,6 +189,11 @@ func (s *Syncer) Sync(ctx context.Context, tenant, rootID string) (Report, error
 	if !validID(rootID) {
 		return finish(fmt.Errorf("drive: %q is not a Drive folder or shared drive id", rootID))
 	}
+	unlock, err := lockRoot(s.opts.Dir, tenant, rootID)
+	if err != nil {
+		return finish(err)
+	}
+	defer unlock()
 	st, err := loadState(s.opts.Dir, tenant, rootID)
 	if err != nil {
 		return finish(err)

@@ -623,3 +623,44 @@ func TestParseFolders(t *testing.T) {
 		})
 	}
 }
+
+// blockingIngester holds the first batch until released.
+type blockingIngester struct {
+	*ingest.Ingester
+	started, release chan struct{}
+}
+
+func (b *blockingIngester) IngestSources(ctx context.Context, tenant string, files []ingest.SourceFile, live func(string) bool, p ingest.Progress) (ingest.Report, error) {
+	close(b.started)
+	<-b.release
+	return b.Ingester.IngestSources(ctx, tenant, files, live, p)
+}
+
+// TestOneSyncAtATime: while one sync of a folder runs, another of the same
+// folder (another process, or `cew ingest` beside the server) is refused
+// with ErrBusy instead of interleaving their state.
+func TestOneSyncAtATime(t *testing.T) {
+	block := &blockingIngester{started: make(chan struct{}), release: make(chan struct{})}
+	f := newFixture(t, fixtureOptions{ingester: func(in *ingest.Ingester) drive.Ingester {
+		block.Ingester = in
+		return block
+	}})
+	root := f.srv.AddFolder("", "Project")
+	f.srv.AddFile(root, "B-1 Rev 1 Spec.md", "text/markdown", md("Spec", "Cable ladders are 600 mm wide."))
+	done := make(chan error, 1)
+	go func() {
+		_, err := f.syncer.Sync(context.Background(), tenant, root)
+		done <- err
+	}()
+	<-block.started
+	if _, err := f.syncer.Sync(context.Background(), tenant, root); !errors.Is(err, drive.ErrBusy) {
+		t.Errorf("a second sync of the folder: err = %v, want ErrBusy", err)
+	}
+	close(block.release)
+	if err := <-done; err != nil {
+		t.Fatal(err)
+	}
+	if rep := f.sync(tenant, root); rep.Full {
+		t.Errorf("the sync after the first is a full listing again")
+	}
+}

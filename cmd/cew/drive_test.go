@@ -149,9 +149,9 @@ func TestServeSyncsDrive(t *testing.T) {
 	// A file appears in Drive after start-up.
 	added := time.Now()
 	newID := srv.AddFile(root, "277-009-S-E-002 Rev 01 Earthing.md", "text/markdown",
-		[]byte("# 6.1 Earth grid\n\nThe earth grid conductor is 95 mm2 bare copper laid at 600 mm depth.\n"))
+		[]byte("# 6.1 Earth grid\n\nThe minimum size of the earth grid conductor is 95 mm2 bare copper.\n"))
 	waitFor(t, "the sync of the new file", indexed(2))
-	ask("What size is the earth grid conductor?")
+	ask("What is the minimum size of the earth grid conductor?")
 	waitFor(t, "the answer about the new file", func() bool { _, ok := answered("95 mm2"); return ok })
 	t.Logf("a file added to Drive was answered %s later (sync interval %s)", time.Since(added).Round(time.Millisecond), env["CEW_DRIVE_SYNC_INTERVAL"])
 	blocks, _ := answered("95 mm2")

@@ -332,13 +332,22 @@ func (a *app) pdfCacheDir() string {
 // newIngester wires ingestion with the configured embedder; embedProgress,
 // when not nil, follows the embedding of chunks.
 func (a *app) newIngester(st store.Store, embedProgress func(done, total int)) (*ingest.Ingester, error) {
-	e, err := a.retrievalEmbedding()
+	cfg, err := a.ingestConfig(st, embedProgress)
 	if err != nil {
 		return nil, err
 	}
+	return ingest.New(cfg), nil
+}
+
+// ingestConfig is the configuration newIngester builds an Ingester with.
+func (a *app) ingestConfig(st store.Store, embedProgress func(done, total int)) (ingest.Config, error) {
+	e, err := a.retrievalEmbedding()
+	if err != nil {
+		return ingest.Config{}, err
+	}
 	pdf := ingest.NewPDF(a.pdfCacheDir(), a.logger)
 	a.closers = append(a.closers, pdf.Close)
-	return ingest.New(ingest.Config{
+	return ingest.Config{
 		Store:         st,
 		Embedder:      e.passage,
 		EmbedModel:    e.model,
@@ -346,7 +355,7 @@ func (a *app) newIngester(st store.Store, embedProgress func(done, total int)) (
 		PDF:           pdf,
 		Logger:        a.logger,
 		MaxFileSize:   int64(a.cfg.MaxFileMB) << 20,
-	}), nil
+	}, nil
 }
 
 // plural formats a count with its noun.
