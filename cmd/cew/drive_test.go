@@ -17,7 +17,9 @@ import (
 	"github.com/cewhq/cew/drive/drivetest"
 )
 
-func driveLink(id string) string { return "https://drive.google.com/file/d/" + id + "/view?usp=drivesdk" }
+func driveLink(id string) string {
+	return "https://drive.google.com/file/d/" + id + "/view?usp=drivesdk"
+}
 
 // TestIngestDriveAndLocal: `cew ingest drive:<id> <folder>` indexes both;
 // a second run reads Drive's Changes feed and downloads nothing.
