@@ -25,9 +25,9 @@ import (
 // fixture is a stand-in Drive, an embedded index and a syncer between
 // them, with the syncer's waits recorded instead of slept.
 type fixture struct {
-	t      *testing.T
+	t      testing.TB
 	srv    *drivetest.Server
-	st     *embedded.Store
+	st     store.Store
 	in     *ingest.Ingester
 	client *drive.Client
 	syncer *drive.Syncer
@@ -42,13 +42,25 @@ type fixtureOptions struct {
 	batchFiles int
 	ingester   func(*ingest.Ingester) drive.Ingester
 	maxSize    int64
+	// follow syncs as cew serve does: into the embedded index a server
+	// follows, one write per batch.
+	follow bool
 }
 
-func newFixture(t *testing.T, o fixtureOptions) *fixture {
+func newFixture(t testing.TB, o fixtureOptions) *fixture {
 	t.Helper()
 	f := &fixture{t: t, srv: drivetest.New(o.auth), dir: t.TempDir()}
 	t.Cleanup(f.srv.Close)
-	st, err := embedded.Open(t.TempDir(), embedded.Options{})
+	var (
+		st  store.Store
+		err error
+	)
+	indexDir := t.TempDir()
+	if o.follow {
+		st, err = embedded.OpenFollower(indexDir, embedded.Options{})
+	} else {
+		st, err = embedded.Open(indexDir, embedded.Options{})
+	}
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -56,7 +68,8 @@ func newFixture(t *testing.T, o fixtureOptions) *fixture {
 	f.st = st
 	pdf := ingest.NewPDF(filepath.Join(os.TempDir(), "cew-test-pdfium-cache"), nil)
 	t.Cleanup(func() { pdf.Close() })
-	f.in = ingest.New(ingest.Config{Store: st, PDF: pdf})
+	cfg := ingest.Config{Store: st, PDF: pdf}
+	f.in = ingest.New(cfg)
 	opts := drive.ClientOptions{Endpoint: f.srv.Endpoint(), Sleep: f.sleep}
 	if o.auth {
 		key, err := f.srv.ServiceAccountJSON(t.TempDir())
@@ -72,6 +85,9 @@ func newFixture(t *testing.T, o fixtureOptions) *fixture {
 		t.Fatal(err)
 	}
 	var in drive.Ingester = f.in
+	if w, ok := st.(drive.StoreWriter); ok {
+		in = drive.WriteInBatches(w, cfg)
+	}
 	if o.ingester != nil {
 		in = o.ingester(f.in)
 	}
@@ -161,7 +177,7 @@ func webViewLink(id string) string {
 }
 
 // docx builds a Word document of paragraphs, the first a heading.
-func docx(t *testing.T, heading string, paragraphs ...string) []byte {
+func docx(t testing.TB, heading string, paragraphs ...string) []byte {
 	t.Helper()
 	var body strings.Builder
 	body.WriteString(`<w:p><w:pPr><w:pStyle w:val="Heading1"/></w:pPr><w:r><w:t>` + heading + `</w:t></w:r></w:p>`)
@@ -190,7 +206,7 @@ func docx(t *testing.T, heading string, paragraphs ...string) []byte {
 }
 
 // xlsx builds a workbook with one sheet of rows, the first the header.
-func xlsx(t *testing.T, sheet string, rows [][]any) []byte {
+func xlsx(t testing.TB, sheet string, rows [][]any) []byte {
 	t.Helper()
 	x := excelize.NewFile()
 	defer x.Close()

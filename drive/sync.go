@@ -29,7 +29,7 @@ import (
 // Ingester is what the sync needs from ingestion.
 type Ingester interface {
 	IngestSources(ctx context.Context, tenant string, files []ingest.SourceFile, live func(source string) bool, progress ingest.Progress) (ingest.Report, error)
-	Withdraw(ctx context.Context, tenant, docID string, revisions []string, status string) error
+	Withdraw(ctx context.Context, tenant string, ws []ingest.Withdrawal) error
 }
 
 // ErrBusy is returned when another process is syncing the same folder.
@@ -164,6 +164,8 @@ type run struct {
 	// cands are files to look at, by id.
 	cands map[string]remote
 	reg   *ingest.Register
+	// withdrawals wait for the end of the batch, to be written together.
+	withdrawals []ingest.Withdrawal
 }
 
 // Sync brings one root's documents in the index up to date with Drive and
@@ -577,6 +579,10 @@ func (r *run) process(ctx context.Context) error {
 		if err := r.fetchAndIndex(ctx, batch); err != nil {
 			return err
 		}
+		// The state forgets revisions only once their withdrawal is written.
+		if err := r.flushWithdrawals(ctx); err != nil {
+			return err
+		}
 		if err := st.save(r.s.opts.Dir); err != nil {
 			return err
 		}
@@ -848,9 +854,7 @@ func (r *run) retire(ctx context.Context, id string, cur docRevision, status str
 		if r.suppliedByOther(old, id) {
 			continue
 		}
-		if err := r.s.opts.Ingester.Withdraw(ctx, r.st.Tenant, old.DocID, []string{old.Revision}, status); err != nil {
-			return fmt.Errorf("drive: %w", err)
-		}
+		r.withdrawals = append(r.withdrawals, ingest.Withdrawal{DocID: old.DocID, Revision: old.Revision, Status: status})
 		r.rep.Files = append(r.rep.Files, FileResult{ID: id, Path: r.st.path(fs.Parent, fs.Name), Outcome: Withdrawn, Number: old.DocID, Revision: old.Revision, Err: errors.New(status)})
 	}
 	fs.Revisions = kept
@@ -891,14 +895,22 @@ func (r *run) withdrawGone(ctx context.Context) error {
 			if r.suppliedByOther(rev, id) {
 				continue
 			}
-			if err := r.s.opts.Ingester.Withdraw(ctx, st.Tenant, rev.DocID, []string{rev.Revision}, status); err != nil {
-				return fmt.Errorf("drive: %w", err)
-			}
+			r.withdrawals = append(r.withdrawals, ingest.Withdrawal{DocID: rev.DocID, Revision: rev.Revision, Status: status})
 		}
 		r.rep.Files = append(r.rep.Files, FileResult{ID: id, Path: path, Outcome: Withdrawn, Number: fs.Entry.Number, Revision: fs.Entry.Revision, Err: errors.New(why)})
 		delete(st.Files, id)
 		delete(st.Retry, id)
 	}
 	r.gone = map[string]string{}
+	return r.flushWithdrawals(ctx)
+}
+
+// flushWithdrawals writes the withdrawals collected so far.
+func (r *run) flushWithdrawals(ctx context.Context) error {
+	ws := r.withdrawals
+	r.withdrawals = nil
+	if err := r.s.opts.Ingester.Withdraw(ctx, r.st.Tenant, ws); err != nil {
+		return fmt.Errorf("drive: %w", err)
+	}
 	return nil
 }

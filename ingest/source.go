@@ -54,38 +54,50 @@ func (in *Ingester) IngestSources(ctx context.Context, tenant string, files []So
 	return in.run(ctx, tenant, inputs, results, live, progress, start)
 }
 
-// Withdraw takes revisions of one document out of search because the file
-// they came from is gone: each is stored again with status (which must be
-// a status store.Withdrawn recognises, such as "Withdrawn: trashed in
-// Drive") and no chunks. The register keeps them, so `cew status` says
-// what happened; a revision already withdrawn with that status, or not
-// indexed at all, is left alone.
-func (in *Ingester) Withdraw(ctx context.Context, tenant, docID string, revisions []string, status string) error {
+// Withdrawal takes one document revision out of search, with the status
+// that says why (one store.Withdrawn recognises, such as "Withdrawn:
+// trashed in Drive").
+type Withdrawal struct {
+	DocID    string
+	Revision string
+	Status   string
+}
+
+// Withdraw takes revisions out of search because the files they came from
+// are gone: each is stored again with its withdrawal's status and no
+// chunks. The register keeps them, so `cew status` says what happened; a
+// revision already withdrawn with that status, or not indexed at all, is
+// left alone.
+func (in *Ingester) Withdraw(ctx context.Context, tenant string, ws []Withdrawal) error {
 	if tenant == "" {
 		return store.ErrNoTenant
 	}
-	if !store.Withdrawn(status) {
-		return fmt.Errorf("ingest: withdraw %s: status %q does not withdraw a revision", docID, status)
+	if len(ws) == 0 {
+		return nil
+	}
+	want := map[string]string{}
+	for _, w := range ws {
+		if !store.Withdrawn(w.Status) {
+			return fmt.Errorf("ingest: withdraw %s revision %s: status %q does not withdraw a revision", w.DocID, w.Revision, w.Status)
+		}
+		want[w.DocID+"\x00"+w.Revision] = w.Status
 	}
 	docs, err := in.cfg.Store.Documents(ctx, tenant)
 	if err != nil {
-		return fmt.Errorf("ingest: withdraw %s: %w", docID, err)
-	}
-	want := map[string]bool{}
-	for _, r := range revisions {
-		want[r] = true
+		return fmt.Errorf("ingest: withdraw: %w", err)
 	}
 	for _, d := range docs {
-		if d.ID != docID || !want[d.Revision] || d.Status == status {
+		status, ok := want[d.ID+"\x00"+d.Revision]
+		if !ok || d.Status == status {
 			continue
 		}
 		d.Status = status
 		d.Pages, d.Rows, d.Chunks = 0, 0, 0
 		d.IndexedAt = in.cfg.Now().UTC()
 		if err := in.cfg.Store.PutDocument(ctx, d, nil); err != nil {
-			return fmt.Errorf("ingest: withdraw %s revision %s: %w", docID, d.Revision, err)
+			return fmt.Errorf("ingest: withdraw %s revision %s: %w", d.ID, d.Revision, err)
 		}
-		in.cfg.Logger.Info("revision withdrawn", "tenant", tenant, "doc_id", docID, "revision", d.Revision, "status", status)
+		in.cfg.Logger.Info("revision withdrawn", "tenant", tenant, "doc_id", d.ID, "revision", d.Revision, "status", status)
 	}
 	return nil
 }

@@ -49,48 +49,12 @@ func (a *app) newDriveSyncer(ctx context.Context, st store.Store) (*drive.Syncer
 		return nil, err
 	}
 	var in drive.Ingester = ingest.New(cfg)
-	if w, ok := st.(storeWriter); ok {
-		in = batchedIngester{w: w, cfg: cfg}
+	if w, ok := st.(drive.StoreWriter); ok {
+		in = drive.WriteInBatches(w, cfg)
 	}
 	return drive.NewSyncer(drive.Options{
 		Client: client, Ingester: in, Dir: a.driveStateDir(),
 		MaxFileSize: int64(a.cfg.MaxFileMB) << 20, Logger: a.logger,
-	})
-}
-
-// storeWriter is a store that takes writes in batches: the embedded index
-// as cew serve follows it, where each Write opens the file for writing and
-// loads the result (store/embedded's Follower).
-type storeWriter interface {
-	Write(ctx context.Context, fn func(w store.Store) error) error
-}
-
-// batchedIngester runs each step of a Drive sync (a batch of files, a
-// withdrawal) as one Write of the followed index, so a batch of documents
-// costs one reload of the index rather than one per document, and is
-// answerable when the step returns.
-type batchedIngester struct {
-	w   storeWriter
-	cfg ingest.Config
-}
-
-func (b batchedIngester) IngestSources(ctx context.Context, tenant string, files []ingest.SourceFile, live func(string) bool, progress ingest.Progress) (ingest.Report, error) {
-	var rep ingest.Report
-	err := b.w.Write(ctx, func(w store.Store) error {
-		cfg := b.cfg
-		cfg.Store = w
-		var err error
-		rep, err = ingest.New(cfg).IngestSources(ctx, tenant, files, live, progress)
-		return err
-	})
-	return rep, err
-}
-
-func (b batchedIngester) Withdraw(ctx context.Context, tenant, docID string, revisions []string, status string) error {
-	return b.w.Write(ctx, func(w store.Store) error {
-		cfg := b.cfg
-		cfg.Store = w
-		return ingest.New(cfg).Withdraw(ctx, tenant, docID, revisions, status)
 	})
 }
 
