@@ -112,7 +112,9 @@ type FileResult struct {
 	Pages    int
 	Rows     int
 	Chunks   int
-	Err      error
+	// Unreadable lists pages of an indexed PDF that yielded no text.
+	Unreadable []int
+	Err        error
 }
 
 // Report is one sync of one root.
@@ -696,6 +698,10 @@ func (r *run) plan(ctx context.Context, rem remote) (*pending, error) {
 		record(string(ingest.Failed), err, ingest.RegisterEntry{})
 		return nil, nil
 	}
+	if r.reg == nil && ingest.IsStrayName(localName) {
+		record(string(ingest.Ignored), ingest.ErrStrayFile, ingest.RegisterEntry{})
+		return nil, r.retire(ctx, rem.ID, docRevision{}, "Withdrawn: a licence, read-me or provenance file, not a project document")
+	}
 	entry, listed := identity(rem, localName, relPath, r.reg, prev)
 	if !listed {
 		record(string(ingest.Ignored), errors.New("not listed in the folder's register"), entry)
@@ -816,7 +822,7 @@ func (r *run) recordIngest(ctx context.Context, p pending, res ingest.FileResult
 	fs.Outcome, fs.Entry, fs.Err = string(res.Outcome), p.entry, errString(res.Err)
 	delete(st.Retry, p.r.ID)
 	r.rep.Files = append(r.rep.Files, FileResult{ID: p.r.ID, Path: p.path, Outcome: string(res.Outcome), Number: res.Number,
-		Revision: res.Revision, Pages: res.Pages, Rows: res.Rows, Chunks: res.Chunks, Err: res.Err})
+		Revision: res.Revision, Pages: res.Pages, Rows: res.Rows, Chunks: res.Chunks, Unreadable: res.Unreadable, Err: res.Err})
 	st.Files[p.r.ID] = fs
 	switch {
 	case res.Outcome == ingest.Indexed || res.Outcome == ingest.Unchanged:

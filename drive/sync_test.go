@@ -43,11 +43,12 @@ func TestFullSync(t *testing.T) {
 	}
 	pdfID := f.srv.AddFile(specs, "Layout report.pdf", "application/pdf", pdf)
 	f.srv.AddFile(root, "Site photo.png", "image/png", []byte("\x89PNG\r\n\x1a\nnot really"))
+	f.srv.AddFile(root, "README.md", "text/markdown", md("Read me", "This folder holds the project documents."))
 	f.srv.AddGoogleFile(root, "Kick-off deck", drivetest.SlidesMIME, "application/pdf", []byte("%PDF"))
 
 	rep := f.sync(tenant, root)
-	if !rep.Full || rep.Name != "Project" || rep.Seen != 7 {
-		t.Errorf("report: full %v, name %q, seen %d; want a full listing of Project's 7 files", rep.Full, rep.Name, rep.Seen)
+	if !rep.Full || rep.Name != "Project" || rep.Seen != 8 {
+		t.Errorf("report: full %v, name %q, seen %d; want a full listing of Project's 8 files", rep.Full, rep.Name, rep.Seen)
 	}
 	got := outcomes(rep)
 	want := map[string]string{

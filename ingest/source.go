@@ -20,8 +20,7 @@ type SourceFile struct {
 	// address with a scheme, so it is never mistaken for a local path.
 	Source string
 	// Entry is the identity: from the source's register, or from its file
-	// name and metadata. Empty fields are read from the file name; an
-	// empty revision is DefaultRevision.
+	// name and metadata. Empty fields are read from the file name.
 	Entry RegisterEntry
 	// PageLinks appends "#page=N" to the Drive link of a PDF's chunks, so
 	// a citation opens the viewer at its page.
@@ -131,6 +130,12 @@ func (r *Register) Lookup(rel string) (RegisterEntry, bool) {
 // has (register.csv, register.xlsx, any case).
 func IsRegisterName(name string) bool {
 	return isRegisterName(name)
+}
+
+// IsStrayName reports whether a file name is a licence, read-me or
+// provenance note that, without a register, is not indexed (ErrStrayFile).
+func IsStrayName(name string) bool {
+	return isStrayName(name)
 }
 
 // Supported reports whether ingestion reads files with this name's

@@ -70,15 +70,19 @@ func printDriveReport(a *app, rep drive.Report) {
 	for _, f := range rep.Files {
 		switch f.Outcome {
 		case string(ingest.Indexed):
-			fmt.Fprintf(w, "  indexed    %s  (%s rev %s: %s)\n", f.Path, f.Number, orDash(f.Revision), extent(ingest.FileResult{Pages: f.Pages, Rows: f.Rows, Chunks: f.Chunks}))
+			fmt.Fprintf(w, "  indexed    %s  (%s: %s)\n", f.Path, numberAndRevision(f.Number, f.Revision), extent(ingest.FileResult{Pages: f.Pages, Rows: f.Rows, Chunks: f.Chunks}))
+			if len(f.Unreadable) > 0 {
+				fmt.Fprintf(w, "             indexed with warnings: %d of %s unreadable (%s: no text, blank, scanned or damaged)\n",
+					len(f.Unreadable), plural(f.Pages, "page"), pageList(f.Unreadable))
+			}
 		case string(ingest.Unchanged):
-			fmt.Fprintf(w, "  unchanged  %s  (%s rev %s)\n", f.Path, f.Number, orDash(f.Revision))
+			fmt.Fprintf(w, "  unchanged  %s  (%s)\n", f.Path, numberAndRevision(f.Number, f.Revision))
 		case drive.RegisterRead:
 			fmt.Fprintf(w, "  register   %s  (%s)\n", f.Path, plural(f.Rows, "entry"))
 		case drive.Deferred:
 			fmt.Fprintf(w, "  deferred   %s: %v (tried again at the next sync)\n", f.Path, f.Err)
 		case drive.Withdrawn:
-			fmt.Fprintf(w, "  withdrawn  %s  (%s rev %s): %v\n", f.Path, f.Number, orDash(f.Revision), f.Err)
+			fmt.Fprintf(w, "  withdrawn  %s  (%s): %v\n", f.Path, numberAndRevision(f.Number, f.Revision), f.Err)
 		default:
 			fmt.Fprintf(w, "  %-10s %s: %v\n", f.Outcome, f.Path, f.Err)
 		}
@@ -100,10 +104,19 @@ func byteCountSI(n int64) string {
 	return fmt.Sprintf("%d bytes", n)
 }
 
-// driveFailed reports whether a sync left files that failed, so the exit
-// status says so as it does for local files.
-func driveFailed(rep drive.Report) bool {
-	return rep.Count(string(ingest.Failed)) > 0 || rep.Count(drive.Deferred) > 0
+// driveFailed reports whether a sync left files that failed (or, unless
+// partial files are accepted, were only partly read), so the exit status
+// says so as it does for local files.
+func driveFailed(rep drive.Report, acceptPartial bool) bool {
+	if rep.Count(string(ingest.Failed)) > 0 || rep.Count(drive.Deferred) > 0 {
+		return true
+	}
+	for _, f := range rep.Files {
+		if f.Outcome == string(ingest.Indexed) && len(f.Unreadable) > 0 && !acceptPartial {
+			return true
+		}
+	}
+	return false
 }
 
 // driveSync is the background sync of CEW_DRIVE_FOLDERS in cew serve.

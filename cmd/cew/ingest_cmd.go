@@ -56,7 +56,7 @@ The exit status is 1 when any file failed or was only partly read (unless
 					if err != nil {
 						return err
 					}
-					failed = failed || driveFailed(rep)
+					failed = failed || driveFailed(rep, acceptPartial)
 				}
 			}
 			if len(paths) == 0 {
