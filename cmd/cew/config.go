@@ -66,6 +66,7 @@ type Config struct {
 	MetricsAddr      string
 	MetricsToken     string
 	MaxConnections   int
+	ProbeInterval    time.Duration
 	MaxFileMB        int
 	MaxQuestionChars int
 	AuditMaxMB       int
@@ -198,6 +199,7 @@ var settings = []setting{
 	{env: "CEW_INDEX_POLL", def: "2s", help: "how often cew serve checks the embedded index for documents ingested while it runs", set: duration(func(c *Config) *time.Duration { return &c.IndexPoll })},
 	{env: "CEW_METRICS_ADDR", help: "serve /metrics on this separate (admin) address instead of CEW_ADDR, e.g. 0.0.0.0:9090", set: str(func(c *Config) *string { return &c.MetricsAddr })},
 	{env: "CEW_METRICS_TOKEN", secret: true, help: "bearer token /metrics requires; without it and without CEW_METRICS_ADDR, /metrics is served only when CEW_ADDR is a loopback address", set: str(func(c *Config) *string { return &c.MetricsToken })},
+	{env: "CEW_PROBE_INTERVAL", def: "2s", help: "how often cew serve checks its dependencies (index, Milvus, Redis, LLM and embedding endpoints) for /readyz", set: duration(func(c *Config) *time.Duration { return &c.ProbeInterval })},
 	{env: "CEW_MAX_CONNECTIONS", def: "1024", help: "concurrent connections cew serve accepts on CEW_ADDR; more wait to be accepted", set: positiveInt(func(c *Config) *int { return &c.MaxConnections })},
 	{env: "CEW_MAX_FILE_MB", def: "100", help: "files bigger than this are skipped at ingestion", set: positiveInt(func(c *Config) *int { return &c.MaxFileMB })},
 	{env: "CEW_MAX_QUESTION_CHARS", def: "1000", help: "longest question accepted", set: positiveInt(func(c *Config) *int { return &c.MaxQuestionChars })},

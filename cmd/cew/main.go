@@ -21,6 +21,7 @@ import (
 	"github.com/spf13/cobra"
 	"golang.org/x/term"
 
+	"github.com/cewhq/cew/cache"
 	"github.com/cewhq/cew/ingest"
 	"github.com/cewhq/cew/outbox/disk"
 	"github.com/cewhq/cew/pipeline/llm"
@@ -67,6 +68,9 @@ type app struct {
 	// cache is the cache backend newBot opened (Redis or in-process); the
 	// server's outbox shares Redis with it.
 	cache cacheBackend
+	// health tracks the cache backend for the bot; the readiness prober
+	// feeds it too.
+	health *cache.Health
 	// outboxDB is the data directory's outbox file, opened by serve.
 	outboxDB *disk.DB
 	closers  []func() error

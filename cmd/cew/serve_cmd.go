@@ -86,7 +86,11 @@ func (a *app) serve(ctx context.Context) error {
 		w.Header().Set("Content-Type", "text/plain; charset=utf-8")
 		_, _ = w.Write([]byte("ok\n"))
 	})
-	mux.Handle("GET /readyz", a.readyHandler(st, b, ds))
+	probes := newProber(a.cfg.ProbeInterval, a.readinessProbes(st), observeProbe(a.health))
+	probeCtx, stopProbes := context.WithCancel(ctx)
+	defer stopProbes()
+	go probes.run(probeCtx)
+	mux.Handle("GET /readyz", a.readyHandler(st, probes, ds))
 	metricsHandler := promhttp.HandlerFor(reg, promhttp.HandlerOpts{Registry: reg})
 	var adminMux *http.ServeMux
 	switch placement := a.metricsPlacement(); placement {
@@ -308,52 +312,64 @@ func draftInterval(on bool) time.Duration {
 type readiness struct {
 	Status string            `json:"status"` // ready, degraded, unavailable
 	Checks map[string]string `json:"checks"`
+	Errors map[string]string `json:"errors,omitempty"`
+	Age    map[string]int64  `json:"checked_ms_ago,omitempty"`
 }
 
-// readyHandler reports whether this replica can answer: the index must
-// answer (else 503); a failing cache only degrades (200, "degraded").
-func (a *app) readyHandler(st store.Store, b *bot.Bot, ds *driveSync) http.Handler {
+// readyHandler reports whether this replica can answer, from the
+// prober's latest results (every CEW_PROBE_INTERVAL, with or without
+// traffic): the index (and Milvus) must answer, else 503; a failing Redis,
+// LLM or embedding endpoint only degrades (200, "degraded"). Each check
+// says "ok" or what failed; "errors" has the reason, "checked_ms_ago" how
+// old each result is.
+func (a *app) readyHandler(st store.Store, p *prober, ds *driveSync) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		ctx, cancel := context.WithTimeout(r.Context(), 2*time.Second)
-		defer cancel()
-		res := readiness{Status: "ready", Checks: map[string]string{}}
+		res := readiness{Status: "ready", Checks: map[string]string{}, Errors: map[string]string{}, Age: map[string]int64{}}
 		code := http.StatusOK
-		if _, err := st.Generation(ctx, a.cfg.Tenant); err != nil {
-			res.Status, res.Checks["store"], code = "unavailable", "error", http.StatusServiceUnavailable
-		} else {
-			res.Checks["store"] = "ok"
+		fail := func(required bool) {
+			switch {
+			case required:
+				res.Status, code = "unavailable", http.StatusServiceUnavailable
+			case code == http.StatusOK:
+				res.Status = "degraded"
+			}
+		}
+		for _, pr := range p.probes {
+			r, ok := p.result(pr.name)
+			switch {
+			case !ok:
+				res.Checks[pr.name] = "not checked yet"
+				fail(pr.required)
+			case r.err == nil:
+				res.Checks[pr.name] = "ok"
+			case errors.Is(r.err, errNoHealthEndpoint):
+				res.Checks[pr.name] = "configured (no health endpoint)"
+			default:
+				res.Checks[pr.name], res.Errors[pr.name] = "error", r.err.Error()
+				if pr.name == "cache" {
+					res.Checks[pr.name] = "degraded"
+				}
+				fail(pr.required)
+			}
+			if ok {
+				res.Age[pr.name] = p.now().Sub(r.at).Milliseconds()
+			}
 		}
 		if f, ok := st.(*embedded.Follower); ok {
 			switch {
 			case !f.Loaded():
 				// Started while cew ingest held the file: nothing to answer from yet.
-				res.Status, res.Checks["index"], code = "unavailable", "not loaded yet: cew ingest is writing it", http.StatusServiceUnavailable
+				res.Checks["index"] = "not loaded yet: cew ingest is writing it"
+				fail(true)
 			case f.LastError() != nil && !errors.Is(f.LastError(), embedded.ErrLocked):
 				res.Checks["index"] = "reload failing: answering from the last snapshot"
-				if code == http.StatusOK {
-					res.Status = "degraded"
-				}
+				fail(false)
 			default:
 				res.Checks["index"] = "ok"
 			}
 		}
-		if isMilvus, err := milvusPing(ctx, st); isMilvus {
-			res.Checks["milvus"] = "ok"
-			if err != nil {
-				a.logger.Warn("readiness: milvus", "err", err)
-				res.Status, res.Checks["milvus"], code = "unavailable", "error", http.StatusServiceUnavailable
-			}
-		}
-		switch {
-		case a.cfg.RedisURL == "":
+		if a.cfg.RedisURL == "" {
 			res.Checks["cache"] = "memory"
-		case b.Degraded():
-			res.Checks["cache"] = "degraded"
-			if code == http.StatusOK {
-				res.Status = "degraded"
-			}
-		default:
-			res.Checks["cache"] = "ok"
 		}
 		if check, ok := ds.readiness(); ds != nil {
 			res.Checks["drive"] = check
@@ -361,9 +377,8 @@ func (a *app) readyHandler(st store.Store, b *bot.Bot, ds *driveSync) http.Handl
 				res.Status = "degraded"
 			}
 		}
-		res.Checks["llm"] = "not configured (extractive answers)"
-		if a.cfg.LLMModel != "" {
-			res.Checks["llm"] = "configured"
+		if a.cfg.LLMModel == "" {
+			res.Checks["llm"] = "not configured (extractive answers)"
 		}
 		w.Header().Set("Content-Type", "application/json")
 		w.WriteHeader(code)

@@ -170,10 +170,11 @@ func (a *app) newBot(ctx context.Context, st store.Store, metrics *bot.Metrics, 
 	if a.cfg.RedisURL != "" {
 		backend = "redis"
 	}
+	a.health = cache.NewHealth(cache.HealthOptions{Backend: backend, Logger: a.logger})
 	cfg := bot.Config{
 		Pipeline: p, Generations: st,
 		Answers: c, Sessions: c, Deduper: c, Limiter: c,
-		Health:            cache.NewHealth(cache.HealthOptions{Backend: backend, Logger: a.logger}),
+		Health:            a.health,
 		Audit:             audit,
 		Metrics:           metrics,
 		Logger:            a.logger,
