@@ -57,6 +57,9 @@ func (c commandJob) query() bot.Query {
 	}
 }
 
+// startingText answers a slash command while cew cannot reach Slack yet.
+const startingText = "cew is starting and cannot reach Slack yet; please ask again in a minute."
+
 // handleCommands serves POST /slack/commands.
 func (a *Adapter) handleCommands(w http.ResponseWriter, r *http.Request) {
 	start := time.Now()
@@ -68,6 +71,12 @@ func (a *Adapter) handleCommands(w http.ResponseWriter, r *http.Request) {
 	form, err := url.ParseQuery(string(body))
 	if err != nil || form.Get("command") == "" {
 		http.Error(w, "malformed command", http.StatusBadRequest)
+		return
+	}
+	if a.Ready() != nil {
+		// The reply to a slash command needs no Web API call: say so at once.
+		w.Header().Set("Content-Type", "application/json")
+		_ = json.NewEncoder(w).Encode(slackapi.WebhookMessage{ResponseType: slackapi.ResponseTypeEphemeral, Text: startingText})
 		return
 	}
 	resp := a.command(context.WithoutCancel(r.Context()), commandFromForm(form), replayKey(r.Header, body))

@@ -108,6 +108,13 @@ func (a *Adapter) handleEvents(w http.ResponseWriter, r *http.Request) {
 		_ = json.NewEncoder(w).Encode(map[string]string{"challenge": env.Challenge})
 		return
 	case slackevents.CallbackEvent:
+		if err := a.Ready(); err != nil {
+			// Who the app is (to ignore its own messages, to find its
+			// mention) is not known yet: Slack delivers the event again.
+			a.log.Info("event refused: not ready", "platform", "slack", "stage", "ack", "event_id", env.EventID, "reason", err)
+			http.Error(w, "starting: not connected to Slack yet", http.StatusServiceUnavailable)
+			return
+		}
 		retry, _ := strconv.Atoi(r.Header.Get(headerRetryNum))
 		if retry > 0 {
 			a.log.Info("event redelivered", "platform", "slack", "stage", "ack", "event_id", env.EventID,
@@ -173,7 +180,7 @@ func (a *Adapter) dispatchEvent(base context.Context, env eventEnvelope, retry i
 // not.
 func (a *Adapter) conversationFor(env eventEnvelope) (conversation, bool) {
 	ev := env.Event
-	if ev.BotID != "" || ev.Subtype == "bot_message" || ev.User == "" || ev.User == a.botUserID {
+	if ev.BotID != "" || ev.Subtype == "bot_message" || ev.User == "" || ev.User == a.botUser() {
 		return conversation{}, false
 	}
 	team := env.TeamID

@@ -35,6 +35,10 @@ func (a *Adapter) handleInteractivity(w http.ResponseWriter, r *http.Request) {
 		http.Error(w, "malformed interaction", http.StatusBadRequest)
 		return
 	}
+	if a.Ready() != nil {
+		http.Error(w, "starting: not connected to Slack yet", http.StatusServiceUnavailable)
+		return
+	}
 	if err := a.interaction(context.WithoutCancel(r.Context()), cb); errors.Is(err, workpool.ErrClosed) {
 		http.Error(w, "shutting down", http.StatusServiceUnavailable)
 		return

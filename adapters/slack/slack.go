@@ -11,9 +11,11 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"math"
 	"net/http"
 	"regexp"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
@@ -118,10 +120,16 @@ type Adapter struct {
 	metrics *metrics
 	pool    *workpool.Pool
 
-	// botUserID is the app's bot user, from auth.test; mention matches its
-	// mention in message text.
-	botUserID string
-	mention   *regexp.Regexp
+	// self is who the app is in Slack, from auth.test; nil until Slack
+	// has answered (see connect). ready is closed when it is set.
+	self  atomic.Pointer[identity]
+	ready chan struct{}
+	// notReady says why self is still nil, for /readyz.
+	notReady atomic.Pointer[error]
+	// stopConnect ends the background auth.test retries; connectDone is
+	// closed when they have ended.
+	stopConnect context.CancelFunc
+	connectDone chan struct{}
 
 	seen   *recent.Map[struct{}]
 	shares *recent.Map[heldShare]
@@ -132,8 +140,25 @@ type Adapter struct {
 	sleep func(ctx context.Context, d time.Duration) error
 }
 
-// New checks the configuration, calls auth.test once to learn the app's
-// own bot user id and starts the worker pool.
+// identity is the app's bot user and the pattern of its mention in text.
+type identity struct {
+	userID  string
+	mention *regexp.Regexp
+}
+
+// Retries of auth.test while Slack cannot be reached at start-up.
+const (
+	connectInitialWait = time.Second
+	connectMaxWait     = time.Minute
+)
+
+// New checks the configuration, starts the worker pool and calls auth.test
+// to learn the app's own bot user id. When Slack refuses the token New
+// fails; when Slack cannot be reached (network, 5xx, rate limit) the
+// adapter starts anyway, not Ready, and keeps calling auth.test with
+// exponential backoff (1 s to 1 min) in the background until Slack answers
+// or Shutdown. Until then events get 503 (Slack delivers them again),
+// slash commands a "starting" reply, and Socket Mode waits.
 func New(ctx context.Context, cfg Config, b Bot) (*Adapter, error) {
 	if err := cfg.validate(b); err != nil {
 		return nil, err
@@ -162,26 +187,27 @@ func New(ctx context.Context, cfg Config, b Bot) (*Adapter, error) {
 		seen:   recent.New[struct{}](bot.DefaultDedupeTTL, seenLimit),
 		shares: recent.New[heldShare](shareTTL, shareLimit),
 		sleep:  retry.Sleep,
+		ready:  make(chan struct{}),
 	}
 
-	var auth *slackapi.AuthTestResponse
-	err := a.retry(ctx, "auth.test", func(ctx context.Context) error {
-		var err error
-		auth, err = a.api.AuthTestContext(ctx)
-		return err
-	})
-	if err != nil {
-		httpClient.CloseIdleConnections()
-		return nil, fmt.Errorf("adapters/slack: new: %w", err)
+	callCtx, cancel := context.WithTimeout(ctx, apiCallTimeout)
+	auth, authErr := a.api.AuthTestContext(callCtx)
+	cancel()
+	var verdict retry.Verdict
+	if authErr != nil {
+		verdict = classifyAPIError(authErr, func() time.Duration { return 0 })
 	}
-	// Metrics are registered once the app is known to work, so a failed
-	// start leaves the registry as it was.
+	if authErr != nil && !verdict.Retryable {
+		httpClient.CloseIdleConnections()
+		return nil, fmt.Errorf("adapters/slack: new: auth.test: %w", authErr)
+	}
+	// Metrics are registered once Slack has not refused the app, so a
+	// failed start leaves the registry as it was.
+	var err error
 	if a.metrics, err = newMetrics(cfg.Registerer); err != nil {
 		httpClient.CloseIdleConnections()
 		return nil, err
 	}
-	a.botUserID = auth.UserID
-	a.mention = regexp.MustCompile(`<@` + regexp.QuoteMeta(auth.UserID) + `(?:\|[^>]*)?>`)
 	if cfg.Outbox != nil {
 		a.outbox, err = outbox.New(outbox.Config{
 			Queue: cfg.Outbox, Sender: sender{a}, Platform: "slack", Deadline: cfg.DeliveryDeadline,
@@ -195,9 +221,82 @@ func New(ctx context.Context, cfg Config, b Bot) (*Adapter, error) {
 		a.outbox.Start()
 	}
 	a.pool = workpool.New(cfg.Workers, cfg.QueueSize, cfg.AnswerTimeout, "slack", cfg.Logger)
-	a.log.Info("slack adapter ready", "platform", "slack", "stage", "start", "bot_user", a.botUserID, "bot_id", auth.BotID,
-		"team", auth.TeamID, "socket_mode", cfg.AppToken != "", "workers", cfg.Workers, "queue", cfg.QueueSize)
+	connectCtx, stop := context.WithCancel(context.WithoutCancel(ctx))
+	a.stopConnect, a.connectDone = stop, make(chan struct{})
+	if authErr == nil {
+		a.setIdentity(auth)
+		close(a.connectDone)
+		return a, nil
+	}
+	a.metrics.apiError("auth.test", verdict.Kind)
+	why := fmt.Errorf("connecting to Slack: %w", authErr)
+	a.notReady.Store(&why)
+	a.log.Warn("slack unreachable at start-up: serving, not ready, retrying auth.test", "platform", "slack", "stage", "start", "err", authErr)
+	go a.connect(connectCtx, a.sleep)
 	return a, nil
+}
+
+// connect calls auth.test until Slack answers, backing off between tries
+// with sleep.
+func (a *Adapter) connect(ctx context.Context, sleep func(context.Context, time.Duration) error) {
+	defer close(a.connectDone)
+	var auth *slackapi.AuthTestResponse
+	policy := retry.Policy{
+		Attempts: math.MaxInt, Initial: connectInitialWait, Max: connectMaxWait,
+		Classify: classifyAPIError, Sleep: sleep,
+		Observe: func(at retry.Attempt) {
+			a.metrics.apiError("auth.test", at.Kind)
+			why := fmt.Errorf("connecting to Slack (attempt %d): %w", at.N+1, at.Err)
+			a.notReady.Store(&why)
+			a.log.Info("slack auth.test failed; retrying", "platform", "slack", "stage", "start",
+				"attempt", at.N+1, "kind", at.Kind, "wait_ms", at.Wait.Milliseconds(), "final", at.Final, "err", at.Err)
+		},
+	}
+	err := policy.Do(ctx, "auth.test", func(ctx context.Context) error {
+		var err error
+		auth, err = a.api.AuthTestContext(ctx)
+		return err
+	})
+	switch {
+	case err == nil:
+		a.setIdentity(auth)
+	case ctx.Err() != nil:
+	default:
+		why := fmt.Errorf("slack refused the bot token (SLACK_BOT_TOKEN): %w", err)
+		a.notReady.Store(&why)
+		a.log.Error("slack refused the bot token: not ready until restarted with a valid SLACK_BOT_TOKEN", "platform", "slack", "stage", "start", "err", err)
+	}
+}
+
+// setIdentity records who the app is and makes the adapter ready.
+func (a *Adapter) setIdentity(auth *slackapi.AuthTestResponse) {
+	a.self.Store(&identity{
+		userID:  auth.UserID,
+		mention: regexp.MustCompile(`<@` + regexp.QuoteMeta(auth.UserID) + `(?:\|[^>]*)?>`),
+	})
+	a.notReady.Store(nil)
+	close(a.ready)
+	a.log.Info("slack adapter ready", "platform", "slack", "stage", "start", "bot_user", auth.UserID, "bot_id", auth.BotID,
+		"team", auth.TeamID, "socket_mode", a.cfg.AppToken != "", "workers", a.cfg.Workers, "queue", a.cfg.QueueSize)
+}
+
+// Ready returns nil once Slack has answered auth.test, else why not.
+func (a *Adapter) Ready() error {
+	if a.self.Load() != nil {
+		return nil
+	}
+	if why := a.notReady.Load(); why != nil {
+		return *why
+	}
+	return errors.New("connecting to Slack")
+}
+
+// botUser is the app's bot user id, "" before Slack has answered.
+func (a *Adapter) botUser() string {
+	if id := a.self.Load(); id != nil {
+		return id.userID
+	}
+	return ""
 }
 
 func (c Config) validate(b Bot) error {
@@ -262,6 +361,8 @@ func (a *Adapter) Routes(mux *http.ServeMux) {
 // answered (and, with an outbox, handed to it) until ctx ends; then it
 // cancels what is left.
 func (a *Adapter) Shutdown(ctx context.Context) error {
+	a.stopConnect()
+	<-a.connectDone
 	err := a.pool.Shutdown(ctx)
 	if err != nil {
 		err = fmt.Errorf("adapters/slack: %w", err)
@@ -288,11 +389,16 @@ func (a *Adapter) tenant(teamID string) (string, bool) {
 // stripMention removes the app's own mention from a message; the bot's
 // validation strips the rest of Slack's markup.
 func (a *Adapter) stripMention(text string) string {
-	return strings.TrimSpace(a.mention.ReplaceAllString(text, " "))
+	id := a.self.Load()
+	if id == nil {
+		return strings.TrimSpace(text)
+	}
+	return strings.TrimSpace(id.mention.ReplaceAllString(text, " "))
 }
 
 func (a *Adapter) mentionsMe(text string) bool {
-	return a.mention.MatchString(text)
+	id := a.self.Load()
+	return id != nil && id.mention.MatchString(text)
 }
 
 // errorAnswer makes sure a failed answer apologises with a reference and

@@ -16,11 +16,19 @@ import (
 // RunSocketMode receives the same events, commands and clicks over a Socket
 // Mode WebSocket (no public URL needed) and handles them exactly as the
 // HTTP endpoints do: each envelope is acknowledged at once and its work
-// goes to the same worker pool. It returns nil when ctx ends, or an error
-// when Slack refuses the connection (a bad or revoked app token).
+// goes to the same worker pool. It waits until the adapter is Ready, and
+// returns nil when ctx ends, or an error when Slack refuses the connection
+// (a bad or revoked app token).
 func (a *Adapter) RunSocketMode(ctx context.Context) error {
 	if a.cfg.AppToken == "" {
 		return errors.New("adapters/slack: socket mode: no app token (SLACK_APP_TOKEN)")
+	}
+	// Events need the app's own identity: connect once Slack has answered
+	// auth.test (at once, unless it could not be reached at start-up).
+	select {
+	case <-a.ready:
+	case <-ctx.Done():
+		return nil
 	}
 	client := socketmode.New(a.api, socketmode.OptionLog(slog.NewLogLogger(a.log.Handler(), slog.LevelDebug)))
 	runCtx, cancel := context.WithCancel(ctx)

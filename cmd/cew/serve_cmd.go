@@ -90,7 +90,6 @@ func (a *app) serve(ctx context.Context) error {
 	probeCtx, stopProbes := context.WithCancel(ctx)
 	defer stopProbes()
 	go probes.run(probeCtx)
-	mux.Handle("GET /readyz", a.readyHandler(st, probes, ds))
 	metricsHandler := promhttp.HandlerFor(reg, promhttp.HandlerOpts{Registry: reg})
 	var adminMux *http.ServeMux
 	switch placement := a.metricsPlacement(); placement {
@@ -149,6 +148,11 @@ func (a *app) serve(ctx context.Context) error {
 	if adapter == nil && teamsAdapter == nil {
 		a.logger.Warn("neither SLACK_BOT_TOKEN nor MICROSOFT_APP_ID is set: serving health and metrics only")
 	}
+	platforms := map[string]readyChecker{}
+	if adapter != nil {
+		platforms["slack"] = adapter
+	}
+	mux.Handle("GET /readyz", a.readyHandler(st, probes, ds, platforms))
 
 	ln, err := net.Listen("tcp", a.cfg.Addr)
 	if err != nil {
@@ -316,13 +320,20 @@ type readiness struct {
 	Age    map[string]int64  `json:"checked_ms_ago,omitempty"`
 }
 
+// readyChecker is a platform adapter that can be up but not ready: Slack
+// before auth.test has answered.
+type readyChecker interface {
+	Ready() error
+}
+
 // readyHandler reports whether this replica can answer, from the
 // prober's latest results (every CEW_PROBE_INTERVAL, with or without
 // traffic): the index (and Milvus) must answer, else 503; a failing Redis,
 // LLM or embedding endpoint only degrades (200, "degraded"). Each check
 // says "ok" or what failed; "errors" has the reason, "checked_ms_ago" how
-// old each result is.
-func (a *app) readyHandler(st store.Store, p *prober, ds *driveSync) http.Handler {
+// old each result is. A platform that is not connected yet (Slack before
+// auth.test answers) is unavailable too.
+func (a *app) readyHandler(st store.Store, p *prober, ds *driveSync, platforms map[string]readyChecker) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		res := readiness{Status: "ready", Checks: map[string]string{}, Errors: map[string]string{}, Age: map[string]int64{}}
 		code := http.StatusOK
@@ -366,6 +377,13 @@ func (a *app) readyHandler(st store.Store, p *prober, ds *driveSync) http.Handle
 				fail(false)
 			default:
 				res.Checks["index"] = "ok"
+			}
+		}
+		for name, pl := range platforms {
+			res.Checks[name] = "ok"
+			if err := pl.Ready(); err != nil {
+				res.Checks[name], res.Errors[name] = "not ready", err.Error()
+				fail(true)
 			}
 		}
 		if a.cfg.RedisURL == "" {

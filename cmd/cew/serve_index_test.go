@@ -7,7 +7,10 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync/atomic"
 	"testing"
+
+	"github.com/slack-go/slack/slacktest"
 )
 
 // TestServeBesideTheCLI: while cew serve runs, status, search and ask
@@ -97,4 +100,38 @@ func (r *slackRecorder) finalReply(thread string) string {
 		}
 	}
 	return ""
+}
+
+// TestServeStartsWhileSlackIsDown: with Slack's auth.test failing at
+// start-up, cew serve runs, /readyz says not ready (503, naming Slack), and
+// it becomes ready once Slack answers.
+func TestServeStartsWhileSlackIsDown(t *testing.T) {
+	var slackUp atomic.Bool
+	slack := slacktest.NewTestServer(func(c slacktest.Customize) {
+		c.Handle("/auth.test", func(w http.ResponseWriter, _ *http.Request) {
+			if !slackUp.Load() {
+				http.Error(w, "upstream unavailable", http.StatusBadGateway)
+				return
+			}
+			fmt.Fprint(w, `{"ok":true,"team":"Project","user":"cew","team_id":"T1","user_id":"UCEW","bot_id":"BCEW"}`)
+		})
+	})
+	slack.Start()
+	t.Cleanup(slack.Stop)
+	addr := freeAddr(t)
+	env := map[string]string{
+		"CEW_DATA_DIR": t.TempDir(), "CEW_ADDR": addr, "SLACK_BOT_TOKEN": testBotToken, "CEW_EMBED": "none",
+		"SLACK_SIGNING_SECRET": testSigningSecret, "CEW_SLACK_API_URL": slack.GetAPIURL(),
+	}
+	base, stop := serveInBackground(t, addr, runWith(env))
+	defer stop()
+	ready := func() (int, readiness) { return getReadiness(t, base) }
+	if code, r := ready(); code != http.StatusServiceUnavailable || !strings.HasPrefix(r.Checks["slack"], "not ready") {
+		t.Errorf("readyz while Slack is down = %d %+v, want 503 naming slack", code, r)
+	}
+	slackUp.Store(true)
+	waitFor(t, "ready once Slack answers", func() bool {
+		code, r := ready()
+		return code == http.StatusOK && r.Checks["slack"] == "ok"
+	})
 }

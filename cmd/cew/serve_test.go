@@ -84,6 +84,21 @@ func waitFor(t *testing.T, what string, cond func() bool) {
 	}
 }
 
+// getReadiness fetches and decodes /readyz.
+func getReadiness(t *testing.T, base string) (int, readiness) {
+	t.Helper()
+	resp, err := http.Get(base + "/readyz")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	var r readiness
+	if err := json.NewDecoder(resp.Body).Decode(&r); err != nil {
+		t.Fatal(err)
+	}
+	return resp.StatusCode, r
+}
+
 // runWith runs cew in-process with env as its environment and returns
 // stdout and stderr together.
 func runWith(env map[string]string) func(ctx context.Context, args ...string) (string, error) {
@@ -146,17 +161,9 @@ func TestServe(t *testing.T) {
 	base, stop := serveInBackground(t, addr, run)
 
 	t.Run("readyz", func(t *testing.T) {
-		resp, err := http.Get(base + "/readyz")
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer resp.Body.Close()
-		var r readiness
-		if err := json.NewDecoder(resp.Body).Decode(&r); err != nil {
-			t.Fatal(err)
-		}
-		if resp.StatusCode != http.StatusOK || r.Status != "ready" || r.Checks["store"] != "ok" || r.Checks["cache"] != "memory" {
-			t.Errorf("readyz = %d %+v", resp.StatusCode, r)
+		code, r := getReadiness(t, base)
+		if code != http.StatusOK || r.Status != "ready" || r.Checks["store"] != "ok" || r.Checks["cache"] != "memory" {
+			t.Errorf("readyz = %d %+v", code, r)
 		}
 	})
 
