@@ -45,6 +45,8 @@ type fixtureOptions struct {
 	// follow syncs as cew serve does: into the embedded index a server
 	// follows, one write per batch.
 	follow bool
+	// store, when set, is the index instead of an embedded one.
+	store store.Store
 }
 
 func newFixture(t testing.TB, o fixtureOptions) *fixture {
@@ -56,9 +58,12 @@ func newFixture(t testing.TB, o fixtureOptions) *fixture {
 		err error
 	)
 	indexDir := t.TempDir()
-	if o.follow {
+	switch {
+	case o.store != nil:
+		st = o.store
+	case o.follow:
 		st, err = embedded.OpenFollower(indexDir, embedded.Options{})
-	} else {
+	default:
 		st, err = embedded.Open(indexDir, embedded.Options{})
 	}
 	if err != nil {
