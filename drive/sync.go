@@ -13,6 +13,7 @@ import (
 	"fmt"
 	"log/slog"
 	"maps"
+	"net/http"
 	"os"
 	"path/filepath"
 	"slices"
@@ -21,6 +22,7 @@ import (
 	"time"
 
 	gdrive "google.golang.org/api/drive/v3"
+	"google.golang.org/api/googleapi"
 
 	"github.com/cewhq/cew/ingest"
 	"github.com/cewhq/cew/store"
@@ -336,13 +338,26 @@ func (r *run) incremental(ctx context.Context) error {
 		}
 		return nil
 	})
+	if expiredPosition(err) {
+		// Drive no longer knows the stored position: list the folder
+		// again (files already indexed are found unchanged).
+		st.PageToken = ""
+		if serr := st.save(r.s.opts.Dir); serr != nil {
+			return serr
+		}
+		return fmt.Errorf("drive: the Changes feed position expired; the next sync lists the folder again: %w", err)
+	}
 	if err != nil {
 		return err
 	}
 	for _, ch := range changes {
-		if ch.FileId == st.Root && (ch.Removed || ch.File == nil || ch.File.Trashed) {
+		if ch.FileId != st.Root {
+			continue
+		}
+		if ch.Removed || ch.File == nil || ch.File.Trashed {
 			return r.rootGone(ctx, ch)
 		}
+		st.Name = ch.File.Name
 	}
 	added := r.applyFolders(changes)
 	for _, id := range added {
@@ -391,6 +406,13 @@ func (r *run) incremental(ctx context.Context) error {
 	}
 	st.PageToken = next
 	return st.save(r.s.opts.Dir)
+}
+
+// expiredPosition reports Drive refusing a stored page token.
+func expiredPosition(err error) bool {
+	var ge *googleapi.Error
+	return errors.As(err, &ge) && (ge.Code == http.StatusGone || ge.Code == http.StatusNotFound ||
+		(ge.Code == http.StatusBadRequest && strings.Contains(strings.ToLower(ge.Message), "pagetoken")))
 }
 
 // rootGone withdraws everything when the synced folder itself is trashed

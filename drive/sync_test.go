@@ -222,7 +222,13 @@ func TestIncrementalChanges(t *testing.T) {
 // supersedes the old; a file replaced by another (the next revision,
 // uploaded beside it, the old one trashed) moves the link to the new file.
 func TestReplacedFile(t *testing.T) {
-	f := newFixture(t, fixtureOptions{})
+	forEachIndex(t, func(t *testing.T, o fixtureOptions) {
+		testReplacedFile(t, o)
+	})
+}
+
+func testReplacedFile(t *testing.T, o fixtureOptions) {
+	f := newFixture(t, o)
 	root := f.srv.AddFolder("", "Project")
 	unlabeled := f.srv.AddFile(root, "Method statement.md", "text/markdown", md("Method", "Backfill is placed in layers of 300 mm."))
 	old := f.srv.AddFile(root, "277-007-D-C-40327 Rev 03 Trenches.md", "text/markdown", md("Trenches", "DC cables are laid at 800 mm depth."))
@@ -269,11 +275,28 @@ func TestReplacedFile(t *testing.T) {
 	})
 }
 
+// forEachIndex runs a test on the embedded index as cew ingest writes it
+// and as cew serve follows it (one write and one reload per batch).
+func forEachIndex(t *testing.T, test func(t *testing.T, o fixtureOptions)) {
+	for _, c := range []struct {
+		name string
+		o    fixtureOptions
+	}{{"written", fixtureOptions{}}, {"followed", fixtureOptions{follow: true}}} {
+		t.Run(c.name, func(t *testing.T) { test(t, c.o) })
+	}
+}
+
 // TestRemovedFiles: a trashed file, a deleted one, a file moved out and a
 // trashed folder's files leave search; a file taken out of the bin comes
 // back.
 func TestRemovedFiles(t *testing.T) {
-	f := newFixture(t, fixtureOptions{})
+	forEachIndex(t, func(t *testing.T, o fixtureOptions) {
+		testRemovedFiles(t, o)
+	})
+}
+
+func testRemovedFiles(t *testing.T, o fixtureOptions) {
+	f := newFixture(t, o)
 	root := f.srv.AddFolder("", "Project")
 	sub := f.srv.AddFolder(root, "Old")
 	trashed := f.srv.AddFile(root, "A-1 Rev 1 Alpha.md", "text/markdown", md("Alpha", "Alpha pile length is 12 m."))
@@ -663,5 +686,23 @@ func TestOneSyncAtATime(t *testing.T) {
 	}
 	if rep := f.sync(tenant, root); rep.Full {
 		t.Errorf("the sync after the first is a full listing again")
+	}
+}
+
+// TestExpiredChangesPosition: when Drive refuses the stored page token,
+// the next sync lists the folder again and downloads nothing it has.
+func TestExpiredChangesPosition(t *testing.T) {
+	f := newFixture(t, fixtureOptions{})
+	root := f.srv.AddFolder("", "Project")
+	f.srv.AddFile(root, "X-1 Rev 1 Spec.md", "text/markdown", md("Spec", "Anchor bolts are M24."))
+	f.sync(tenant, root)
+	f.srv.Fail(drivetest.Fault{Method: "changes.list", Status: 400, Reason: "invalid", Message: "Invalid Value: pageToken"})
+	if _, err := f.syncer.Sync(context.Background(), tenant, root); err == nil || !strings.Contains(err.Error(), "lists the folder again") {
+		t.Fatalf("err = %v", err)
+	}
+	f.srv.ResetCounts()
+	rep := f.sync(tenant, root)
+	if !rep.Full || rep.Downloaded != 0 || len(f.search(tenant, "anchor bolts")) != 1 {
+		t.Errorf("after the expired position: full %v, downloaded %d", rep.Full, rep.Downloaded)
 	}
 }

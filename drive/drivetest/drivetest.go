@@ -72,6 +72,8 @@ type Fault struct {
 	Reason string
 	// RetryAfter is the Retry-After header, "" for none.
 	RetryAfter string
+	// Message is the error message; "" names the reason.
+	Message string
 }
 
 // Server is the stand-in. Its methods change Drive as users would, each
@@ -395,7 +397,11 @@ func (s *Server) api(name string, h func(w http.ResponseWriter, r *http.Request,
 			if fault.RetryAfter != "" {
 				w.Header().Set("Retry-After", fault.RetryAfter)
 			}
-			writeError(w, fault.Status, fault.Reason, "Injected failure: "+fault.Reason)
+			msg := fault.Message
+			if msg == "" {
+				msg = "Injected failure: " + fault.Reason
+			}
+			writeError(w, fault.Status, fault.Reason, msg)
 			return
 		}
 		h(w, r, method)
