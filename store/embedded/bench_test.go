@@ -114,6 +114,26 @@ func BenchmarkOpen(b *testing.B) {
 			}
 		}
 	})
+	// A write through a follower (a sync job in the server): the file's
+	// lock and one transaction, no reload.
+	b.Run("follower-put-100-chunks/chunks=100k", func(b *testing.B) {
+		f, err := OpenFollower(dir, Options{})
+		if err != nil {
+			b.Fatal(err)
+		}
+		texts := make([]string, 100)
+		for i := range texts {
+			texts[i] = fmt.Sprintf("cable schedule line %d, conductor 95 mm2, trench depth %d mm", i, 600+i)
+		}
+		n := 0
+		for b.Loop() {
+			n++
+			doc := testDoc(storetest.BenchTenant, "follower-bench", fmt.Sprint(n), "IFC")
+			if err := f.PutDocument(context.Background(), doc, testChunks(doc, texts...)); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
 	b.Run("chunks=100k", func(b *testing.B) {
 		b.ReportAllocs()
 		for b.Loop() {

@@ -126,8 +126,9 @@ func readGenerations(db *bolt.DB) (gens map[string]uint64, err error) {
 // follows the file. Reads go to the current snapshot; Refresh (or Run,
 // which calls it on a ticker) loads a new one when a writer has changed the
 // file, and swaps it in atomically — searches in flight finish on the
-// snapshot they started with. Write runs a batch of writes in this process
-// (a sync job inside the server) and makes them visible at once.
+// snapshot they started with. Writes in this process (a sync job inside
+// the server: PutDocument, or Write for a batch) go to the file and the
+// snapshot together and are searchable at once.
 //
 // A snapshot costs the memory of the index; while a new one loads, two are
 // held. Follower is safe for concurrent use and implements store.Store and
@@ -276,29 +277,90 @@ func (f *Follower) Run(ctx context.Context, interval time.Duration) {
 	}
 }
 
-// Write opens the index for writing (waiting up to opts.LockTimeout for
-// other writers and for loads in progress), runs fn with it, closes it and
-// loads the result, so what fn wrote is searchable when Write returns.
-// Batch writes into one fn: each Write reloads the whole index.
-func (f *Follower) Write(ctx context.Context, fn func(w store.Store) error) error {
+// Write runs fn with the index open for writing (an exclusive lock,
+// waited for up to opts.LockTimeout while another writer or a load holds
+// the file) and returns when what fn wrote is on disk and searchable. The
+// store fn gets is the follower's own snapshot with the file attached: it
+// is first brought up to date from the file when another process wrote
+// since it was loaded, and every PutDocument writes the file and the
+// snapshot together, so no write reloads the index. Several writes in one
+// fn share one lock.
+func (f *Follower) Write(ctx context.Context, fn func(w store.Store) error) (err error) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	if f.closed {
 		return fmt.Errorf("store/embedded: write: %w", ErrClosed)
 	}
-	w, err := Open(f.dir, f.opts)
+	if err := ctx.Err(); err != nil {
+		return fmt.Errorf("store/embedded: write: %w", err)
+	}
+	if err := os.MkdirAll(f.dir, 0o750); err != nil {
+		return fmt.Errorf("store/embedded: write: %w", err)
+	}
+	timeout := f.opts.LockTimeout
+	if timeout <= 0 {
+		timeout = DefaultLockTimeout
+	}
+	path := filepath.Join(f.dir, FileName)
+	db, err := bolt.Open(path, 0o600, &bolt.Options{Timeout: timeout})
 	if err != nil {
-		return err
+		return openError(path, err)
 	}
-	err = fn(w)
-	if cerr := w.Close(); err == nil {
-		err = cerr
-	}
+	defer func() {
+		if cerr := db.Close(); cerr != nil && err == nil {
+			err = fmt.Errorf("store/embedded: close: %w", cerr)
+		}
+		// The file now holds what the snapshot holds: no reload for it.
+		if stamp, serr := statIndex(path); serr == nil {
+			f.stamp = stamp
+		}
+	}()
+	gens, err := readGenerations(db)
 	if err != nil {
-		return err
+		return fmt.Errorf("store/embedded: write %s: %w", path, err)
 	}
-	_, err = f.refreshLocked(ctx)
-	return err
+	cur := f.cur.Load()
+	if !f.loaded || !maps.Equal(gens, f.gens) {
+		// Another process wrote since the last load: start from the file.
+		fresh := newStore(db, f.opts.Logger)
+		if err := fresh.load(); err != nil {
+			return fmt.Errorf("store/embedded: write %s: %w", path, err)
+		}
+		fresh.db, fresh.readOnly = nil, true
+		f.cur.Store(fresh)
+		f.loaded, f.gens = true, gens
+		cur = fresh
+	}
+	cur.attach(db)
+	defer func() {
+		cur.attach(nil)
+		f.gens = cur.generations()
+	}()
+	return fn(batchWriter{cur})
+}
+
+// batchWriter is the store a Write's fn writes through: the follower's
+// snapshot, whose Close belongs to the follower.
+type batchWriter struct{ *Store }
+
+func (batchWriter) Close() error { return nil }
+
+// attach lets a snapshot write to db (nil: read-only again).
+func (s *Store) attach(db *bolt.DB) {
+	s.writeMu.Lock()
+	defer s.writeMu.Unlock()
+	s.db, s.readOnly = db, db == nil
+}
+
+// generations is every tenant's generation in memory.
+func (s *Store) generations() map[string]uint64 {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	gens := make(map[string]uint64, len(s.tenants))
+	for t, ix := range s.tenants {
+		gens[t] = ix.generation
+	}
+	return gens
 }
 
 // Loaded reports whether a snapshot of the file has been loaded (false
@@ -340,8 +402,8 @@ func (f *Follower) Vocabulary(ctx context.Context, tenant string) (store.Vocabul
 	return f.cur.Load().Vocabulary(ctx, tenant)
 }
 
-// PutDocument implements store.Indexer as one Write. Batches should call
-// Write themselves: each call reloads the index.
+// PutDocument implements store.Indexer as one Write: it takes the file's
+// lock for the one document. Batches that want one lock call Write.
 func (f *Follower) PutDocument(ctx context.Context, doc store.Document, chunks []store.Chunk) error {
 	return f.Write(ctx, func(w store.Store) error { return w.PutDocument(ctx, doc, chunks) })
 }

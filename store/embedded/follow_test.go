@@ -25,6 +25,16 @@ func TestFollowerConformance(t *testing.T) {
 	})
 }
 
+func openFollower(t *testing.T, dir string) *Follower {
+	t.Helper()
+	f, err := OpenFollower(dir, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = f.Close() })
+	return f
+}
+
 // put writes one document with a writer that is closed again, as a
 // `cew ingest` run beside the readers would.
 func putWithWriter(t *testing.T, dir string, doc store.Document, texts ...string) {
@@ -182,12 +192,8 @@ func TestFollowerWhileAWriterHoldsTheFile(t *testing.T) {
 // when Write returns, and a failed batch changes nothing.
 func TestFollowerWrite(t *testing.T) {
 	ctx := context.Background()
-	dir := t.TempDir()
-	f, err := OpenFollower(dir, Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
+	f := openFollower(t, t.TempDir())
+	var err error
 	err = f.Write(ctx, func(w store.Store) error {
 		for _, id := range []string{"trench", "earthing"} {
 			doc := testDoc("acme", id, "1", "IFC")
@@ -206,5 +212,46 @@ func TestFollowerWrite(t *testing.T) {
 	boom := errors.New("boom")
 	if err := f.Write(ctx, func(store.Store) error { return boom }); !errors.Is(err, boom) {
 		t.Errorf("Write = %v, want fn's error", err)
+	}
+}
+
+// TestFollowerWritesBesideAnotherWriter: what the follower writes is in
+// the file for other processes, and a write after another process's
+// starts from the file, so neither write is lost and the generation only
+// moves forward.
+func TestFollowerWritesBesideAnotherWriter(t *testing.T) {
+	ctx := context.Background()
+	dir := t.TempDir()
+	f := openFollower(t, dir)
+	trench := testDoc("acme", "trench", "1", "IFC")
+	if err := f.PutDocument(ctx, trench, testChunks(trench, "trench depth 800 mm")); err != nil {
+		t.Fatal(err)
+	}
+	g1, _ := f.Generation(ctx, "acme")
+	if changed, err := f.Refresh(ctx); changed || err != nil {
+		t.Errorf("Refresh after its own write = %v, %v; want nothing to reload", changed, err)
+	}
+	snap, err := OpenSnapshot(dir, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := hitDocs(t, snap, "trench"); len(got) != 1 {
+		t.Errorf("another reader does not see the follower's write: %v", got)
+	}
+
+	putWithWriter(t, dir, testDoc("acme", "earthing", "A", "IFC"), "earthing conductor 95 mm2")
+	cable := testDoc("acme", "cable", "1", "IFC")
+	if err := f.PutDocument(ctx, cable, testChunks(cable, "cable schedule")); err != nil {
+		t.Fatal(err)
+	}
+	if got := hitDocs(t, f, "trench earthing cable"); len(got) != 3 {
+		t.Errorf("after writes from both: %v, want all three documents", got)
+	}
+	snap, _ = OpenSnapshot(dir, Options{})
+	if got := hitDocs(t, snap, "trench earthing cable"); len(got) != 3 {
+		t.Errorf("the file after writes from both: %v, want all three documents", got)
+	}
+	if g2, _ := f.Generation(ctx, "acme"); g2 <= g1 {
+		t.Errorf("generation %d after %d: it must move forward", g2, g1)
 	}
 }

@@ -30,9 +30,6 @@ func (s *Store) PutDocument(ctx context.Context, doc store.Document, chunks []st
 	if doc.Tenant == "" {
 		return fmt.Errorf("store/embedded: put document: %w", store.ErrNoTenant)
 	}
-	if s.readOnly {
-		return fmt.Errorf("store/embedded: put document %s: %w", doc.Tenant, ErrReadOnly)
-	}
 	vectors, err := checkDocument(doc, chunks)
 	if err != nil {
 		return fmt.Errorf("store/embedded: put document %s %s/%s: %w", doc.Tenant, doc.ID, doc.Revision, err)
@@ -48,6 +45,9 @@ func (s *Store) PutDocument(ctx context.Context, doc store.Document, chunks []st
 	defer s.writeMu.Unlock()
 	if s.closed {
 		return fmt.Errorf("store/embedded: put document %s: %w", doc.Tenant, ErrClosed)
+	}
+	if s.readOnly {
+		return fmt.Errorf("store/embedded: put document %s: %w", doc.Tenant, ErrReadOnly)
 	}
 	if err := ctx.Err(); err != nil {
 		return fmt.Errorf("store/embedded: put document: %w", err)
