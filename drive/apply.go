@@ -6,12 +6,14 @@ import (
 	"errors"
 	"fmt"
 	"maps"
+	"net/http"
 	"os"
 	"path/filepath"
 	"slices"
 	"strings"
 
 	gdrive "google.golang.org/api/drive/v3"
+	"google.golang.org/api/googleapi"
 
 	"github.com/cewhq/cew/ingest"
 	"github.com/cewhq/cew/store"
@@ -238,7 +240,7 @@ func (r *run) fetchAndIndex(ctx context.Context, batch []pending) error {
 				return fmt.Errorf("drive: %w", ctx.Err())
 			}
 			prev := st.Files[p.r.ID]
-			if errors.Is(err, ErrTooLarge) {
+			if errors.Is(err, ErrTooLarge) || refused(err) {
 				fs := r.stateFor(p.r, prev)
 				fs.Outcome, fs.Entry, fs.Err = string(ingest.Failed), p.entry, err.Error()
 				st.Files[p.r.ID] = fs
@@ -395,4 +397,20 @@ func (r *run) flushWithdrawals(ctx context.Context) error {
 		return fmt.Errorf("drive: %w", err)
 	}
 	return nil
+}
+
+// refused reports a download Drive will refuse again until the file
+// changes (an export over Drive's size limit, a file that cannot be
+// downloaded): a 4xx that is neither a rate limit nor a vanished file.
+// It is reported as failed, not tried at every sync.
+func refused(err error) bool {
+	var ge *googleapi.Error
+	if !errors.As(err, &ge) || ge.Code < 400 || ge.Code >= 500 {
+		return false
+	}
+	switch ge.Code {
+	case http.StatusNotFound, http.StatusRequestTimeout, http.StatusTooManyRequests:
+		return false
+	}
+	return !hasReason(ge, "userRateLimitExceeded", "rateLimitExceeded")
 }

@@ -706,3 +706,34 @@ func TestExpiredChangesPosition(t *testing.T) {
 		t.Errorf("after the expired position: full %v, downloaded %d", rep.Full, rep.Downloaded)
 	}
 }
+
+// TestRefusedDownload: an export Drive refuses (over its size limit) is
+// reported as failed and not downloaded again until the file changes; a
+// download that fails for a passing reason is deferred and tried at the
+// next sync.
+func TestRefusedDownload(t *testing.T) {
+	f := newFixture(t, fixtureOptions{})
+	root := f.srv.AddFolder("", "Project")
+	big := f.srv.AddGoogleFile(root, "Big spec", drivetest.DocMIME, drivetest.DOCXMIME, docx(t, "Big", "Large document."))
+	flaky := f.srv.AddFile(root, "F-1 Rev 1 Flaky.md", "text/markdown", md("Flaky", "Cable pits are 1.2 m deep."))
+	f.srv.Fail(drivetest.Fault{Method: "files.export", Status: 403, Reason: "exportSizeLimitExceeded"})
+	for range 8 {
+		f.srv.Fail(drivetest.Fault{Method: "files.download", Status: 503, Reason: "backendError"})
+	}
+	rep := f.sync(tenant, root)
+	got := map[string]string{}
+	for _, r := range rep.Files {
+		got[r.ID] = r.Outcome
+	}
+	if got[big] != "failed" || got[flaky] != drive.Deferred {
+		t.Fatalf("outcomes %v", got)
+	}
+	f.srv.ResetCounts()
+	rep = f.sync(tenant, root)
+	if calls := f.srv.Calls(); calls["files.export"] != 0 || calls["files.download"] != 1 || rep.Count("indexed") != 1 {
+		t.Errorf("next sync: calls %v, report %+v", calls, rep.Files)
+	}
+	if hits := f.search(tenant, "cable pits deep"); len(hits) != 1 {
+		t.Errorf("the deferred file is not searchable after the next sync")
+	}
+}
