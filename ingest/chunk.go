@@ -4,6 +4,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/cewhq/cew/store"
 )
@@ -18,7 +19,15 @@ type ChunkOptions struct {
 	TargetWords  int
 	MaxWords     int
 	OverlapWords int
+	// MaxBytes is a hard bound on a chunk's text whatever its words: text
+	// without spaces (a 50 MB cell) is cut between characters. 0 means
+	// DefaultMaxChunkBytes.
+	MaxBytes int
 }
+
+// DefaultMaxChunkBytes bounds a chunk's text: 400 words of a table row
+// with long values fit, a run of text without spaces is cut.
+const DefaultMaxChunkBytes = 16 << 10
 
 // DefaultChunkOptions keeps chunks in the 150–400 word band that retrieval
 // and citation work best with: small enough that a citation points at one
@@ -38,9 +47,12 @@ func Chunk(doc store.Document, blocks []Block, opts ChunkOptions) []store.Chunk 
 	if opts.MaxWords <= 0 {
 		opts = DefaultChunkOptions
 	}
+	if opts.MaxBytes <= 0 {
+		opts.MaxBytes = DefaultMaxChunkBytes
+	}
 	var out []store.Chunk
 	for _, b := range blocks {
-		for _, text := range packUnits(splitUnits(b.Text, opts.MaxWords), opts) {
+		for _, text := range packUnits(capUnits(splitUnits(b.Text, opts.MaxWords), opts.MaxBytes), opts) {
 			out = append(out, store.Chunk{
 				ID:          store.ChunkID(doc.ID, doc.Revision, len(out)),
 				Tenant:      doc.Tenant,
@@ -124,10 +136,22 @@ func packUnits(units []unit, opts ChunkOptions) []string {
 		}
 		cur, words, fresh = keep, kept, 0
 	}
+	maxBytes := opts.MaxBytes
+	if maxBytes <= 0 {
+		maxBytes = DefaultMaxChunkBytes
+	}
+	bytesOf := func(us []unit) int {
+		n := 0
+		for _, u := range us {
+			n += len(u.text) + 1
+		}
+		return n
+	}
 	for _, u := range units {
-		if words+u.words > opts.MaxWords || (words >= opts.TargetWords && fresh > 0) {
+		over := func() bool { return words+u.words > opts.MaxWords || bytesOf(cur)+len(u.text) > maxBytes }
+		if over() || (words >= opts.TargetWords && fresh > 0) {
 			flush()
-			if words+u.words > opts.MaxWords {
+			if over() {
 				cur, words = nil, 0
 			}
 		}
@@ -137,6 +161,47 @@ func packUnits(units []unit, opts ChunkOptions) []string {
 	}
 	flush()
 	return chunks
+}
+
+// capUnits cuts units longer than maxBytes: between words where there
+// are words, else between characters.
+func capUnits(units []unit, maxBytes int) []unit {
+	var out []unit
+	for _, u := range units {
+		if len(u.text) <= maxBytes {
+			out = append(out, u)
+			continue
+		}
+		var cur []string
+		size := 0
+		emit := func() {
+			if len(cur) > 0 {
+				out = append(out, unit{strings.Join(cur, " "), len(cur)})
+				cur, size = nil, 0
+			}
+		}
+		for _, w := range strings.Fields(u.text) {
+			for len(w) > maxBytes {
+				emit()
+				cut := maxBytes
+				for cut > 0 && !utf8.RuneStart(w[cut]) {
+					cut--
+				}
+				if cut == 0 {
+					cut = maxBytes
+				}
+				out = append(out, unit{w[:cut], 1})
+				w = w[cut:]
+			}
+			if size+len(w)+1 > maxBytes {
+				emit()
+			}
+			cur = append(cur, w)
+			size += len(w) + 1
+		}
+		emit()
+	}
+	return out
 }
 
 func joinUnits(us []unit) string {

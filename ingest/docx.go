@@ -2,7 +2,6 @@ package ingest
 
 import (
 	"archive/zip"
-	"bytes"
 	"context"
 	"encoding/xml"
 	"errors"
@@ -63,26 +62,85 @@ func readDOCX(ctx context.Context, file string) (Parsed, error) {
 	defer zr.Close()
 	parts := packageParts(&zr.Reader)
 	docPath := targetOf(parts, "_rels/.rels", "", "/officeDocument", "word/document.xml")
-	doc, err := readPart(parts, docPath)
-	if err != nil {
-		return Parsed{}, err
+	// The main part is streamed, twice (section starts, then the text),
+	// never held whole: a package that expands a thousandfold costs its
+	// text, not its XML.
+	limit := int64(maxPartSize)
+	if b := budgetFrom(ctx); b != nil && b.lim.MaxExpand > 0 {
+		limit = b.lim.MaxExpand
 	}
+	open := func() (io.ReadCloser, error) { return openPart(parts, docPath, limit) }
 	stylesPath := targetOf(parts, relsOf(docPath), path.Dir(docPath), "/styles", path.Join(path.Dir(docPath), "styles.xml"))
 	styles := styleSet{}
 	if data, err := readPart(parts, stylesPath); err == nil {
 		styles = parseStyles(data)
 	}
+	rc, err := open()
+	if err != nil {
+		return Parsed{}, err
+	}
+	starts, err := sectionStarts(ctx, rc)
+	rc.Close()
+	if err != nil {
+		return Parsed{}, err
+	}
 	w := &docxWalker{
 		styles:  styles,
-		newPage: sectionStarts(doc),
-		out:     newBlockWriter(),
+		newPage: starts,
+		out:     newBoundedWriter(ctx),
 		page:    1,
 	}
-	if err := w.walk(ctx, doc); err != nil {
+	if rc, err = open(); err != nil {
+		return Parsed{}, err
+	}
+	defer rc.Close()
+	if err := w.walk(ctx, rc); err != nil {
 		return Parsed{}, err
 	}
 	return w.out.finish()
 }
+
+// openPart streams a package part, failing with ErrLimit once it has
+// expanded past limit bytes.
+func openPart(parts map[string]*zip.File, name string, limit int64) (io.ReadCloser, error) {
+	f, ok := parts[strings.ToLower(name)]
+	if !ok {
+		return nil, fmt.Errorf("%w: no %s in the package", ErrCorrupt, name)
+	}
+	if f.UncompressedSize64 > uint64(limit) {
+		return nil, fmt.Errorf("%w: %s expands to %s, the limit is %s (CEW_MAX_INGEST_MB)", ErrLimit, name,
+			byteSize(int64(min(f.UncompressedSize64, 1<<62))), byteSize(limit))
+	}
+	rc, err := f.Open()
+	if err != nil {
+		return nil, fmt.Errorf("%w: %s: %v", ErrCorrupt, name, err)
+	}
+	return &cappedReader{rc: rc, left: limit, name: name, limit: limit}, nil
+}
+
+// cappedReader fails once more than limit bytes have been read: the zip
+// header's size is checked by archive/zip too, so this guards parts written
+// with a size the data does not keep to.
+type cappedReader struct {
+	rc    io.ReadCloser
+	left  int64
+	name  string
+	limit int64
+}
+
+func (c *cappedReader) Read(p []byte) (int, error) {
+	if c.left <= 0 {
+		return 0, fmt.Errorf("%w: %s expands beyond %s (CEW_MAX_INGEST_MB)", ErrLimit, c.name, byteSize(c.limit))
+	}
+	if int64(len(p)) > c.left {
+		p = p[:c.left]
+	}
+	n, err := c.rc.Read(p)
+	c.left -= int64(n)
+	return n, err
+}
+
+func (c *cappedReader) Close() error { return c.rc.Close() }
 
 // packageParts indexes a package's parts by lower-cased name: OPC part
 // names are case-insensitive.
@@ -298,14 +356,22 @@ func attr(e xml.StartElement, local string) (string, bool) {
 // sectionStarts lists, for each section of the document in order, whether
 // it starts on a new page. A section's sectPr (at its end) holds the type of
 // the break that starts it; a missing type means a new page.
-func sectionStarts(doc []byte) []bool {
+func sectionStarts(ctx context.Context, doc io.Reader) ([]bool, error) {
 	var out []bool
-	d := xml.NewDecoder(bytes.NewReader(doc))
+	d := xml.NewDecoder(doc)
 	depth, changed, kind := 0, 0, ""
-	for {
+	for n := 1; ; n++ {
+		if n%ctxCheckTokens == 0 {
+			if err := ctx.Err(); err != nil {
+				return nil, err
+			}
+		}
 		tok, err := d.Token()
+		if errors.Is(err, ErrLimit) {
+			return nil, err
+		}
 		if err != nil {
-			return out
+			return out, nil
 		}
 		switch t := tok.(type) {
 		case xml.StartElement:
@@ -391,21 +457,36 @@ type docxWalker struct {
 	skip     int
 }
 
-func (w *docxWalker) walk(ctx context.Context, doc []byte) error {
-	d := xml.NewDecoder(bytes.NewReader(doc))
+func (w *docxWalker) walk(ctx context.Context, doc io.Reader) error {
+	d := xml.NewDecoder(doc)
 	root := true
+	var text int64
+	lim := budgetFrom(ctx)
 	for n := 1; ; n++ {
 		if n%ctxCheckTokens == 0 {
 			if err := ctx.Err(); err != nil {
 				return err
+			}
+			if w.out.err != nil {
+				return w.out.err
 			}
 		}
 		tok, err := d.Token()
 		if errors.Is(err, io.EOF) {
 			break
 		}
+		if errors.Is(err, ErrLimit) {
+			return err
+		}
 		if err != nil {
 			return fmt.Errorf("%w: document.xml: %v", ErrCorrupt, err)
+		}
+		if cd, ok := tok.(xml.CharData); ok && lim != nil && lim.lim.MaxText > 0 {
+			// Text inside one paragraph is held until the paragraph ends:
+			// bound it as it is read.
+			if text += int64(len(cd)); text > lim.lim.MaxText {
+				return fmt.Errorf("%w: more than %s of text (CEW_MAX_INGEST_MB)", ErrLimit, byteSize(lim.lim.MaxText))
+			}
 		}
 		switch t := tok.(type) {
 		case xml.StartElement:

@@ -438,8 +438,17 @@ func DocID(number string) string {
 // newCSVReader is the one CSV dialect cew reads: the delimiter sniffed from
 // the first line, lazy quotes and rows of any length, as spreadsheet
 // programs write them.
-func newCSVReader(text string) *csv.Reader {
-	r := csv.NewReader(strings.NewReader(text))
+func newCSVReader(text string) *csv.Reader { return newCSVReaderLimited(text, 0) }
+
+// newCSVReaderLimited refuses, with a *lineTooLong error, any line longer
+// than maxLine bytes (0: no limit) before encoding/csv holds it: a record
+// of a 50 MB line would take gigabytes as fields.
+func newCSVReaderLimited(text string, maxLine int) *csv.Reader {
+	var src io.Reader = strings.NewReader(text)
+	if maxLine > 0 {
+		src = &lineLimiter{r: src, limit: maxLine}
+	}
+	r := csv.NewReader(src)
 	r.Comma = sniffDelimiter(text)
 	r.LazyQuotes = true
 	r.FieldsPerRecord = -1
@@ -486,14 +495,50 @@ func sniffDelimiter(text string) rune {
 // openWorkbook opens an XLSX file, mapping encryption and damage to
 // ErrEncrypted and ErrCorrupt.
 func openWorkbook(path string) (*excelize.File, error) {
+	return openWorkbookLimited(path, maxUnzipSize)
+}
+
+// openWorkbookLimited refuses a workbook whose parts expand to more than
+// expand bytes in all: excelize holds every part under its 16 MB streaming
+// threshold in memory.
+func openWorkbookLimited(path string, expand int64) (*excelize.File, error) {
 	if err := checkNotOLE(path); err != nil {
 		return nil, err
 	}
-	f, err := excelize.OpenFile(path, excelize.Options{UnzipSizeLimit: maxUnzipSize})
+	f, err := excelize.OpenFile(path, excelize.Options{UnzipSizeLimit: expand, UnzipXMLSizeLimit: min(expand, 16<<20)})
+	if err != nil && strings.Contains(err.Error(), "unzip size exceeds") {
+		return nil, fmt.Errorf("%w: the workbook expands to more than %s (CEW_MAX_INGEST_MB)", ErrLimit, byteSize(expand))
+	}
 	if err != nil {
 		return nil, fmt.Errorf("%w: %v", ErrCorrupt, err)
 	}
 	return f, nil
+}
+
+// lineTooLong is the error of a line over a lineLimiter's limit.
+type lineTooLong struct{ limit int }
+
+func (e *lineTooLong) Error() string { return fmt.Sprintf("a line is longer than %d bytes", e.limit) }
+
+// lineLimiter fails a read once a line runs past limit bytes.
+type lineLimiter struct {
+	r     io.Reader
+	limit int
+	run   int // bytes since the last newline
+}
+
+func (l *lineLimiter) Read(p []byte) (int, error) {
+	n, err := l.r.Read(p)
+	for _, c := range p[:n] {
+		if c == '\n' {
+			l.run = 0
+			continue
+		}
+		if l.run++; l.run > l.limit {
+			return 0, &lineTooLong{limit: l.limit}
+		}
+	}
+	return n, err
 }
 
 // maxUnzipSize bounds how much an Office file may expand to, so a zip bomb

@@ -54,7 +54,10 @@ type Config struct {
 	Logger        *slog.Logger
 	// MaxFileSize in bytes; 0 means DefaultMaxFileSize.
 	MaxFileSize int64
-	Chunking    ChunkOptions
+	// Limits bound what reading one file may cost; zero means
+	// LimitsFor(DefaultMaxIngestMB).
+	Limits   Limits
+	Chunking ChunkOptions
 	// Now stamps IndexedAt; nil means time.Now.
 	Now func() time.Time
 }
@@ -78,6 +81,9 @@ func New(cfg Config) *Ingester {
 	}
 	if cfg.Now == nil {
 		cfg.Now = time.Now
+	}
+	if cfg.Limits == (Limits{}) {
+		cfg.Limits = LimitsFor(DefaultMaxIngestMB)
 	}
 	return &Ingester{cfg: cfg}
 }
@@ -229,11 +235,12 @@ func (in *Ingester) run(ctx context.Context, tenant string, inputs []input, resu
 	b := &batch{in: in, known: known, claimed: map[string]string{}, results: results, progress: progress, total: len(inputs), live: live}
 	for _, inp := range inputs {
 		if err := ctx.Err(); err != nil {
-			return Report{Files: b.results}, fmt.Errorf("ingest: %w", err)
+			return b.stopped(ctx, err)
 		}
 		res, p, err := b.prepareFile(ctx, tenant, inp)
 		if err != nil {
-			return Report{Files: append(b.results, res)}, err
+			b.results = append(b.results, res)
+			return b.stopped(ctx, err)
 		}
 		if p == nil {
 			b.finish(res)
@@ -249,14 +256,37 @@ func (in *Ingester) run(ctx context.Context, tenant string, inputs []input, resu
 		// with one short text).
 		if in.cfg.Embedder == nil || b.pendingChunks >= embedBatch {
 			if err := b.flush(ctx); err != nil {
-				return Report{Files: b.results}, err
+				return b.stopped(ctx, err)
 			}
 		}
 	}
 	if err := b.flush(ctx); err != nil {
-		return Report{Files: b.results}, err
+		return b.stopped(ctx, err)
 	}
 	return Report{Files: b.results, Duration: in.cfg.Now().Sub(start)}, nil
+}
+
+// ErrCancelled: the batch was stopped (SIGINT, SIGTERM) before this file
+// was indexed; what was indexed before it stays, and it is not in the
+// index at all.
+var ErrCancelled = errors.New("not indexed: stopped before it was written (run cew ingest again)")
+
+// stopped ends a batch cut short: every file not finished says so, never
+// a failure without a reason, and the batch error is returned.
+func (b *batch) stopped(ctx context.Context, err error) (Report, error) {
+	reason := ErrCancelled
+	if ctx.Err() == nil {
+		reason = fmt.Errorf("not indexed: %w", err)
+	}
+	for i := range b.results {
+		if r := &b.results[i]; r.Outcome == Failed && r.Err == nil {
+			r.Err = reason
+		}
+	}
+	if ctx.Err() != nil && !errors.Is(err, ctx.Err()) {
+		err = fmt.Errorf("ingest: %w", ctx.Err())
+	}
+	return Report{Files: b.results}, err
 }
 
 // pendingDoc is a parsed and chunked file waiting for its embeddings.
@@ -339,6 +369,10 @@ func (b *batch) flush(ctx context.Context) error {
 		}
 	}
 	for _, p := range pending {
+		if err := ctx.Err(); err != nil {
+			// Stop between documents: each is written whole or not at all.
+			return fmt.Errorf("ingest: %w", err)
+		}
 		res := b.results[p.slot]
 		if embedErr != nil {
 			res.Err = embedErr
@@ -620,7 +654,7 @@ func (b *batch) prepareFile(ctx context.Context, tenant string, inp input) (File
 		}
 	}
 
-	parsed, err := in.parse(ctx, inp.path)
+	parsed, err := in.parse(withBudget(ctx, in.cfg.Limits), inp.path)
 	if err != nil {
 		if ctx.Err() != nil {
 			return res, nil, fmt.Errorf("ingest: %w", ctx.Err())

@@ -220,6 +220,12 @@ func (p *PDF) Parse(ctx context.Context, path string) (Parsed, error) {
 	if len(parsed.Blocks) == 0 {
 		return Parsed{}, fmt.Errorf("ingest: parse %s: %w (%d pages, possibly scanned images)", name, ErrNoText, parsed.Pages)
 	}
+	lim := budgetFrom(ctx)
+	for _, b := range parsed.Blocks {
+		if err := lim.block(b.Text); err != nil {
+			return Parsed{}, fmt.Errorf("ingest: parse %s: %w", name, err)
+		}
+	}
 	return parsed, nil
 }
 
@@ -273,7 +279,13 @@ func extractPages(ctx context.Context, inst pdfium.Pdfium, data []byte) (pages [
 	if count.PageCount <= 0 {
 		return nil, fmt.Errorf("%w: the document has no pages", ErrCorrupt)
 	}
+	lim := budgetFrom(ctx)
+	if lim != nil && lim.lim.MaxPages > 0 && count.PageCount > lim.lim.MaxPages {
+		return nil, fmt.Errorf("%w: %s pages, the limit is %s (CEW_MAX_INGEST_MB)", ErrLimit,
+			withCommas(int64(count.PageCount)), withCommas(int64(lim.lim.MaxPages)))
+	}
 	pages = make([]pageLayout, 0, count.PageCount)
+	words := 0
 	for i := range count.PageCount {
 		if err := ctx.Err(); err != nil {
 			return nil, err
@@ -283,6 +295,17 @@ func extractPages(ctx context.Context, inst pdfium.Pdfium, data []byte) (pages [
 			// A damaged page is reported (Parsed.Unreadable) and the
 			// others are still read.
 			pg = pageLayout{number: i + 1, failed: err}
+		}
+		// Every page's words are kept for the document-level pass:
+		// bound them.
+		for _, l := range pg.lines {
+			for _, c := range l.cells {
+				words += len(c)
+			}
+		}
+		if lim != nil && lim.lim.MaxPDFWords > 0 && words > lim.lim.MaxPDFWords {
+			return nil, fmt.Errorf("%w: more than %s words by page %d (CEW_MAX_INGEST_MB)", ErrLimit,
+				withCommas(int64(lim.lim.MaxPDFWords)), i+1)
 		}
 		pages = append(pages, pg)
 	}

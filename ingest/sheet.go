@@ -62,7 +62,11 @@ const (
 // spreadsheet program displays (number formats applied).
 func parseXLSX(ctx context.Context, file string) (Parsed, error) {
 	name := filepath.Base(file)
-	f, err := openWorkbook(file)
+	expand := int64(maxUnzipSize)
+	if b := budgetFrom(ctx); b != nil && b.lim.MaxExpand > 0 {
+		expand = b.lim.MaxExpand
+	}
+	f, err := openWorkbookLimited(file, expand)
 	if err != nil {
 		return Parsed{}, fmt.Errorf("ingest: parse %s: %w", name, err)
 	}
@@ -265,7 +269,11 @@ func parseCSV(ctx context.Context, path string) (Parsed, error) {
 		return Parsed{}, fmt.Errorf("ingest: parse %s: %w", name, err)
 	}
 	sheet := strings.TrimSuffix(name, filepath.Ext(name))
-	blocks, err := readTable(ctx, sheet, &csvRows{r: newCSVReader(text)})
+	maxLine := 0
+	if b := budgetFrom(ctx); b != nil {
+		maxLine = b.lim.MaxLine
+	}
+	blocks, err := readTable(ctx, sheet, &csvRows{r: newCSVReaderLimited(text, maxLine)})
 	if err != nil {
 		return Parsed{}, fmt.Errorf("ingest: parse %s: %w", name, err)
 	}
@@ -294,6 +302,10 @@ func (c *csvRows) next() (sheetRow, bool, error) {
 	rec, err := c.r.Read()
 	if errors.Is(err, io.EOF) {
 		return sheetRow{}, false, nil
+	}
+	var long *lineTooLong
+	if errors.As(err, &long) {
+		return sheetRow{}, false, fmt.Errorf("%w: a line after row %d is longer than %s (CEW_MAX_INGEST_MB)", ErrLimit, c.n, byteSize(int64(long.limit)))
 	}
 	if err != nil {
 		return sheetRow{}, false, fmt.Errorf("%w: %v", ErrCorrupt, err)
@@ -339,11 +351,17 @@ type rowBuffer struct {
 	buf  []sheetRow
 	done bool
 	err  error
+	// budget counts the cells read; crossing a limit ends the sheet with
+	// err.
+	budget *budget
 }
 
 func (b *rowBuffer) peek(i int) (sheetRow, bool) {
 	for len(b.buf) <= i && !b.done {
 		r, ok, err := b.src.next()
+		if err == nil && ok {
+			err = b.budget.row(r.num, len(r.cells))
+		}
 		if err != nil {
 			b.err, b.done = err, true
 			break
@@ -389,17 +407,23 @@ type tableReader struct {
 	rawHeader []string // the header row as written, to skip repeats of it
 	section   string
 	blocks    []Block
+	budget    *budget
+	err       error // a limit crossed: the sheet ends here
 }
 
 // readTable turns a sheet's rows into Blocks.
 func readTable(ctx context.Context, sheet string, src rowSource) ([]Block, error) {
-	t := &tableReader{sheet: sheet, rows: &rowBuffer{src: src}}
+	lim := budgetFrom(ctx)
+	t := &tableReader{sheet: sheet, rows: &rowBuffer{src: src, budget: lim}, budget: lim}
 	atStart := true // at the top of the sheet or after a blank row
 	for n := 1; ; n++ {
 		if n%ctxCheckRows == 0 {
 			if err := ctx.Err(); err != nil {
 				return nil, err
 			}
+		}
+		if t.err != nil {
+			return nil, t.err
 		}
 		r, ok := t.rows.take()
 		if !ok {
@@ -533,6 +557,9 @@ func (t *tableReader) emit(r sheetRow) {
 	}
 	text := normaliseText(strings.Join(parts, sep))
 	if text == "" {
+		return
+	}
+	if t.err = t.budget.block(text); t.err != nil {
 		return
 	}
 	t.blocks = append(t.blocks, Block{Sheet: t.sheet, Row: r.num, Section: t.section, Text: text})

@@ -74,13 +74,30 @@ type blockWriter struct {
 	page    int
 	section string
 	lines   []string
+	// budget bounds the text kept; err is the limit crossed, after which
+	// nothing more is kept and the reader should stop.
+	budget  *budget
+	err     error
+	pending int // bytes of lines not flushed yet
 }
 
 func newBlockWriter() *blockWriter { return &blockWriter{page: 1} }
 
+// newBoundedWriter is a blockWriter under the file's budget.
+func newBoundedWriter(ctx context.Context) *blockWriter {
+	return &blockWriter{page: 1, budget: budgetFrom(ctx)}
+}
+
 func (w *blockWriter) line(s string) {
-	if strings.TrimSpace(s) != "" {
+	if strings.TrimSpace(s) != "" && w.err == nil {
 		w.lines = append(w.lines, s)
+		// A paragraph that never ends must not grow past the budget
+		// before it is flushed.
+		if w.budget != nil && w.budget.lim.MaxText > 0 {
+			if w.pending += len(s); int64(w.pending) > w.budget.lim.MaxText {
+				w.flush()
+			}
+		}
 	}
 }
 
@@ -101,8 +118,11 @@ func (w *blockWriter) flush() {
 		return
 	}
 	text := normaliseText(strings.Join(w.lines, "\n"))
-	w.lines = w.lines[:0]
-	if text != "" {
+	w.lines, w.pending = w.lines[:0], 0
+	if text == "" || w.err != nil {
+		return
+	}
+	if w.err = w.budget.block(text); w.err == nil {
 		w.blocks = append(w.blocks, Block{Page: w.page, Section: w.section, Text: text})
 	}
 }
@@ -112,6 +132,9 @@ func (w *blockWriter) flush() {
 // page break adds no page.
 func (w *blockWriter) finish() (Parsed, error) {
 	w.flush()
+	if w.err != nil {
+		return Parsed{}, w.err
+	}
 	if len(w.blocks) == 0 {
 		return Parsed{}, ErrNoText
 	}
@@ -135,10 +158,13 @@ func parseText(ctx context.Context, path string) (Parsed, error) {
 	if err != nil {
 		return Parsed{}, fmt.Errorf("ingest: parse %s: %w", name, err)
 	}
-	w := newBlockWriter()
+	w := newBoundedWriter(ctx)
 	for i, page := range strings.Split(text, "\f") {
 		if err := ctx.Err(); err != nil {
 			return Parsed{}, fmt.Errorf("ingest: parse %s: %w", name, err)
+		}
+		if w.err != nil {
+			break
 		}
 		w.setPage(i + 1)
 		for _, para := range splitParagraphs(page) {
@@ -270,11 +296,14 @@ func parseMarkdown(ctx context.Context, path string) (Parsed, error) {
 	if err != nil {
 		return Parsed{}, fmt.Errorf("ingest: parse %s: %w", name, err)
 	}
-	w := newBlockWriter()
+	w := newBoundedWriter(ctx)
 	md := markdownReader{w: w}
 	for i, page := range strings.Split(text, "\f") {
 		if err := ctx.Err(); err != nil {
 			return Parsed{}, fmt.Errorf("ingest: parse %s: %w", name, err)
+		}
+		if w.err != nil {
+			break
 		}
 		md.endParagraph()
 		w.setPage(i + 1)

@@ -68,6 +68,7 @@ type Config struct {
 	MaxConnections   int
 	ProbeInterval    time.Duration
 	MaxFileMB        int
+	MaxIngestMB      int
 	MaxQuestionChars int
 	AuditMaxMB       int
 	AuditKeep        int
@@ -202,6 +203,7 @@ var settings = []setting{
 	{env: "CEW_PROBE_INTERVAL", def: "2s", help: "how often cew serve checks its dependencies (index, Milvus, Redis, LLM and embedding endpoints) for /readyz", set: duration(func(c *Config) *time.Duration { return &c.ProbeInterval })},
 	{env: "CEW_MAX_CONNECTIONS", def: "1024", help: "concurrent connections cew serve accepts on CEW_ADDR; more wait to be accepted", set: positiveInt(func(c *Config) *int { return &c.MaxConnections })},
 	{env: "CEW_MAX_FILE_MB", def: "100", help: "files bigger than this are skipped at ingestion", set: positiveInt(func(c *Config) *int { return &c.MaxFileMB })},
+	{env: "CEW_MAX_INGEST_MB", def: "512", help: "memory one file may take to ingest; a file that would need more (a zip bomb, a 50 MB CSV line, a million-row sheet) is skipped with the limit it crossed", set: positiveInt(func(c *Config) *int { return &c.MaxIngestMB })},
 	{env: "CEW_MAX_QUESTION_CHARS", def: "1000", help: "longest question accepted", set: positiveInt(func(c *Config) *int { return &c.MaxQuestionChars })},
 	{env: "CEW_AUDIT_MAX_MB", def: "64", help: "the audit log (CEW_DATA_DIR/audit/audit.jsonl) starts a new file past this size, and every day", set: positiveInt(func(c *Config) *int { return &c.AuditMaxMB })},
 	{env: "CEW_AUDIT_KEEP", def: "31", help: "rotated audit files kept; older ones are deleted", set: positiveInt(func(c *Config) *int { return &c.AuditKeep })},

@@ -3,6 +3,8 @@ package main
 import (
 	"fmt"
 	"path/filepath"
+	"runtime"
+	"runtime/debug"
 	"strings"
 	"time"
 
@@ -97,6 +99,7 @@ The exit status is 1 when any file failed or was only partly read (unless
 			if err != nil {
 				return err
 			}
+			defer a.boundIngestMemory()()
 			rep, err := in.Ingest(cmd.Context(), a.cfg.Tenant, paths, progress)
 			if bar != nil {
 				_ = bar.Finish()
@@ -198,4 +201,19 @@ func orDash(s string) string {
 		return "—"
 	}
 	return s
+}
+
+// boundIngestMemory sets the Go runtime's soft memory limit to what the
+// process holds now (the index, the embedder) plus CEW_MAX_INGEST_MB, so the
+// garbage collector works to keep one file's ingestion inside its budget
+// instead of letting the heap double. GOMEMLIMIT, when set, wins. The
+// returned func restores the previous limit.
+func (a *app) boundIngestMemory() (restore func()) {
+	if a.getenv("GOMEMLIMIT") != "" {
+		return func() {}
+	}
+	var ms runtime.MemStats
+	runtime.ReadMemStats(&ms)
+	prev := debug.SetMemoryLimit(int64(ms.HeapInuse+ms.StackInuse) + int64(a.cfg.MaxIngestMB)<<20)
+	return func() { debug.SetMemoryLimit(prev) }
 }

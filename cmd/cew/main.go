@@ -359,6 +359,7 @@ func (a *app) ingestConfig(st store.Store, embedProgress func(done, total int)) 
 		PDF:           pdf,
 		Logger:        a.logger,
 		MaxFileSize:   int64(a.cfg.MaxFileMB) << 20,
+		Limits:        ingest.LimitsFor(a.cfg.MaxIngestMB),
 	}, nil
 }
 

@@ -77,7 +77,7 @@ func BenchmarkOpen(b *testing.B) {
 			for j := range c.Chunks[i] {
 				analysed[j] = an.analyse(&c.Chunks[i][j])
 			}
-			if err := persist(tx, d, c.Chunks[i], analysed, []store.Document{d}, uint64(i+1)); err != nil {
+			if err := persist(context.Background(), tx, d, c.Chunks[i], analysed, []store.Document{d}, uint64(i+1)); err != nil {
 				return err
 			}
 		}

@@ -38,6 +38,11 @@ func (s *Store) PutDocument(ctx context.Context, doc store.Document, chunks []st
 	var an analyser
 	analysedChunks := make([]analysed, len(chunks))
 	for i := range chunks {
+		if i%cancelCheck == 0 {
+			if err := ctx.Err(); err != nil {
+				return fmt.Errorf("store/embedded: put document: %w", err)
+			}
+		}
 		analysedChunks[i] = an.analyse(&chunks[i])
 	}
 
@@ -81,8 +86,10 @@ func (s *Store) PutDocument(ctx context.Context, doc store.Document, chunks []st
 		generation = ix.generation + 1
 	}
 	if s.db != nil {
+		// A cancelled write returns from inside the transaction, which
+		// rolls it back: the document is written whole or not at all.
 		if err := s.db.Update(func(tx *bolt.Tx) error {
-			return persist(tx, doc, chunks, analysedChunks, revs, generation)
+			return persist(ctx, tx, doc, chunks, analysedChunks, revs, generation)
 		}); err != nil {
 			return fmt.Errorf("store/embedded: put document %s %s/%s: %w", doc.Tenant, doc.ID, doc.Revision, err)
 		}
@@ -105,6 +112,9 @@ func (s *Store) PutDocument(ctx context.Context, doc store.Document, chunks []st
 		"chunks", len(chunks), "generation", generation)
 	return nil
 }
+
+// cancelCheck is how often (in chunks) a write checks for cancellation.
+const cancelCheck = 256
 
 // firstGeneration is where a tenant's counter starts in a new index: a
 // random point rather than 1, so an index rebuilt from scratch (or another
@@ -177,7 +187,7 @@ func docKey(docID, revision string) []byte {
 // persist writes one PutDocument: it is the body of a single transaction.
 // analysed holds the chunks' terms, stored with each chunk record as ids
 // of the tenant's term dictionary.
-func persist(tx *bolt.Tx, doc store.Document, chunks []store.Chunk, analysed []analysed, revs []store.Document, generation uint64) error {
+func persist(ctx context.Context, tx *bolt.Tx, doc store.Document, chunks []store.Chunk, analysed []analysed, revs []store.Document, generation uint64) error {
 	meta, err := tx.CreateBucketIfNotExists(bucketMeta)
 	if err != nil {
 		return err
@@ -218,6 +228,11 @@ func persist(tx *bolt.Tx, doc store.Document, chunks []store.Chunk, analysed []a
 	}
 	ids := make(map[string]uint32)
 	for i := range chunks {
+		if i%cancelCheck == 0 {
+			if err := ctx.Err(); err != nil {
+				return err
+			}
+		}
 		st := storedTerms{analysis: analysis.Version, length: analysed[i].length,
 			refs: make([]termRef, len(analysed[i].terms))}
 		for j, tc := range analysed[i].terms {
