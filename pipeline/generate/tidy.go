@@ -56,7 +56,7 @@ var (
 // refusal matches a sentence that says the sources do not answer, in the
 // model's own words rather than the not-found sentence.
 var refusal = regexp.MustCompile(`(?i)` + strings.Join([]string{
-	`\bnot\s+found\s+in\s+the\s+(?:uploaded|provided|given)`,
+	`\bnot\s+found\s+in\s+(?:the\s+)?(?:uploaded|provided|given)`,
 	`\b(?:sources?|documents?|excerpts?|context|information)\s+(?:provided\s+)?(?:do|does|did)\s+not\s+(?:contain|mention|specify|provide|state|include|give|say|list|cover|address|answer)`,
 	`\b(?:sources?|documents?|context)\s+(?:provided\s+)?(?:don't|doesn't)\s+`,
 	`\bno\s+(?:information|mention|data|details?|value)\s+(?:is\s+|was\s+)?(?:provided\s+|given\s+|available\s+)?(?:about|on|regarding|for|of|in)\b`,

@@ -57,6 +57,7 @@ func TestTidyAnswer(t *testing.T) {
 		{name: "not-found sentence with a citation", in: "This information was not found in the uploaded documents. [S1]", sources: 1, want: NotFoundText, notFound: true},
 		{name: "own refusal", in: "The provided sources do not specify the default shading loss in PVsyst.", sources: 3, want: NotFoundText, notFound: true},
 		{name: "refusal after a claim", in: "The DC depth is 800 mm [S1].\nThe sources do not mention the AC depth.", sources: 1, want: NotFoundText, notFound: true},
+		{name: "title-case refusal", in: "Not Found in Uploaded Documents", sources: 2, want: NotFoundText, notFound: true},
 		{name: "not mentioned", in: "The default tilt for two-axis trackers is not mentioned in the sources.", sources: 2, want: NotFoundText, notFound: true},
 		{name: "a document's own negation is no refusal", in: "The total loss is not the sum of the individual losses [S1].", sources: 1,
 			want: "The total loss is not the sum of the individual losses [S1]."},
