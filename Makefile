@@ -100,7 +100,7 @@ eval: build
 ## with 1 thread and is stopped at the end. Reports in $(LLM_REPORTS) and
 ## $(LLM_REPORTS)-extractive. Not run in CI: the server build is too long for it.
 LLM_DOMAIN_SPLIT ?= heldout
-LLM_SQUAD_LIMIT  ?= 30
+LLM_SQUAD_LIMIT  ?= 20
 LLM_TIMEOUT      ?= 300s
 LLM_REPORTS      ?= eval-reports/llm
 eval-llm: build
