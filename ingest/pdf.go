@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"log/slog"
 	"math"
 	"os"
@@ -49,6 +50,20 @@ type PDF struct {
 	pool   pdfium.Pool
 	cache  wazero.CompilationCache
 	closed bool
+	// onCompile hears when PDFium is compiled into an empty cache (the
+	// first run) and when that is done; see OnFirstCompile.
+	onCompile func(done bool, took time.Duration)
+}
+
+// OnFirstCompile sets fn to hear when PDFium is compiled into an empty
+// compilation cache — the one slow start, before any PDF of a fresh data
+// directory is read — (done false) and when it is ready (done true, with
+// how long it took), so a command can say why it pauses. Call it before
+// the first Parse.
+func (p *PDF) OnFirstCompile(fn func(done bool, took time.Duration)) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.onCompile = fn
 }
 
 // errPDFClosed is returned by Parse after Close.
@@ -115,6 +130,10 @@ func (p *PDF) start() (pdfium.Pool, error) {
 		return p.pool, nil
 	}
 	began := time.Now()
+	notify := p.onCompile
+	if !firstCompile(p.cacheDir) {
+		notify = nil // compiled on an earlier run: it loads in a fraction of a second
+	}
 	rc := wazero.NewRuntimeConfig().WithMemoryLimitPages(pdfMemoryLimitPages)
 	if p.cacheDir != "" {
 		// The cache only saves start-up time, so a directory that cannot be
@@ -127,6 +146,9 @@ func (p *PDF) start() (pdfium.Pool, error) {
 			p.cache = c
 			rc = rc.WithCompilationCache(c)
 		}
+	}
+	if notify != nil {
+		notify(false, 0)
 	}
 	out := &logWriter{logger: p.logger}
 	pool, err := webassembly.Init(webassembly.Config{
@@ -149,8 +171,22 @@ func (p *PDF) start() (pdfium.Pool, error) {
 		return nil, fmt.Errorf("ingest: start pdfium: %w", err)
 	}
 	p.pool = pool
+	if notify != nil {
+		notify(true, time.Since(began))
+	}
 	p.logger.Debug("pdfium started", "took", time.Since(began), "cached", p.cache != nil, "workers", p.workers)
 	return pool, nil
+}
+
+// firstCompile reports whether starting PDFium with the compilation cache
+// in dir compiles it: the cache is missing or empty. Without a cache dir
+// every start compiles, and none is the one-off first run.
+func firstCompile(dir string) bool {
+	if dir == "" {
+		return false
+	}
+	entries, err := os.ReadDir(dir)
+	return errors.Is(err, fs.ErrNotExist) || err == nil && len(entries) == 0
 }
 
 // logWriter sends PDFium's stdout and stderr to the logger at debug level

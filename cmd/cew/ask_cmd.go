@@ -38,8 +38,9 @@ the documents, cites every statement with [S#], and lists each source's document
 revision, page or sheet and row, section and Drive link, with a confidence.
 
 With --json, prints the answer contract (one JSON object). Without a question, reads one
-question per line from stdin (an interactive prompt on a terminal); with --json that
-prints one JSON object per line, in order.
+question per line from stdin (an interactive prompt on a terminal; from a file or a pipe
+each question is printed above its answer); with --json that prints one JSON object per
+line, in order.
 
 Exit status: 0 when every question was answered (a greeting or a register lookup
 counts), 1 when at least one was not found, blocked or failed, 2 for a usage or
@@ -73,6 +74,10 @@ after it are still answered.`,
 				session = "run-" + rand.Text()
 			}
 			user := cliUser()
+			interactive := !asJSON && len(args) == 0 && a.isTTY(a.stdin)
+			// Questions read from a file or a pipe are printed above their
+			// answers, so the output reads on its own.
+			echo := !asJSON && len(args) == 0 && !interactive
 			unanswered := 0
 			show := func(ans answer.Answer) error {
 				if !answered(ans) {
@@ -80,6 +85,9 @@ after it are still answered.`,
 				}
 				if asJSON {
 					return json.NewEncoder(a.stdout).Encode(ans)
+				}
+				if echo {
+					fmt.Fprintf(a.stdout, "Q: %s\n", answer.Snippet(ans.Question, 300))
 				}
 				printAnswer(a.stdout, ans)
 				return nil
@@ -97,7 +105,7 @@ after it are still answered.`,
 			if len(args) == 1 {
 				err = ask(inputLine{Number: 1, Text: args[0]})
 			} else {
-				err = readQuestions(cmd.Context(), a, !asJSON && a.isTTY(a.stdin), ask)
+				err = readQuestions(cmd.Context(), a, interactive, ask)
 			}
 			if err != nil {
 				return err

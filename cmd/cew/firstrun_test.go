@@ -344,3 +344,21 @@ func TestPartlyReadFileIsReported(t *testing.T) {
 		})
 	}
 }
+
+// TestBatchPrintsQuestions: questions read from a pipe are printed above
+// their answers, in order; --json is unchanged.
+func TestBatchPrintsQuestions(t *testing.T) {
+	c := newCLI(t)
+	c.run(t, "", "ingest", writeDocs(t))
+	out, _, _ := c.run(t, "What is the minimum trench depth for DC cables?\nWho won the 2018 world cup?\n", "ask")
+	first := strings.Index(out, "Q: What is the minimum trench depth for DC cables?")
+	answer := strings.Index(out, "800 mm")
+	second := strings.Index(out, "Q: Who won the 2018 world cup?")
+	if first < 0 || answer < first || second < answer {
+		t.Errorf("questions not printed above their answers:\n%s", out)
+	}
+	out, _, _ = c.run(t, "hello\n", "ask", "--json")
+	if strings.Contains(out, "Q: ") {
+		t.Errorf("--json output changed: %s", out)
+	}
+}

@@ -100,6 +100,13 @@ The exit status is 1 when any file failed or was only partly read (unless
 				return err
 			}
 			defer a.boundIngestMemory()()
+			a.pdf.OnFirstCompile(func(done bool, took time.Duration) {
+				if !done {
+					fmt.Fprintf(a.stderr, "Compiling the PDF engine (PDFium, once: later runs load it from %s)…\n", a.pdfCacheDir())
+					return
+				}
+				fmt.Fprintf(a.stderr, "PDF engine ready in %s.\n", took.Round(100*time.Millisecond))
+			})
 			rep, err := in.Ingest(cmd.Context(), a.cfg.Tenant, paths, progress)
 			if bar != nil {
 				_ = bar.Finish()

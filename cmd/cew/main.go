@@ -62,6 +62,7 @@ type app struct {
 	logger *slog.Logger
 
 	store   store.Store
+	pdf     *ingest.PDF // the PDF parser of newIngester
 	llmChat *llm.Chat
 	embed   *embedding // resolved CEW_EMBED, see embedding()
 	dense   *denseState
@@ -350,6 +351,7 @@ func (a *app) ingestConfig(st store.Store, embedProgress func(done, total int)) 
 		return ingest.Config{}, err
 	}
 	pdf := ingest.NewPDF(a.pdfCacheDir(), a.logger)
+	a.pdf = pdf
 	a.closers = append(a.closers, pdf.Close)
 	return ingest.Config{
 		Store:         st,
