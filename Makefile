@@ -36,7 +36,7 @@ demo-intro:
 	@echo "== make demo: build bin/cew, install the local embedding model when it can, index $(CORPUS),"
 	@echo "   then show the register, searches, and questions with their answers."
 	@echo "   First run on a fresh machine: about 2 minutes, nearly all of it the build (Go modules"
-	@echo "   downloaded, ~670 packages compiled, counted below); afterwards about 10 seconds."
+	@echo "   downloaded, ~670 packages compiled, counted below); afterwards a few seconds."
 
 # demo-models installs the models when it can; the demo runs on BM25 alone
 # when it cannot.
