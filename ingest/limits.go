@@ -43,9 +43,10 @@ type Limits struct {
 }
 
 // LimitsFor derives the limits from a memory budget in MB, with the
-// margins measured by BenchmarkIngestMemory: text and the chunks, terms
-// and index records made from it cost about six times the text, and a
-// spreadsheet row about 2 KB whatever its size.
+// margins measured by BenchmarkIngestMemory (cmd/cew): a row or paragraph
+// costs about 3.5 KB of peak memory by the time its chunk is analysed and
+// written, whatever its size; a CSV line of n bytes about 40 times n as
+// fields.
 func LimitsFor(budgetMB int) Limits {
 	if budgetMB <= 0 {
 		budgetMB = DefaultMaxIngestMB
@@ -53,10 +54,10 @@ func LimitsFor(budgetMB int) Limits {
 	mb := int64(budgetMB) << 20
 	return Limits{
 		MaxText:     mb / 8,
-		MaxBlocks:   budgetMB * 200,
+		MaxBlocks:   budgetMB * 100,
 		MaxColumns:  16_384,
 		MaxCells:    int64(budgetMB) * 4096,
-		MaxLine:     int(min(mb/64, 16<<20)),
+		MaxLine:     int(max(mb/512, 64<<10)),
 		MaxPages:    budgetMB * 8,
 		MaxPDFWords: budgetMB * 2000,
 		MaxExpand:   mb / 4,

@@ -55,7 +55,7 @@ func TestLimitsRefuseHostileFiles(t *testing.T) {
 		{name: "an XLSX expanding 1000-fold", file: "bomb.xlsx",
 			make: func(p string) error { return ingesttest.XLSXBomb(p, 8<<20) }, want: "expands to more than"},
 		{name: "a sheet of more cells than the budget", file: "huge.xlsx",
-			make: func(p string) error { return ingesttest.Sheet(p, 1_000, 40) }, want: "cells"},
+			make: func(p string) error { return ingesttest.Sheet(p, 700, 50) }, want: "cells"},
 		{name: "a sheet of more rows than the budget", file: "rows.xlsx",
 			make: func(p string) error { return ingesttest.Sheet(p, 3_000, 1) }, want: "rows or paragraphs"},
 		{name: "a PDF of more pages than the budget", file: "pages.pdf",
@@ -137,18 +137,25 @@ func TestChunksHaveAByteLimit(t *testing.T) {
 			}
 		})
 	}
-	t.Run("a single-cell CSV of 2 MB", func(t *testing.T) {
-		e := newEnv(t, 0)
-		p := filepath.Join(e.dir, "277-600 Rev 1 Cell.csv")
-		if err := ingesttest.SingleCellCSV(p, 2<<20); err != nil {
-			t.Fatal(err)
-		}
-		r := result(t, e.ingest(t, p), "Cell.csv")
-		if r.Outcome != ingest.Indexed || r.Chunks < (2<<20)/ingest.DefaultMaxChunkBytes {
-			t.Fatalf("%s, %d chunks (%v)", r.Outcome, r.Chunks, r.Err)
-		}
-	})
+	for _, f := range []struct {
+		name string
+		size int64
+	}{{"277-600 Rev 1 Cell.csv", 900 << 10}, {"277-601 Rev 1 Blob.txt", 2 << 20}} {
+		t.Run("a file of one "+byteSizeForTest(f.size)+" run without spaces: "+filepath.Ext(f.name), func(t *testing.T) {
+			e := newEnv(t, 0)
+			p := filepath.Join(e.dir, f.name)
+			if err := ingesttest.SingleCellCSV(p, f.size); err != nil {
+				t.Fatal(err)
+			}
+			r := result(t, e.ingest(t, p), f.name)
+			if r.Outcome != ingest.Indexed || r.Chunks < int(f.size)/ingest.DefaultMaxChunkBytes {
+				t.Fatalf("%s, %d chunks (%v)", r.Outcome, r.Chunks, r.Err)
+			}
+		})
+	}
 }
+
+func byteSizeForTest(n int64) string { return fmt.Sprintf("%d KB", n>>10) }
 
 // cancelInsidePut cancels the batch after the store has checked its
 // context checks times inside PutDocument: a SIGTERM arriving while the

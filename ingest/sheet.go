@@ -185,7 +185,10 @@ func afterSheetData(part *zip.File) ([]byte, error) {
 	for {
 		n, err := rc.Read(buf)
 		chunk := append(carry, buf[:n]...)
-		if i := bytes.LastIndex(chunk, []byte(marker)); i >= 0 {
+		// Only the end of the cell data (</sheetData> or <sheetData/>)
+		// starts the tail: from the opening tag on, the whole sheet would
+		// be kept.
+		if i := bytes.LastIndex(chunk, []byte(marker)); i >= 0 && endsSheetData(chunk, i, len(marker)) {
 			tail, found = append(tail[:0], chunk[i:]...), true
 		} else if found {
 			tail = append(tail, buf[:n]...)
@@ -201,6 +204,20 @@ func afterSheetData(part *zip.File) ([]byte, error) {
 			return nil, err
 		}
 	}
+}
+
+// endsSheetData reports whether the sheetData mention at i closes the cell
+// data: a closing tag (</sheetData>, </x:sheetData>) or an empty element.
+func endsSheetData(chunk []byte, i, n int) bool {
+	if rest := chunk[i+n:]; bytes.HasPrefix(bytes.TrimLeft(rest, " \t\r\n"), []byte("/>")) {
+		return true
+	}
+	for j := i - 1; j >= 0 && j >= i-32; j-- {
+		if chunk[j] == '<' {
+			return j+1 < len(chunk) && chunk[j+1] == '/'
+		}
+	}
+	return false
 }
 
 type xlsxRows struct {

@@ -333,6 +333,15 @@ func (o *Outbox) failed(now time.Time, attempts int, err error) time.Duration {
 	return o.backoff(attempts)
 }
 
+// Failing reports whether the platform is failing now: the last attempt
+// failed and no attempt has succeeded since. Adapters skip work that
+// would only wait on it (a placeholder, a typing indicator).
+func (o *Outbox) Failing() bool {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	return o.streak > 0
+}
+
 func (o *Outbox) succeeded() {
 	o.mu.Lock()
 	o.streak, o.pausedUntil = 0, time.Time{}

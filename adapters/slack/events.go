@@ -162,6 +162,16 @@ func (a *Adapter) dispatchEvent(base context.Context, env eventEnvelope, retry i
 		if c.kind == kindFollowUp {
 			return nil // not known to be addressed to cew: say nothing
 		}
+		if a.outbox != nil {
+			// Durably, like an answer: in an outage a busy notice must not
+			// be lost either.
+			err := a.enqueue(base, delivery{Kind: deliverThread, EventID: "busy:" + c.eventID, Channel: c.channel, ThreadTS: c.threadTS},
+				noticeMessage(notice.Busy))
+			if err == nil {
+				return nil
+			}
+			a.log.Warn("busy notice not queued; sending it now", "platform", "slack", "stage", "ack", "event_id", env.EventID, "err", err)
+		}
 		sent := a.pool.GoSide(base, deliverTimeout, func(ctx context.Context) {
 			if _, err := a.postMessage(ctx, c.channel, c.threadTS, noticeMessage(notice.Busy)); err != nil {
 				a.log.Warn("busy notice failed", "platform", "slack", "stage", "deliver", "event_id", c.eventID, "err", err)
@@ -252,11 +262,7 @@ func (a *Adapter) answerConversation(ctx context.Context, c conversation) {
 	// being answered by another replica, and the bot will say so.
 	var placeholder string
 	if c.retry == 0 {
-		ts, err := a.postMessage(ctx, c.channel, c.threadTS, placeholderMessage())
-		if err != nil {
-			log.Warn("placeholder not posted", "stage", "placeholder", "err", err)
-		}
-		placeholder = ts
+		placeholder = a.postPlaceholder(ctx, log, c)
 	}
 	var draft *drafts.Throttler
 	if placeholder != "" && a.cfg.DraftInterval > 0 {
@@ -319,6 +325,46 @@ func (a *Adapter) deliver(ctx context.Context, log *slog.Logger, channel, thread
 		}
 	}
 	return delivered
+}
+
+// placeholderTimeout bounds posting a placeholder: it is only a courtesy,
+// and a worker waiting on it is a worker not answering.
+const placeholderTimeout = 3 * time.Second
+
+// postPlaceholder posts "Searching the documents…" in the thread and returns
+// its ts, or "" when there is none. With an outbox it is one attempt, and
+// none while Slack is failing: the answer is then posted (later) instead
+// of replacing it, and the worker goes on to the next question rather than
+// waiting out retries.
+func (a *Adapter) postPlaceholder(ctx context.Context, log *slog.Logger, c conversation) string {
+	if a.outbox == nil {
+		ts, err := a.postMessage(ctx, c.channel, c.threadTS, placeholderMessage())
+		if err != nil {
+			log.Warn("placeholder not posted", "stage", "placeholder", "err", err)
+		}
+		return ts
+	}
+	if a.outbox.Failing() {
+		log.Info("Slack is failing: no placeholder", "stage", "placeholder")
+		return ""
+	}
+	opts := placeholderMessage().options()
+	if c.threadTS != "" {
+		opts = append(opts, slackapi.MsgOptionTS(c.threadTS))
+	}
+	pctx, cancel := context.WithTimeout(ctx, placeholderTimeout)
+	defer cancel()
+	var ts string
+	err := a.once(pctx, "chat.postMessage", func(ctx context.Context) error {
+		var err error
+		_, ts, err = a.api.PostMessageContext(ctx, c.channel, opts...)
+		return err
+	})
+	if err != nil {
+		log.Warn("placeholder not posted", "stage", "placeholder", "err", err)
+		return ""
+	}
+	return ts
 }
 
 func placeholderMessage() message {

@@ -89,12 +89,7 @@ func (d delivery) key() string {
 // no queue can take it, it is delivered at once as before.
 func (a *Adapter) deliverDurably(ctx context.Context, log *slog.Logger, d delivery, m message) {
 	if a.outbox != nil {
-		stored, err := newDelivery(d.Kind, m)
-		if err == nil {
-			stored.EventID, stored.Channel, stored.ThreadTS = d.EventID, d.Channel, d.ThreadTS
-			stored.Placeholder, stored.User, stored.ResponseURL = d.Placeholder, d.User, d.ResponseURL
-			err = a.outbox.Enqueue(ctx, "slack:"+d.Kind+":"+d.EventID, stored.key(), stored)
-		}
+		err := a.enqueue(ctx, d, m)
 		if err == nil {
 			return
 		}
@@ -109,6 +104,17 @@ func (a *Adapter) deliverDurably(ctx context.Context, log *slog.Logger, d delive
 	if !ok && a.outbox != nil {
 		a.outbox.Unqueued()
 	}
+}
+
+// enqueue stores m, addressed as d says, in the outbox.
+func (a *Adapter) enqueue(ctx context.Context, d delivery, m message) error {
+	stored, err := newDelivery(d.Kind, m)
+	if err != nil {
+		return err
+	}
+	stored.EventID, stored.Channel, stored.ThreadTS = d.EventID, d.Channel, d.ThreadTS
+	stored.Placeholder, stored.User, stored.ResponseURL = d.Placeholder, d.User, d.ResponseURL
+	return a.outbox.Enqueue(ctx, "slack:"+d.Kind+":"+d.EventID, stored.key(), stored)
 }
 
 // sender delivers the outbox's messages: one attempt per call, each

@@ -28,6 +28,9 @@ var _ Deliverer = (*durable)(nil)
 // Deliver queues d; when no queue can take it, it is sent at once.
 func (q *durable) Deliver(ctx context.Context, d Delivery) error {
 	if d.Activity.Type == "typing" {
+		if q.box.Failing() {
+			return nil // the connector is failing: no worker waits on a typing indicator
+		}
 		return q.direct.Deliver(ctx, d)
 	}
 	raw, err := json.Marshal(d)

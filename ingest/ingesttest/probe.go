@@ -32,18 +32,17 @@ func create(path string) (*bufio.Writer, func() error, error) {
 	}, nil
 }
 
-// repeat writes s until n bytes are written (the last copy cut short).
+// repeat writes whole copies of s, about n bytes of them (at least one).
 func repeat(w io.Writer, s string, n int64) error {
-	block := strings.Repeat(s, max(1, 64<<10/len(s)))
-	for n > 0 {
-		chunk := block
-		if int64(len(chunk)) > n {
-			chunk = chunk[:n]
-		}
-		if _, err := io.WriteString(w, chunk); err != nil {
+	copies := max(1, n/int64(len(s)))
+	per := int64(max(1, 64<<10/len(s)))
+	block := strings.Repeat(s, int(per))
+	for copies > 0 {
+		k := min(copies, per)
+		if _, err := io.WriteString(w, block[:k*int64(len(s))]); err != nil {
 			return err
 		}
-		n -= int64(len(chunk))
+		copies -= k
 	}
 	return nil
 }
