@@ -124,3 +124,10 @@ eval-llm: build
 
 clean:
 	rm -rf bin $(DEMO_DIR)
+
+## bench-reliability: the reliability probe at full size — peak RSS of each
+## hostile file (BenchmarkIngestMemory), exit time after SIGTERM during ingest
+## (BenchmarkIngestStop), 10,000 mentions through a 60 s Slack outage and a
+## Redis crash (BenchmarkSoak; needs redis-server). About 15 minutes.
+bench-reliability:
+	CEW_BENCH_FULL=1 $(GO) test -run '^$$' -bench 'IngestMemory|IngestStop|Soak' -benchtime 1x -timeout 60m ./cmd/cew

@@ -14,7 +14,8 @@ import (
 
 // TestOutageLosesNoReply: with the Bot Connector answering 503 while
 // replies are made, every reply is delivered once after it recovers, in
-// order per conversation; typing indicators are not queued.
+// order per conversation; typing indicators are not queued (and not sent
+// while the connector is failing).
 func TestOutageLosesNoReply(t *testing.T) {
 	db, err := disk.Open(filepath.Join(t.TempDir(), "outbox.db"), disk.Options{})
 	if err != nil {
@@ -110,7 +111,9 @@ func TestOutageLosesNoReply(t *testing.T) {
 			typing++
 		}
 	}
-	if typing != len(order) {
-		t.Errorf("%d typing indicators, want one per message (never retried from the outbox)", typing)
+	// One attempt at most per message (none once the connector is known
+	// to be failing): typing indicators are never queued or retried.
+	if typing < 1 || typing > len(order) {
+		t.Errorf("%d typing indicators for %d messages", typing, len(order))
 	}
 }

@@ -300,3 +300,31 @@ func PagesPDF(path string, pages int) error {
 	}
 	return done()
 }
+
+// DOCX writes a DOCX whose main part is documentXML (for fuzzing the
+// reader with any body).
+func DOCX(path, documentXML string) error {
+	return zipPackage(path, docxParts, "word/document.xml", func(w io.Writer) error {
+		_, err := io.WriteString(w, documentXML)
+		return err
+	})
+}
+
+// XLSX writes an XLSX of one sheet whose XML is sheetXML and, when not
+// empty, a shared-strings part (for fuzzing the reader with any sheet).
+func XLSX(path, sheetXML, sharedStrings string) error {
+	parts := xlsxParts
+	if sharedStrings != "" {
+		parts = map[string]string{}
+		for k, v := range xlsxParts {
+			parts[k] = v
+		}
+		parts["xl/sharedStrings.xml"] = sharedStrings
+		parts["xl/_rels/workbook.xml.rels"] = strings.Replace(xlsxParts["xl/_rels/workbook.xml.rels"], "</Relationships>",
+			`<Relationship Id="rId2" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/sharedStrings" Target="sharedStrings.xml"/></Relationships>`, 1)
+	}
+	return zipPackage(path, parts, "xl/worksheets/sheet1.xml", func(w io.Writer) error {
+		_, err := io.WriteString(w, sheetXML)
+		return err
+	})
+}
