@@ -4,8 +4,13 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"io"
+	"net/http"
+	"net/http/httptest"
 	"path/filepath"
 	"strings"
+	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -320,5 +325,46 @@ func TestStoredDeliveryRoundTrip(t *testing.T) {
 				t.Errorf("round trip changed the message:\nwant %s\ngot  %s", want, have)
 			}
 		})
+	}
+}
+
+// TestPrivateAnswerSurvivesOutage: a /cew answer whose response_url fails
+// (500) is kept and shown once, privately, when it recovers.
+func TestPrivateAnswerSurvivesOutage(t *testing.T) {
+	var (
+		down     atomic.Bool
+		mu       sync.Mutex
+		received []string
+		failures atomic.Int32
+	)
+	down.Store(true)
+	sink := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if down.Load() {
+			failures.Add(1)
+			w.WriteHeader(http.StatusInternalServerError)
+			return
+		}
+		body, _ := io.ReadAll(r.Body)
+		mu.Lock()
+		received = append(received, string(body))
+		mu.Unlock()
+	}))
+	defer sink.Close()
+	env := newOutboxEnv(t, newFakeBot(), time.Hour)
+	env.post(t, "/slack/commands", commandBody(t, "commands/question.form", sink.URL, nil), nil)
+	env.waitPending(t, "the answer queued", func(n int) bool { return n == 1 })
+	for failures.Load() < 3 {
+		time.Sleep(5 * time.Millisecond)
+	}
+	down.Store(false)
+	env.waitPending(t, "the answer delivered", func(n int) bool { return n == 0 })
+	env.drain(t)
+	mu.Lock()
+	defer mu.Unlock()
+	if len(received) != 1 || !strings.Contains(received[0], `"response_type":"ephemeral"`) || !strings.Contains(received[0], "800 mm") {
+		t.Fatalf("response_url received %d posts: %v", len(received), received)
+	}
+	if calls := env.slack.all("chat.postEphemeral", "chat.postMessage"); len(calls) != 0 {
+		t.Errorf("also sent through the Web API: %s", describe(calls))
 	}
 }
