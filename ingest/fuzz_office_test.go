@@ -122,4 +122,3 @@ func FuzzParseXLSX(f *testing.F) {
 		}
 	})
 }
-
