@@ -298,15 +298,9 @@ func (e Expectation) Contradicts(text string) (asked, stated Value, ok bool) {
 // type" is a technical question answered by a word.
 func (e Expectation) WantsValue() bool { return len(e.Dims) > 0 }
 
-// SatisfiedBy reports whether text states a value of the kind expected (or
-// anything, when nothing in particular is expected).
-func (e Expectation) SatisfiedBy(text string) bool {
-	return e.Accepts(text, nil)
-}
-
-// NamesUnit reports whether text names a unit of measure ("m/s", "W/m2",
+// namesUnit reports whether text names a unit of measure ("m/s", "W/m2",
 // "degrees").
-func NamesUnit(text string) bool {
+func namesUnit(text string) bool {
 	for _, t := range analysis.Tokens(text) {
 		if t.Kind == analysis.Number {
 			continue
@@ -322,7 +316,7 @@ func NamesUnit(text string) bool {
 // numbers in skip (the question's own) do not count. A number without a
 // unit counts when text also names one of the cues.
 func (e Expectation) Accepts(text string, skip map[string]bool) bool {
-	if e.WantsUnit && !NamesUnit(text) {
+	if e.WantsUnit && !namesUnit(text) {
 		return false
 	}
 	if !e.WantsValue() {
@@ -419,7 +413,7 @@ func Expected(v PostVerdict, exp Expectation, chunks []store.Chunk) PostVerdict 
 			text.WriteString(s.Text)
 			text.WriteString("\n")
 		}
-		if !exp.SatisfiedBy(citationWithSpace.ReplaceAllString(text.String(), "")) {
+		if !exp.Accepts(citationWithSpace.ReplaceAllString(text.String(), ""), nil) {
 			what := dimensionList(exp)
 			if exp.WantsUnit {
 				what = "unit of measure"

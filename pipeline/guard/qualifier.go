@@ -144,23 +144,12 @@ func SiblingOnly(asked []Qualifier, text, context string) (want, got Qualifier, 
 			return a, Qualifier{Group: a.Group, Slot: -1, Text: "another source"}, true
 		}
 		for _, m := range append(mentioned, framed...) {
-			if m.Group == a.Group && m.Slot != a.Slot && !askedSlot(asked, m) {
+			if m.Group == a.Group && m.Slot != a.Slot && !Mentions(asked, m) {
 				return a, m, true
 			}
 		}
 	}
 	return Qualifier{}, Qualifier{}, false
-}
-
-// askedSlot reports whether q is itself one of the asked cases (a question
-// comparing AC and DC asks both).
-func askedSlot(asked []Qualifier, q Qualifier) bool {
-	for _, a := range asked {
-		if a.Group == q.Group && a.Slot == q.Slot {
-			return true
-		}
-	}
-	return false
 }
 
 // Mentions reports whether qs holds the case of q (any spelling).

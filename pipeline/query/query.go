@@ -27,9 +27,7 @@ type Analysis struct {
 	Corrections []Correction
 	// Stray are the references removed ("#3", "(see table 6)").
 	Stray []string
-	// Pointers are references left in Text that are not values to match
 	// ("table 6", "figure 3").
-	Pointers []string
 	// Expansions are spellings of the question's abbreviations (and
 	// abbreviations of its spelled-out terms) that retrieval adds.
 	Expansions []string
@@ -66,7 +64,6 @@ func Analyse(question string, in Input) Analysis {
 	text, named := nameColumns(text)
 	a.Corrections = append(append(short, fixed...), named...)
 	a.Text = text
-	a.Pointers = pointers(text)
 	a.Expect = expectation(text, in.Technical)
 
 	search := []string{text}
@@ -76,7 +73,3 @@ func Analyse(question string, in Input) Analysis {
 	a.Search = strings.Join(search, " ")
 	return a
 }
-
-// Changed reports whether the reader sees a different question than was
-// asked.
-func (a Analysis) Changed() bool { return a.Text != a.Question }

@@ -43,8 +43,8 @@ var english = sync.OnceValue(func() map[string]struct{} {
 	return words
 })
 
-// IsEnglishWord reports whether a lower-case word is in the dictionary.
-func IsEnglishWord(w string) bool {
+// isEnglishWord reports whether a lower-case word is in the dictionary.
+func isEnglishWord(w string) bool {
 	_, ok := english()[w]
 	return ok
 }
@@ -118,7 +118,7 @@ func (s *Speller) Knows(w string) bool {
 // Correct returns the replacement for a word, or "" when it stays. w is a
 // lower-case word as analysis folds it.
 func (s *Speller) Correct(w string) string {
-	if s == nil || len(w) < minCorrectLen || !lettersOnly(w) || analysis.IsStopword(w) || IsEnglishWord(w) || s.Knows(w) {
+	if s == nil || len(w) < minCorrectLen || !lettersOnly(w) || analysis.IsStopword(w) || isEnglishWord(w) || s.Knows(w) {
 		return ""
 	}
 	maxDist := 1

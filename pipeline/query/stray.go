@@ -10,27 +10,24 @@ import (
 // numbers say nothing about the answer; read as constraints they pull the
 // answer towards whatever passage happens to hold a 3 or a 6.
 
-var (
-	// strayPatterns match text that is removed from the question whole.
-	strayPatterns = []*regexp.Regexp{
-		// A parenthesised pointer or note: "(see table 6)", "(ref. 12)",
-		// "(ticket 1182)", "(#3)".
-		regexp.MustCompile(`(?i)[(\[]\s*(?:see|ref\.?|refs?|reference|cf\.?|per|re:?|ticket|issue|jira|task|item|case|req|request|rfi|ncr|wo|po|#)[^)\]]*[)\]]`),
-		// "#3", "# 12", "#A-17": an item or ticket marker.
-		regexp.MustCompile(`(?:^|\s)#\s?[A-Za-z]*-?\d[\w-]*`),
-		// "re: JIRA-1182", "ref: ABC-12", "fwd:" at the start or anywhere
-		// before a ticket number.
-		regexp.MustCompile(`(?i)^\s*(?:re|ref|fwd?|fw)\s*:\s*(?:[A-Za-z]+-?\d[\w-]*\s*[:,-]?\s*)?`),
-		regexp.MustCompile(`(?i)\b(?:re|ref)\s*:\s*[A-Za-z]*-?\d[\w-]*`),
-		// "ticket 1182", "JIRA-1182", "issue #12", "WO 5531" anywhere.
-		regexp.MustCompile(`(?i)\b(?:ticket|jira|issue|task|work order|wo)\s*[:#-]?\s*(?:[A-Za-z]+-)?\d+\b`),
-		// A trailing "see table 6" / "per section 11" pointer.
-		regexp.MustCompile(`(?i)[,;-]?\s*\b(?:see|per|cf\.?|ref\.?)\s+(?:table|tab\.?|fig\.?|figure|section|sec\.?|page|p\.|eq\.?|eqn\.?|equation|item|appendix)\s*\d+[a-z]?\b\.?`),
-	}
-	// pointerPattern finds pointers that may stay in the question but must
-	// not be read as required values: "table 6", "figure 3", "eq. 9".
-	pointerPattern = regexp.MustCompile(`(?i)\b(?:table|tab\.|fig\.?|figure|section|sec\.|page|eq\.?|eqn\.?|equation|appendix)\s*(\d+[a-z]?)\b`)
-)
+// strayPatterns match text that is removed from the question whole. A
+// pointer left in the question ("the defaults in table 6") is not removed:
+// the pre-guard does not require it (see guard.KeyTerms).
+var strayPatterns = []*regexp.Regexp{
+	// A parenthesised pointer or note: "(see table 6)", "(ref. 12)",
+	// "(ticket 1182)", "(#3)".
+	regexp.MustCompile(`(?i)[(\[]\s*(?:see|ref\.?|refs?|reference|cf\.?|per|re:?|ticket|issue|jira|task|item|case|req|request|rfi|ncr|wo|po|#)[^)\]]*[)\]]`),
+	// "#3", "# 12", "#A-17": an item or ticket marker.
+	regexp.MustCompile(`(?:^|\s)#\s?[A-Za-z]*-?\d[\w-]*`),
+	// "re: JIRA-1182", "ref: ABC-12", "fwd:" at the start or anywhere
+	// before a ticket number.
+	regexp.MustCompile(`(?i)^\s*(?:re|ref|fwd?|fw)\s*:\s*(?:[A-Za-z]+-?\d[\w-]*\s*[:,-]?\s*)?`),
+	regexp.MustCompile(`(?i)\b(?:re|ref)\s*:\s*[A-Za-z]*-?\d[\w-]*`),
+	// "ticket 1182", "JIRA-1182", "issue #12", "WO 5531" anywhere.
+	regexp.MustCompile(`(?i)\b(?:ticket|jira|issue|task|work order|wo)\s*[:#-]?\s*(?:[A-Za-z]+-)?\d+\b`),
+	// A trailing "see table 6" / "per section 11" pointer.
+	regexp.MustCompile(`(?i)[,;-]?\s*\b(?:see|per|cf\.?|ref\.?)\s+(?:table|tab\.?|fig\.?|figure|section|sec\.?|page|p\.|eq\.?|eqn\.?|equation|item|appendix)\s*\d+[a-z]?\b\.?`),
+}
 
 // removeStray returns text without stray references and the references
 // removed, as written.
@@ -45,11 +42,6 @@ func removeStray(text string) (string, []string) {
 		})
 	}
 	return tidy(text), removed
-}
-
-// pointers returns the pointers ("table 6") left in text.
-func pointers(text string) []string {
-	return pointerPattern.FindAllString(text, -1)
 }
 
 // tidy collapses white space and drops punctuation left dangling at the
