@@ -100,15 +100,9 @@ func newEvidence(c store.Chunk) *evidence {
 // and ends of an identifier: "sb7000tl-us-22-208v" gives "sb7000tl",
 // "sb7000tlus", "sb7000tlus22" and "208v", "22208v", "us22208v".
 func addCodeEnds(dst map[string]struct{}, ident string) {
-	for i := 1; i < len(ident)-1; i++ {
-		switch ident[i] {
-		case '-', '/', '_', '.', ':':
-			if head := compact(ident[:i]); len(head) >= minCodeEnd {
-				dst[head] = struct{}{}
-			}
-			if tail := compact(ident[i+1:]); len(tail) >= minCodeEnd {
-				dst[tail] = struct{}{}
-			}
+	for _, end := range analysis.Ends(ident) {
+		if c := compact(end); len(c) >= minCodeEnd {
+			dst[c] = struct{}{}
 		}
 	}
 }

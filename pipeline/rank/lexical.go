@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"math"
 	"slices"
-	"strings"
 	"unicode"
 
 	"github.com/cewhq/cew/pipeline/guard"
@@ -393,7 +392,7 @@ func (b *matchBuffer) match(q query, c *store.Chunk) chunkMatch {
 					}
 				}
 				for _, t := range q.codes {
-					if term := q.terms[t].term; term != tok.Text && extends(tok.Text, term) {
+					if term := q.terms[t].term; term != tok.Text && analysis.Extends(tok.Text, term) {
 						seen(t)
 						m.partial[t] = true
 					}
@@ -441,23 +440,6 @@ func (q query) spellQualifiers(m *chunkMatch, c *store.Chunk) {
 // that holds it only as the beginning or end of a longer identifier: the
 // user may have shortened the model name, or may mean another model.
 const partialCredit = 0.85
-
-// extends reports whether identifier long begins or ends with short at a
-// separator: "sb7000tl-us-22-208v" extends "sb7000tl-us-22", not
-// "sb7000tl-us-2".
-func extends(long, short string) bool {
-	if len(long) <= len(short) {
-		return false
-	}
-	if strings.HasPrefix(long, short) && isIdentSeparator(long[len(short)]) {
-		return true
-	}
-	return strings.HasSuffix(long, short) && isIdentSeparator(long[len(long)-len(short)-1])
-}
-
-func isIdentSeparator(b byte) bool {
-	return b == '-' || b == '/' || b == '_' || b == '.' || b == ':'
-}
 
 // proximity is the number of distinct terms in occ divided by the length
 // of the smallest window of positions that holds every one of them at

@@ -268,3 +268,29 @@ const benchText = `4.2 Cable trenches. DC cables shall be laid in trenches at a 
 	`−0.35 %/°C; the module's rated power is 425 W at STC (1,000 W/m², 25 °C). Backfill shall be ` +
 	`compacted in layers not exceeding 150 mm to 95% of the maximum dry density, per NREL/TP-6A20-62641. ` +
 	`Warning tape shall be installed 300 mm above the cables, and route markers every 50 m.`
+
+func TestEndsAndExtends(t *testing.T) {
+	ends := Ends("sb7000tl-us-22-208v")
+	want := []string{"sb7000tl", "us-22-208v", "sb7000tl-us", "22-208v", "sb7000tl-us-22", "208v"}
+	if !slices.Equal(ends, want) {
+		t.Errorf("Ends = %q, want %q", ends, want)
+	}
+	if got := Ends("3.5"); len(got) != 0 {
+		t.Errorf("Ends(3.5) = %q: a decimal point is not a break", got)
+	}
+	tests := []struct {
+		long, short string
+		want        bool
+	}{
+		{"sb7000tl-us-22-208v", "sb7000tl-us-22", true},
+		{"sb7000tl-us-22-208v", "22-208v", true},
+		{"sb7000tl-us-22-208v", "sb7000tl-us-2", false},
+		{"sb7000tl-us-22", "sb7000tl-us-22", false},
+		{"ig-3.5-1", "ig-3", false},
+	}
+	for _, tc := range tests {
+		if got := Extends(tc.long, tc.short); got != tc.want {
+			t.Errorf("Extends(%q, %q) = %v, want %v", tc.long, tc.short, got, tc.want)
+		}
+	}
+}

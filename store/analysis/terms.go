@@ -228,3 +228,28 @@ func lettersOnly(t string) bool {
 	}
 	return true
 }
+
+// Ends returns the beginnings and ends of an identifier cut where its
+// atoms break (see Terms): "sb7000tl-us-22-208v" gives "sb7000tl",
+// "sb7000tl-us", "sb7000tl-us-22", "us-22-208v", "22-208v" and "208v". A
+// user who shortens a model or drawing number types one of them.
+func Ends(ident string) []string {
+	var out []string
+	for i := signLen(ident) + 1; i < len(ident)-1; i++ {
+		if isAtomBreak(ident, i) {
+			out = append(out, ident[:i], ident[i+1:])
+		}
+	}
+	return out
+}
+
+// Extends reports whether identifier long begins or ends with short where
+// its atoms break: "sb7000tl-us-22-208v" extends "sb7000tl-us-22", not
+// "sb7000tl-us-2".
+func Extends(long, short string) bool {
+	if len(long) <= len(short) {
+		return false
+	}
+	return strings.HasPrefix(long, short) && isAtomBreak(long, len(short)) ||
+		strings.HasSuffix(long, short) && isAtomBreak(long, len(long)-len(short)-1)
+}
