@@ -98,7 +98,7 @@ func parseQuestion(text, category, complexity string, expect guard.Expectation) 
 			}
 			seen[t.Text] = true
 			q.numbers[t.Text] = true
-			q.terms = append(q.terms, qterm{term: t.Text, exact: true, code: isCode(text, t)})
+			q.terms = append(q.terms, qterm{term: t.Text, exact: true, code: guard.IsCode(text, t)})
 			if t.Kind == analysis.Number && strings.HasSuffix(t.Text, "%") && q.unit == "" {
 				q.unit = "%"
 			}
@@ -136,45 +136,6 @@ func parseQuestion(text, category, complexity string, expect guard.Expectation) 
 		q.want, q.mustNumber = numberAnswer, true
 	}
 	return q
-}
-
-// isCode reports whether an identifier token names one thing — a model,
-// drawing or document number ("SB7000TL-US-22", "277-007-D-C-40327") —
-// rather than a number with a unit ("208V"), a qualifier ("1-axis", "V5")
-// or a short label.
-func isCode(text string, t analysis.Token) bool {
-	if t.Kind != analysis.Identifier {
-		return false
-	}
-	if num, rest := splitLeadingNumber(t.Text); num != "" && (rest == "" || guard.IsUnit(strings.TrimLeft(rest, "-"))) {
-		return false
-	}
-	if len(guard.Qualifiers(text[t.Start:t.End])) > 0 {
-		return false
-	}
-	n := 0
-	for _, r := range t.Text {
-		if unicode.IsLetter(r) || unicode.IsDigit(r) {
-			n++
-		}
-	}
-	return n >= 5
-}
-
-// splitLeadingNumber splits "208v" into "208" and "v".
-func splitLeadingNumber(s string) (num, rest string) {
-	i := 0
-	if strings.HasPrefix(s, "-") {
-		i = 1
-	}
-	j := i
-	for j < len(s) && (s[j] >= '0' && s[j] <= '9' || s[j] == '.' && j > i) {
-		j++
-	}
-	if j == i {
-		return "", s
-	}
-	return s[:j], s[j:]
 }
 
 // expectedAnswer reads the answer type from the question words: "how

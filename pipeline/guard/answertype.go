@@ -74,13 +74,6 @@ var unitDimensions = map[string]Dimension{
 	"mph": DimSpeed, "rpm": DimFrequency,
 }
 
-// IsUnit reports whether a folded token is a unit of measure ("v", "mm2",
-// "%/°c").
-func IsUnit(s string) bool {
-	_, ok := canonicalUnit(s)
-	return ok
-}
-
 // UnitDimension returns what a canonical unit measures ("" when unknown).
 // Compound units are read by their parts: "%/°c" and "1/°c" are
 // temperature coefficients, "w/m2" and "kwh/m2" irradiance, "m/s" a speed.
@@ -364,17 +357,7 @@ func (e Expectation) cueEnds(text string) []int {
 	}
 	toks := analysis.Tokens(text)
 	for i := range toks {
-		if i+len(e.Cues) > len(toks) {
-			break
-		}
-		match := true
-		for j, c := range e.Cues {
-			if toks[i+j].Term != c && toks[i+j].Text != c {
-				match = false
-				break
-			}
-		}
-		if match {
+		if analysis.StartsWith(toks[i:], e.Cues) {
 			out = append(out, toks[i+len(e.Cues)-1].End)
 		}
 	}

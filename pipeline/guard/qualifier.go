@@ -55,33 +55,17 @@ var scopeGroups = func() map[int]bool {
 	return nil
 }()
 
-// qualifierPhrase is one spelling of a case as a sequence of index terms.
-type qualifierPhrase struct {
-	terms       []string
-	group, slot int
-}
-
-// qualifierPhrases lists every spelling, longest first so "thin film" wins
-// over a shorter spelling starting the same way.
-var qualifierPhrases = func() []qualifierPhrase {
-	var out []qualifierPhrase
+// qualifierSpellings finds every spelling of every case in a text.
+var qualifierSpellings = func() *analysis.PhraseTable[[2]int] {
+	spec := map[string][2]int{}
 	for g, set := range qualifierGroups {
-		for s, spellings := range set {
+		for sl, spellings := range set {
 			for _, sp := range spellings {
-				var terms []string
-				for _, t := range analysis.Tokens(sp) {
-					terms = append(terms, t.Term)
-				}
-				out = append(out, qualifierPhrase{terms: terms, group: g, slot: s})
+				spec[sp] = [2]int{g, sl}
 			}
 		}
 	}
-	for i := 1; i < len(out); i++ {
-		for j := i; j > 0 && len(out[j].terms) > len(out[j-1].terms); j-- {
-			out[j], out[j-1] = out[j-1], out[j]
-		}
-	}
-	return out
+	return analysis.NewPhraseTable(spec)
 }()
 
 // Qualifiers returns the contrasting cases text mentions, in order, each
@@ -92,32 +76,17 @@ func Qualifiers(text string) []Qualifier {
 	var out []Qualifier
 	seen := map[[2]int]bool{}
 	for i := 0; i < len(toks); i++ {
-		for _, p := range qualifierPhrases {
-			if !matchesTerms(toks[i:], p.terms) {
-				continue
-			}
-			surface := text[toks[i].Start:toks[i+len(p.terms)-1].End]
-			if key := [2]int{p.group, p.slot}; !seen[key] {
-				seen[key] = true
-				out = append(out, Qualifier{Group: p.group, Slot: p.slot, Text: surface})
-			}
-			i += len(p.terms) - 1
-			break
+		key, n := qualifierSpellings.At(toks[i:])
+		if n == 0 {
+			continue
 		}
+		if !seen[key] {
+			seen[key] = true
+			out = append(out, Qualifier{Group: key[0], Slot: key[1], Text: text[toks[i].Start:toks[i+n-1].End]})
+		}
+		i += n - 1
 	}
 	return out
-}
-
-func matchesTerms(toks []analysis.Token, terms []string) bool {
-	if len(toks) < len(terms) {
-		return false
-	}
-	for j, t := range terms {
-		if toks[j].Term != t && toks[j].Text != t {
-			return false
-		}
-	}
-	return true
 }
 
 // SiblingOnly returns the first asked qualifier that a passage contradicts:

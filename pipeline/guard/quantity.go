@@ -86,6 +86,27 @@ func identifierQuantity(surface, folded string) quantity {
 	return quantity{Text: surface, Code: compact(folded)}
 }
 
+// IsCode reports whether the identifier token t of text names one thing —
+// a model, drawing or document number ("SB7000TL-US-22",
+// "277-007-D-C-40327") — rather than a number with a unit ("208V"), a
+// qualifier ("1-axis", "V5") or a short label: the one kind of token an
+// answer must hold as the question writes it.
+func IsCode(text string, t analysis.Token) bool {
+	if t.Kind != analysis.Identifier || identifierQuantity(text[t.Start:t.End], t.Text).Code == "" {
+		return false
+	}
+	if len(Qualifiers(text[t.Start:t.End])) > 0 {
+		return false
+	}
+	n := 0
+	for _, r := range t.Text {
+		if unicode.IsLetter(r) || unicode.IsDigit(r) {
+			n++
+		}
+	}
+	return n >= 5
+}
+
 // isQuantity reports whether q holds a number or a code.
 func (q quantity) isQuantity() bool { return q.Num != "" || q.Code != "" }
 

@@ -1,8 +1,6 @@
 package query
 
 import (
-	"strings"
-
 	"github.com/cewhq/cew/pipeline/guard"
 	"github.com/cewhq/cew/store/analysis"
 )
@@ -10,37 +8,6 @@ import (
 // The dimension of the answer is read from the noun the question asks about:
 // a depth is a length, a loss a percentage, a tilt an angle. The first cue in
 // the question decides; "how deep", "how many" and the like decide at once.
-
-type cue struct {
-	words []string // terms, in order
-	dims  []guard.Dimension
-}
-
-func cues(spec map[string][]guard.Dimension) []cue {
-	var out []cue
-	for phrase, dims := range spec {
-		var words []string
-		for _, t := range analysis.Tokens(phrase) {
-			words = append(words, t.Term)
-		}
-		out = append(out, cue{words: words, dims: dims})
-	}
-	// Longest first, then alphabetical, so the result never depends on map
-	// order.
-	for i := 1; i < len(out); i++ {
-		for j := i; j > 0 && less(out[j], out[j-1]); j-- {
-			out[j], out[j-1] = out[j-1], out[j]
-		}
-	}
-	return out
-}
-
-func less(a, b cue) bool {
-	if len(a.words) != len(b.words) {
-		return len(a.words) > len(b.words)
-	}
-	return strings.Join(a.words, " ") < strings.Join(b.words, " ")
-}
 
 var (
 	length      = []guard.Dimension{guard.DimLength}
@@ -58,7 +25,7 @@ var (
 )
 
 // strongCues name what is measured.
-var strongCues = cues(map[string][]guard.Dimension{
+var strongCues = analysis.NewPhraseTable(map[string][]guard.Dimension{
 	"temperature coefficient": {guard.DimTempCoeff}, "temp coefficient": {guard.DimTempCoeff},
 	"system size": power, "array size": power, "plant size": power, "dc rating": power, "ac rating": power,
 	"nameplate capacity": power, "nameplate rating": power,
@@ -95,7 +62,7 @@ var strongCues = cues(map[string][]guard.Dimension{
 
 // weakCues are loss mechanisms and the like: they suggest a percentage
 // only when nothing stronger names the value.
-var weakCues = cues(map[string][]guard.Dimension{
+var weakCues = analysis.NewPhraseTable(map[string][]guard.Dimension{
 	"soiling": percent, "shading": percent, "mismatch": percent, "availability": percent,
 	"degradation": percent, "lid": percent, "wiring": percent,
 })
@@ -104,10 +71,10 @@ var weakCues = cues(map[string][]guard.Dimension{
 func expectation(text string, technical bool) guard.Expectation {
 	toks := analysis.Tokens(text)
 	exp := guard.Expectation{NeedsValue: technical, Qualifiers: guard.Qualifiers(text)}
-	if c, ok := firstCue(toks, strongCues); ok {
-		exp.Dims, exp.Cues = c.dims, c.words
-	} else if c, ok := firstCue(toks, weakCues); ok && technical {
-		exp.Dims, exp.Cues = c.dims, c.words
+	if dims, words := firstCue(toks, strongCues); dims != nil {
+		exp.Dims, exp.Cues = dims, words
+	} else if dims, words := firstCue(toks, weakCues); dims != nil && technical {
+		exp.Dims, exp.Cues = dims, words
 	}
 	for _, v := range guard.Values(text) {
 		if len(exp.Dims) == 0 || !exp.Accepts(v.Text, nil) {
@@ -121,19 +88,23 @@ func expectation(text string, technical bool) guard.Expectation {
 	return exp
 }
 
-func firstCue(toks []analysis.Token, cs []cue) (cue, bool) {
+// firstCue returns the dimensions of the first cue in toks and the terms
+// of the words that name it, or nil.
+func firstCue(toks []analysis.Token, cues *analysis.PhraseTable[[]guard.Dimension]) ([]guard.Dimension, []string) {
 	for i := range toks {
 		if i > 0 && rateWords[toks[i-1].Text] {
 			// "per year", "a year": a rate, not the value asked for.
 			continue
 		}
-		for _, c := range cs {
-			if matchCue(toks[i:], c.words) {
-				return c, true
+		if dims, n := cues.At(toks[i:]); n > 0 {
+			words := make([]string, n)
+			for j, t := range toks[i : i+n] {
+				words[j] = t.Term
 			}
+			return dims, words
 		}
 	}
-	return cue{}, false
+	return nil, nil
 }
 
 // asksForUnit reports whether the question asks for a unit of measure:
@@ -155,15 +126,3 @@ func asksForUnit(toks []analysis.Token) bool {
 
 // rateWords before a cue make it the denominator of a rate.
 var rateWords = map[string]bool{"per": true, "a": true, "an": true, "each": true, "every": true, "/": true}
-
-func matchCue(toks []analysis.Token, words []string) bool {
-	if len(toks) < len(words) {
-		return false
-	}
-	for j, w := range words {
-		if toks[j].Term != w && toks[j].Text != w {
-			return false
-		}
-	}
-	return true
-}

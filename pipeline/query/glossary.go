@@ -4,6 +4,7 @@ import (
 	"strings"
 	"unicode"
 
+	"github.com/cewhq/cew/pipeline/guard"
 	"github.com/cewhq/cew/store/analysis"
 )
 
@@ -15,9 +16,8 @@ import (
 // Outside a model lookup the words stay: prose documents say "AC power"
 // meaning something else.
 
-// glossary maps descriptions to column names; longer descriptions are
-// tried first.
-var glossary = func() []glossaryEntry {
+// glossary maps descriptions to the column names they describe.
+var glossary = func() *analysis.PhraseTable[string] {
 	spec := map[string][]string{
 		"Paco": {"max ac power", "maximum ac power", "rated ac power", "ac power rating", "ac rating",
 			"max ac output", "maximum ac output", "ac output power", "nameplate ac power"},
@@ -41,63 +41,36 @@ var glossary = func() []glossaryEntry {
 		"Series Cells": {"cells in series", "number of cells", "cell count"},
 		"Module Area":  {"module area", "panel area"},
 	}
-	var out []glossaryEntry
+	columns := map[string]string{}
 	for column, phrases := range spec {
 		for _, p := range phrases {
-			var terms []string
-			for _, t := range analysis.Tokens(p) {
-				terms = append(terms, t.Term)
-			}
-			out = append(out, glossaryEntry{terms: terms, column: column})
+			columns[p] = column
 		}
 	}
-	// Longest first; ties by column and phrase so the order is fixed.
-	for i := 1; i < len(out); i++ {
-		for j := i; j > 0 && longer(out[j], out[j-1]); j-- {
-			out[j], out[j-1] = out[j-1], out[j]
-		}
-	}
-	return out
+	return analysis.NewPhraseTable(columns)
 }()
-
-type glossaryEntry struct {
-	terms  []string
-	column string
-}
-
-func longer(a, b glossaryEntry) bool {
-	if len(a.terms) != len(b.terms) {
-		return len(a.terms) > len(b.terms)
-	}
-	if a.column != b.column {
-		return a.column < b.column
-	}
-	return strings.Join(a.terms, " ") < strings.Join(b.terms, " ")
-}
 
 // nameColumns replaces parameter descriptions by column names when text
 // names a model, and returns the new text with the replacements.
 func nameColumns(text string) (string, []Correction) {
 	toks := analysis.Tokens(text)
-	if !namesModel(toks) {
+	if !namesModel(text, toks) {
 		return text, nil
 	}
 	var b strings.Builder
 	var out []Correction
 	last := 0
 	for i := 0; i < len(toks); i++ {
-		for _, g := range glossary {
-			if !matchCue(toks[i:], g.terms) {
-				continue
-			}
-			end := toks[i+len(g.terms)-1].End
-			b.WriteString(text[last:toks[i].Start])
-			b.WriteString(g.column)
-			out = append(out, Correction{From: text[toks[i].Start:end], To: g.column})
-			last = end
-			i += len(g.terms) - 1
-			break
+		column, n := glossary.At(toks[i:])
+		if n == 0 {
+			continue
 		}
+		end := toks[i+n-1].End
+		b.WriteString(text[last:toks[i].Start])
+		b.WriteString(column)
+		out = append(out, Correction{From: text[toks[i].Start:end], To: column})
+		last = end
+		i += n - 1
 	}
 	if out == nil {
 		return text, nil
@@ -106,23 +79,11 @@ func nameColumns(text string) (string, []Correction) {
 	return b.String(), out
 }
 
-// namesModel reports whether a question names a model or part number: an
-// identifier of five or more letters and digits, with both.
-func namesModel(toks []analysis.Token) bool {
+// namesModel reports whether a question names a model or part number: a
+// code (see guard.IsCode) with letters and digits both.
+func namesModel(text string, toks []analysis.Token) bool {
 	for _, t := range toks {
-		if t.Kind != analysis.Identifier {
-			continue
-		}
-		letters, digits := 0, 0
-		for _, r := range t.Text {
-			switch {
-			case unicode.IsLetter(r):
-				letters++
-			case unicode.IsDigit(r):
-				digits++
-			}
-		}
-		if letters >= 2 && digits >= 1 && letters+digits >= 5 {
+		if guard.IsCode(text, t) && strings.ContainsFunc(t.Text, unicode.IsLetter) && strings.ContainsFunc(t.Text, unicode.IsDigit) {
 			return true
 		}
 	}

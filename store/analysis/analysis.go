@@ -18,6 +18,7 @@
 package analysis
 
 import (
+	"sort"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -394,4 +395,64 @@ func fold(surface string, plain bool) string {
 		}
 		return r
 	}, folded)
+}
+
+// PhraseTable maps phrases ("thin film", "temperature coefficient") to
+// values and finds them in token streams, longest phrase first.
+type PhraseTable[T any] struct {
+	phrases []tablePhrase[T]
+}
+
+type tablePhrase[T any] struct {
+	terms  []string
+	phrase string
+	value  T
+}
+
+// NewPhraseTable builds a table. Phrases are matched by their terms (see
+// StartsWith); a longer phrase wins over a shorter one that starts the same
+// way, and ties go to the phrase that sorts first, so the result never
+// depends on the map's order.
+func NewPhraseTable[T any](spec map[string]T) *PhraseTable[T] {
+	t := &PhraseTable[T]{}
+	for phrase, v := range spec {
+		var terms []string
+		for _, tok := range Tokens(phrase) {
+			terms = append(terms, tok.Term)
+		}
+		t.phrases = append(t.phrases, tablePhrase[T]{terms: terms, phrase: phrase, value: v})
+	}
+	sort.Slice(t.phrases, func(i, j int) bool {
+		a, b := t.phrases[i], t.phrases[j]
+		if len(a.terms) != len(b.terms) {
+			return len(a.terms) > len(b.terms)
+		}
+		return a.phrase < b.phrase
+	})
+	return t
+}
+
+// At returns the value of the longest phrase toks start with and how many
+// tokens it spans, or n 0 when none does.
+func (t *PhraseTable[T]) At(toks []Token) (v T, n int) {
+	for _, p := range t.phrases {
+		if len(p.terms) > 0 && StartsWith(toks, p.terms) {
+			return p.value, len(p.terms)
+		}
+	}
+	return v, 0
+}
+
+// StartsWith reports whether toks begin with the phrase terms, each token
+// matching its term by Term or by Text.
+func StartsWith(toks []Token, terms []string) bool {
+	if len(toks) < len(terms) {
+		return false
+	}
+	for i, t := range terms {
+		if toks[i].Term != t && toks[i].Text != t {
+			return false
+		}
+	}
+	return true
 }
