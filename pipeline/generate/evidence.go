@@ -51,8 +51,8 @@ func evidence(q question, picked, cands []candidate) map[string]float64 {
 	}
 	if len(q.expect.Dims) > 0 {
 		f["dims_asked"] = 1
-		for _, v := range guard.Values(best.quote) {
-			if v.Unit != "" && !q.numbers[v.Num] && q.expect.Accepts(v.Text, nil) {
+		for _, v := range best.values {
+			if v.Unit != "" && !q.numbers[v.Num] && q.expect.AcceptsDim(v.Dim) {
 				f["typed_value"] = 1
 				break
 			}
@@ -105,7 +105,7 @@ func evidence(q question, picked, cands []candidate) map[string]float64 {
 // as best, from other places, that state one of best's values.
 func consensus(best candidate, cands []candidate) float64 {
 	values := map[string]bool{}
-	for _, v := range guard.Values(best.quote) {
+	for _, v := range best.values {
 		values[v.Num+" "+v.Unit] = true
 	}
 	if len(values) == 0 {
@@ -117,7 +117,7 @@ func consensus(best candidate, cands []candidate) float64 {
 			continue
 		}
 		others++
-		for _, v := range guard.Values(c.quote) {
+		for _, v := range c.values {
 			if values[v.Num+" "+v.Unit] {
 				agree++
 				break

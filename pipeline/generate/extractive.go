@@ -161,6 +161,8 @@ type candidate struct {
 	typed, label bool
 	// sense is the quote's similarity to the question, when embedded.
 	sense float64
+	// values are the values the quote states (guard.Values), read once.
+	values []guard.Value
 }
 
 // parts is what a unit itself says of the question's terms: matched without
@@ -498,7 +500,8 @@ func (e *Extractive) score(q question, u unit, terms map[string]bool, ctx unitCo
 		return candidate{}, false
 	}
 	c.quote, c.typed = e.quoteText(q, c)
-	if c.quote == "" || !c.typed && !q.expect.Accepts(c.quote, q.numbers) {
+	c.values = guard.Values(c.quote)
+	if c.quote == "" || !c.typed && !q.expect.AcceptsValues(c.quote, c.values, q.numbers) {
 		return candidate{}, false
 	}
 

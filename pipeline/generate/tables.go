@@ -118,7 +118,7 @@ func askedCells(q question, u unit) (string, bool) {
 	if unitCol > 0 && strings.TrimSpace(cells[unitCol]) != "" {
 		unitCell := strings.TrimSpace(cells[unitCol])
 		label += " (" + unitCell + ")"
-		typed = q.expect.WantsValue() && len(q.expect.Dims) > 0 && q.expect.Accepts("1 "+unitCell, nil)
+		typed = q.expect.WantsValue() && q.expect.Accepts("1 "+unitCell, nil)
 	}
 	parts := make([]string, len(asked))
 	for i, j := range asked {

@@ -309,6 +309,11 @@ func namesUnit(text string) bool {
 // numbers in skip (the question's own) do not count. A number without a
 // unit counts when text also names one of the cues.
 func (e Expectation) Accepts(text string, skip map[string]bool) bool {
+	return e.AcceptsValues(text, Values(text), skip)
+}
+
+// AcceptsValues is Accepts for text whose Values the caller already has.
+func (e Expectation) AcceptsValues(text string, values []Value, skip map[string]bool) bool {
 	if e.WantsUnit && !namesUnit(text) {
 		return false
 	}
@@ -316,11 +321,11 @@ func (e Expectation) Accepts(text string, skip map[string]bool) bool {
 		return true
 	}
 	var cues []int // byte offsets where a cue ends
-	for _, v := range Values(text) {
+	for _, v := range values {
 		if skip[v.Num] {
 			continue
 		}
-		if len(e.Dims) == 0 || e.accepts(v.Dim) {
+		if e.AcceptsDim(v.Dim) {
 			return true
 		}
 		if v.Unit != "" || e.onlyDates() && v.Dim != DimDate {
@@ -364,7 +369,12 @@ func (e Expectation) cueEnds(text string) []int {
 	return out
 }
 
-func (e Expectation) accepts(d Dimension) bool {
+// AcceptsDim reports whether a value of dimension d answers (any does when
+// no dimension is expected).
+func (e Expectation) AcceptsDim(d Dimension) bool {
+	if len(e.Dims) == 0 {
+		return true
+	}
 	for _, want := range e.Dims {
 		switch {
 		case want == d:
