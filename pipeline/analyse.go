@@ -2,6 +2,7 @@ package pipeline
 
 import (
 	"context"
+	"log/slog"
 	"sync"
 
 	"github.com/cewhq/cew/pipeline/classify"
@@ -41,13 +42,9 @@ type spellerEntry struct {
 	speller    *query.Speller
 }
 
-type warner interface {
-	Warn(msg string, args ...any)
-}
-
 // get returns the tenant's speller, or nil when the store has no lexicon
 // or it cannot be read (the question is then read as typed).
-func (s *spellers) get(ctx context.Context, searcher store.Searcher, tenant string, log warner) *query.Speller {
+func (s *spellers) get(ctx context.Context, searcher store.Searcher, tenant string, log *slog.Logger) *query.Speller {
 	lex, ok := searcher.(store.Lexicon)
 	if !ok {
 		return nil

@@ -2,6 +2,7 @@ package eval
 
 import (
 	"fmt"
+	"math"
 	"sort"
 
 	"github.com/cewhq/cew/pipeline/confidence"
@@ -30,7 +31,7 @@ func CalibrationSummary(m confidence.Model, samples []confidence.Sample) []strin
 	for n := range m.Weights {
 		names = append(names, n)
 	}
-	sort.Slice(names, func(i, j int) bool { return abs(m.Weights[names[i]]) > abs(m.Weights[names[j]]) })
+	sort.Slice(names, func(i, j int) bool { return math.Abs(m.Weights[names[i]]) > math.Abs(m.Weights[names[j]]) })
 	for _, n := range names {
 		lines = append(lines, fmt.Sprintf("  %-16s %+.3f", n, m.Weights[n]))
 	}
@@ -53,11 +54,4 @@ func CalibrationSummary(m confidence.Model, samples []confidence.Sample) []strin
 		lines = append(lines, fmt.Sprintf("  %-8s %3d answers, %3d right (%s)", l, t.n, t.right, pct(t.right, t.n)))
 	}
 	return lines
-}
-
-func abs(x float64) float64 {
-	if x < 0 {
-		return -x
-	}
-	return x
 }
