@@ -36,7 +36,7 @@ func recite(ctx context.Context, question, text string, chunks []store.Chunk) st
 		if guard.Post(ctx, question, s.Text, chunks, opts).OK {
 			continue
 		}
-		bare := strings.TrimSpace(citationWithSpace.ReplaceAllString(s.Text, ""))
+		bare := strings.TrimSpace(guard.StripCitations(s.Text))
 		for i := range chunks {
 			if containsInt(s.Citations, i+1) {
 				continue

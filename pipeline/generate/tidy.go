@@ -7,6 +7,7 @@ import (
 	"unicode"
 	"unicode/utf8"
 
+	"github.com/cewhq/cew/pipeline/guard"
 	"github.com/cewhq/cew/store"
 	"github.com/cewhq/cew/store/analysis"
 )
@@ -28,9 +29,7 @@ var (
 	// "[S1-S3]": a range.
 	citationRange = regexp.MustCompile(`(?i)\[\s*s?(\d{1,3})\s*[-–]\s*s?(\d{1,3})\s*\]`)
 	// A citation group the guard reads.
-	strictCitation = regexp.MustCompile(`\[S\d+(?:\s*[,;]\s*S?\d+)*\]`)
-	// citationWithSpace also takes the space before a citation.
-	citationWithSpace = regexp.MustCompile(`\s*` + strictCitation.String())
+	strictCitation = regexp.MustCompile(guard.CitationGroupPattern)
 	// numericCitation is "[1]" or "[1, 2]": a citation when the model
 	// numbers sources that way, a reference when it copies "[12]" from a
 	// document.
@@ -43,12 +42,12 @@ var (
 	// A lead-in that attributes the answer to the sources, which the
 	// citations already do: "Based on the provided sources, …",
 	// "According to the sources, …", "From the information provided: …".
-	leadIn = regexp.MustCompile(`(?i)^(?:(?:based\s+on|according\s+to|from|per|in)\s+(?:(?:the\s+)?(?:(?:provided|given|numbered|above|available|quoted|supplied)\s+)?(?:sources?|documents?|information|context|excerpts?|data|text)(?:\s+(?:provided|given|above|supplied))?(?:\s*\[S\d+(?:\s*[,;]\s*S?\d+)*\])?|\[S\d+(?:\s*[,;]\s*S?\d+)*\])\s*[,:]\s*|(?:answer|response)\s*:\s*|here\s+is\s+the\s+answer\s*:\s*)`)
+	leadIn = regexp.MustCompile(`(?i)^(?:(?:based\s+on|according\s+to|from|per|in)\s+(?:(?:the\s+)?(?:(?:provided|given|numbered|above|available|quoted|supplied)\s+)?(?:sources?|documents?|information|context|excerpts?|data|text)(?:\s+(?:provided|given|above|supplied))?(?:\s*` + guard.CitationGroupPattern + `)?|` + guard.CitationGroupPattern + `)\s*[,:]\s*|(?:answer|response)\s*:\s*|here\s+is\s+the\s+answer\s*:\s*)`)
 	// An attribution clause around a citation: "…, as stated in Table 3
 	// of the PVWatts Version 5 Manual [S1]." or "…, as specified in the
 	// [S4] document on page 14." Groups 1 and 3 are what it names before
 	// and after the citation, group 2 the citation.
-	attribution      = regexp.MustCompile(`(?i),?\s+(?:as\s+|which\s+is\s+)?(?:stated|given|listed|shown|specified|mentioned|reported|noted|defined|indicated|found)\s+(?:in|on|by)\s+([^.\[\n]*?)\s*(\[S\d+(?:\s*[,;]\s*S?\d+)*\])((?:[^.!?\[\n]|\.\d)*)`)
+	attribution      = regexp.MustCompile(`(?i),?\s+(?:as\s+|which\s+is\s+)?(?:stated|given|listed|shown|specified|mentioned|reported|noted|defined|indicated|found)\s+(?:in|on|by)\s+([^.\[\n]*?)\s*(` + guard.CitationGroupPattern + `)((?:[^.!?\[\n]|\.\d)*)`)
 	markdownEmphasis = regexp.MustCompile("\\*\\*|__|`+")
 	markdownHeading  = regexp.MustCompile(`(?m)^\s{0,3}#{1,6}\s+.*$`)
 )

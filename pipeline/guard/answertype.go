@@ -406,7 +406,7 @@ func Expected(v PostVerdict, exp Expectation, chunks []store.Chunk) PostVerdict 
 			text.WriteString(s.Text)
 			text.WriteString("\n")
 		}
-		if !exp.Accepts(citationWithSpace.ReplaceAllString(text.String(), ""), nil) {
+		if !exp.Accepts(StripCitations(text.String()), nil) {
 			what := dimensionList(exp)
 			if exp.WantsUnit {
 				what = "unit of measure"
@@ -421,7 +421,7 @@ func Expected(v PostVerdict, exp Expectation, chunks []store.Chunk) PostVerdict 
 				context = append(context, chunks[n-1].Section, chunks[n-1].Title)
 			}
 		}
-		claim := citationWithSpace.ReplaceAllString(s.Text, "")
+		claim := StripCitations(s.Text)
 		if want, got, bad := SiblingOnly(exp.Qualifiers, claim, strings.Join(context, "\n")); bad {
 			return fail(QualifierMismatch, fmt.Sprintf("sentence %d is about %q, not %q as asked", i+1, got.Text, want.Text))
 		}

@@ -22,11 +22,20 @@ type Sentence struct {
 	Bullet bool
 }
 
+// CitationGroupPattern is the grammar of a citation group, "[S1]", "[S1,
+// S3]" or "[S1; S2]", for patterns elsewhere that must read citations the
+// way the guard does.
+const CitationGroupPattern = `\[S\d+(?:\s*[,;]\s*S?\d+)*\]`
+
+// StripCitations removes every citation group of s with the space before
+// it: "… 800 mm [S1]." reads "… 800 mm.".
+func StripCitations(s string) string { return citationWithSpace.ReplaceAllString(s, "") }
+
 // citationGroup matches "[S1]", "[S1, S3]" and "[S1; S2]": the same grammar
 // the pipeline renumbers when it formats sources, so a citation the guard
 // accepts is always one the user sees renumbered correctly.
 var (
-	citationGroup = regexp.MustCompile(`\[S\d+(?:\s*[,;]\s*S?\d+)*\]`)
+	citationGroup = regexp.MustCompile(CitationGroupPattern)
 	citationNum   = regexp.MustCompile(`\d+`)
 	// citationAtStart finds a citation at the start of a string without
 	// scanning the rest of it.
