@@ -207,13 +207,13 @@ func shareable(ans answer.Answer) bool {
 func (a *Adapter) deliverPrivately(ctx context.Context, log *slog.Logger, responseURL, channel, user, threadTS string, m message) bool {
 	if responseURL != "" {
 		w := webhookMessage(responseEphemeral, m)
-		err := a.respond(ctx, responseURL, w)
+		err := a.respond(ctx, a.retry, responseURL, w)
 		if err == nil {
 			return true
 		}
 		log.Warn("response_url failed; posting an ephemeral message", "stage", "deliver", "err", err)
 	}
-	if err := a.postEphemeral(ctx, channel, user, threadTS, m); err != nil {
+	if err := a.postEphemeral(ctx, a.retry, channel, user, threadTS, m); err != nil {
 		a.metrics.drop("lost_answer")
 		log.Error("private answer not delivered", "stage", "deliver", "err", err)
 		return false

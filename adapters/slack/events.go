@@ -173,7 +173,7 @@ func (a *Adapter) dispatchEvent(base context.Context, env eventEnvelope, retry i
 			a.log.Warn("busy notice not queued; sending it now", "platform", "slack", "stage", "ack", "event_id", env.EventID, "err", err)
 		}
 		sent := a.pool.GoSide(base, deliverTimeout, func(ctx context.Context) {
-			if _, err := a.postMessage(ctx, c.channel, c.threadTS, noticeMessage(notice.Busy)); err != nil {
+			if _, err := a.postMessage(ctx, a.retry, c.channel, c.threadTS, noticeMessage(notice.Busy)); err != nil {
 				a.log.Warn("busy notice failed", "platform", "slack", "stage", "deliver", "event_id", c.eventID, "err", err)
 			}
 		})
@@ -248,7 +248,7 @@ func (a *Adapter) answerConversation(ctx context.Context, c conversation) {
 		dctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), deliverTimeout)
 		defer cancel()
 		log.Warn("workspace not mapped to a tenant; refusing", "stage", "tenant")
-		if _, err := a.postMessage(dctx, c.channel, c.threadTS, noticeMessage(refusal)); err != nil {
+		if _, err := a.postMessage(dctx, a.retry, c.channel, c.threadTS, noticeMessage(refusal)); err != nil {
 			log.Warn("refusal not delivered", "stage", "deliver", "err", err)
 		}
 		return
@@ -267,7 +267,7 @@ func (a *Adapter) answerConversation(ctx context.Context, c conversation) {
 	var draft *drafts.Throttler
 	if placeholder != "" && a.cfg.DraftInterval > 0 {
 		draft = drafts.Start(ctx, a.cfg.DraftInterval, func(ctx context.Context, text string) error {
-			return a.updateOnce(ctx, c.channel, placeholder, draftMessage(text))
+			return a.updateMessage(ctx, a.once, c.channel, placeholder, draftMessage(text))
 		}, log)
 		q.OnToken = draft.Add
 	}
@@ -283,7 +283,7 @@ func (a *Adapter) answerConversation(ctx context.Context, c conversation) {
 	if isDuplicate(err) {
 		a.metrics.drop("duplicate")
 		if placeholder != "" {
-			if err := a.deleteMessage(dctx, c.channel, placeholder); err != nil {
+			if err := a.deleteMessage(dctx, a.retry, c.channel, placeholder); err != nil {
 				log.Warn("placeholder of a duplicate not deleted", "stage", "deliver", "err", err)
 			}
 		}
@@ -307,20 +307,20 @@ func (a *Adapter) answerConversation(ctx context.Context, c conversation) {
 // take them.)
 func (a *Adapter) deliver(ctx context.Context, log *slog.Logger, channel, threadTS, placeholder string, m message) bool {
 	if placeholder != "" {
-		err := a.updateMessage(ctx, channel, placeholder, m)
+		err := a.updateMessage(ctx, a.retry, channel, placeholder, m)
 		if err == nil {
 			return true
 		}
 		log.Warn("placeholder not updated; posting the answer as a new message", "stage", "deliver", "err", err)
 	}
 	delivered := true
-	if _, err := a.postMessage(ctx, channel, threadTS, m); err != nil {
+	if _, err := a.postMessage(ctx, a.retry, channel, threadTS, m); err != nil {
 		a.metrics.drop("lost_answer")
 		log.Error("answer not delivered", "stage", "deliver", "err", err)
 		delivered = false
 	}
 	if placeholder != "" {
-		if err := a.deleteMessage(ctx, channel, placeholder); err != nil {
+		if err := a.deleteMessage(ctx, a.retry, channel, placeholder); err != nil {
 			log.Warn("stale placeholder not deleted", "stage", "deliver", "err", err)
 		}
 	}
@@ -338,7 +338,7 @@ const placeholderTimeout = 3 * time.Second
 // waiting out retries.
 func (a *Adapter) postPlaceholder(ctx context.Context, log *slog.Logger, c conversation) string {
 	if a.outbox == nil {
-		ts, err := a.postMessage(ctx, c.channel, c.threadTS, placeholderMessage())
+		ts, err := a.postMessage(ctx, a.retry, c.channel, c.threadTS, placeholderMessage())
 		if err != nil {
 			log.Warn("placeholder not posted", "stage", "placeholder", "err", err)
 		}
@@ -348,18 +348,9 @@ func (a *Adapter) postPlaceholder(ctx context.Context, log *slog.Logger, c conve
 		log.Info("Slack is failing: no placeholder", "stage", "placeholder")
 		return ""
 	}
-	opts := placeholderMessage().options()
-	if c.threadTS != "" {
-		opts = append(opts, slackapi.MsgOptionTS(c.threadTS))
-	}
 	pctx, cancel := context.WithTimeout(ctx, placeholderTimeout)
 	defer cancel()
-	var ts string
-	err := a.once(pctx, "chat.postMessage", func(ctx context.Context) error {
-		var err error
-		_, ts, err = a.api.PostMessageContext(ctx, c.channel, opts...)
-		return err
-	})
+	ts, err := a.postMessage(pctx, a.once, c.channel, c.threadTS, placeholderMessage())
 	if err != nil {
 		log.Warn("placeholder not posted", "stage", "placeholder", "err", err)
 		return ""

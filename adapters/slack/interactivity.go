@@ -164,18 +164,18 @@ func (a *Adapter) share(ctx context.Context, cb slackapi.InteractionCallback, te
 	}
 	m := answerMessage(ans, renderOptions{askedBy: cb.User.ID, question: question})
 	if cb.ResponseURL == "" {
-		if _, err := a.postMessage(dctx, channelOf(cb), "", m); err != nil {
+		if _, err := a.postMessage(dctx, a.retry, channelOf(cb), "", m); err != nil {
 			log.Error("answer not shared", "stage", "share", "err", err)
 		}
 		return
 	}
-	if err := a.respond(dctx, cb.ResponseURL, webhookMessage(responseInChannel, m)); err != nil {
+	if err := a.respond(dctx, a.retry, cb.ResponseURL, webhookMessage(responseInChannel, m)); err != nil {
 		log.Error("answer not shared", "stage", "share", "err", err)
 		a.deliverPrivately(dctx, log, "", channelOf(cb), cb.User.ID, "", noticeMessage("Sorry, the answer could not be shared. Please try again."))
 		return
 	}
 	log.Info("answer shared", "stage", "share")
-	if err := a.respond(dctx, cb.ResponseURL, &slackapi.WebhookMessage{DeleteOriginal: true}); err != nil {
+	if err := a.respond(dctx, a.retry, cb.ResponseURL, &slackapi.WebhookMessage{DeleteOriginal: true}); err != nil {
 		log.Warn("private copy not removed", "stage", "share", "err", err)
 	}
 }

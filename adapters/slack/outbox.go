@@ -144,10 +144,7 @@ func (s sender) Send(ctx context.Context, om *outbox.Message) error {
 	switch d.Kind {
 	case deliverThread:
 		if d.Placeholder != "" && !d.PlaceholderGone && !d.Posted {
-			err := a.once(ctx, "chat.update", func(ctx context.Context) error {
-				_, _, _, err := a.api.UpdateMessageContext(ctx, d.Channel, d.Placeholder, m.options()...)
-				return err
-			})
+			err := a.updateMessage(ctx, a.once, d.Channel, d.Placeholder, m)
 			if err == nil {
 				return nil
 			}
@@ -159,15 +156,7 @@ func (s sender) Send(ctx context.Context, om *outbox.Message) error {
 			save()
 		}
 		if !d.Posted {
-			opts := m.options()
-			if d.ThreadTS != "" {
-				opts = append(opts, slackapi.MsgOptionTS(d.ThreadTS))
-			}
-			err := a.once(ctx, "chat.postMessage", func(ctx context.Context) error {
-				_, _, err := a.api.PostMessageContext(ctx, d.Channel, opts...)
-				return err
-			})
-			if err != nil {
+			if _, err := a.postMessage(ctx, a.once, d.Channel, d.ThreadTS, m); err != nil {
 				return forOutbox(err)
 			}
 			d.Posted = true
@@ -176,10 +165,7 @@ func (s sender) Send(ctx context.Context, om *outbox.Message) error {
 		if d.Placeholder != "" {
 			// An unchecked draft must not outlive the answer; a placeholder
 			// that is already gone is fine.
-			err := a.once(ctx, "chat.delete", func(ctx context.Context) error {
-				_, _, err := a.api.DeleteMessageContext(ctx, d.Channel, d.Placeholder)
-				return err
-			})
+			err := a.deleteMessage(ctx, a.once, d.Channel, d.Placeholder)
 			if err != nil && !placeholderGone(err) {
 				return forOutbox(err)
 			}
@@ -187,9 +173,7 @@ func (s sender) Send(ctx context.Context, om *outbox.Message) error {
 		return nil
 	case deliverPrivate:
 		if d.ResponseURL != "" && !d.ResponseURLGone {
-			err := a.once(ctx, "response_url", func(ctx context.Context) error {
-				return slackapi.PostWebhookCustomHTTPContext(ctx, d.ResponseURL, a.http, webhookMessage(responseEphemeral, m))
-			})
+			err := a.respond(ctx, a.once, d.ResponseURL, webhookMessage(responseEphemeral, m))
 			if err == nil {
 				return nil
 			}
@@ -200,10 +184,7 @@ func (s sender) Send(ctx context.Context, om *outbox.Message) error {
 			d.ResponseURLGone = true
 			save()
 		}
-		return forOutbox(a.once(ctx, "chat.postEphemeral", func(ctx context.Context) error {
-			_, err := a.api.PostEphemeralContext(ctx, d.Channel, d.User, m.options()...)
-			return err
-		}))
+		return forOutbox(a.postEphemeral(ctx, a.once, d.Channel, d.User, "", m))
 	}
 	return outbox.Permanent(fmt.Errorf("adapters/slack: unknown delivery kind %q", d.Kind))
 }
@@ -225,41 +206,15 @@ func (a *Adapter) giveUp(ctx context.Context, om outbox.Message, reason string) 
 	var err error
 	switch {
 	case d.Kind == deliverPrivate:
-		err = a.once(ctx, "chat.postEphemeral", func(ctx context.Context) error {
-			_, err := a.api.PostEphemeralContext(ctx, d.Channel, d.User, m.options()...)
-			return err
-		})
+		err = a.postEphemeral(ctx, a.once, d.Channel, d.User, "", m)
 	case d.Placeholder != "" && !d.PlaceholderGone && !d.Posted:
-		err = a.once(ctx, "chat.update", func(ctx context.Context) error {
-			_, _, _, err := a.api.UpdateMessageContext(ctx, d.Channel, d.Placeholder, m.options()...)
-			return err
-		})
+		err = a.updateMessage(ctx, a.once, d.Channel, d.Placeholder, m)
 	case !d.Posted:
-		opts := m.options()
-		if d.ThreadTS != "" {
-			opts = append(opts, slackapi.MsgOptionTS(d.ThreadTS))
-		}
-		err = a.once(ctx, "chat.postMessage", func(ctx context.Context) error {
-			_, _, err := a.api.PostMessageContext(ctx, d.Channel, opts...)
-			return err
-		})
+		_, err = a.postMessage(ctx, a.once, d.Channel, d.ThreadTS, m)
 	}
 	if err != nil {
 		log.Warn("could-not-deliver notice not delivered either", "err", err)
 	}
-}
-
-// once makes a single Web API call under the call timeout, counting a
-// failure.
-func (a *Adapter) once(ctx context.Context, method string, call func(ctx context.Context) error) error {
-	cctx, cancel := context.WithTimeout(ctx, apiCallTimeout)
-	defer cancel()
-	err := call(cctx)
-	if err != nil {
-		a.metrics.apiError(method, classifyAPIError(err, func() time.Duration { return 0 }).Kind)
-		return fmt.Errorf("adapters/slack: %s: %w", method, err)
-	}
-	return nil
 }
 
 // placeholderGone: the message to update or delete no longer exists or can

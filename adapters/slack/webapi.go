@@ -104,15 +104,33 @@ func (m message) options() []slackapi.MsgOption {
 	return opts
 }
 
+// caller makes a Web API call: a.retry retries it, a.once makes one
+// attempt (the outbox retries on its own schedule; a placeholder or a
+// draft is not worth waiting for).
+type caller func(ctx context.Context, method string, call func(ctx context.Context) error) error
+
+// once makes a single Web API call under the call timeout, counting a
+// failure.
+func (a *Adapter) once(ctx context.Context, method string, call func(ctx context.Context) error) error {
+	cctx, cancel := context.WithTimeout(ctx, apiCallTimeout)
+	defer cancel()
+	err := call(cctx)
+	if err != nil {
+		a.metrics.apiError(method, classifyAPIError(err, func() time.Duration { return 0 }).Kind)
+		return fmt.Errorf("adapters/slack: %s: %w", method, err)
+	}
+	return nil
+}
+
 // postMessage posts m in channel, in the thread threadTS when set, and
 // returns the new message's ts.
-func (a *Adapter) postMessage(ctx context.Context, channel, threadTS string, m message) (string, error) {
+func (a *Adapter) postMessage(ctx context.Context, do caller, channel, threadTS string, m message) (string, error) {
 	opts := m.options()
 	if threadTS != "" {
 		opts = append(opts, slackapi.MsgOptionTS(threadTS))
 	}
 	var ts string
-	err := a.retry(ctx, "chat.postMessage", func(ctx context.Context) error {
+	err := do(ctx, "chat.postMessage", func(ctx context.Context) error {
 		var err error
 		_, ts, err = a.api.PostMessageContext(ctx, channel, opts...)
 		return err
@@ -121,40 +139,27 @@ func (a *Adapter) postMessage(ctx context.Context, channel, threadTS string, m m
 }
 
 // updateMessage replaces the message ts with m.
-func (a *Adapter) updateMessage(ctx context.Context, channel, ts string, m message) error {
-	return a.retry(ctx, "chat.update", func(ctx context.Context) error {
+func (a *Adapter) updateMessage(ctx context.Context, do caller, channel, ts string, m message) error {
+	return do(ctx, "chat.update", func(ctx context.Context) error {
 		_, _, _, err := a.api.UpdateMessageContext(ctx, channel, ts, m.options()...)
 		return err
 	})
 }
 
-// updateOnce replaces the message ts with m without retrying (drafts: the
-// next draft or the final answer follows anyway).
-func (a *Adapter) updateOnce(ctx context.Context, channel, ts string, m message) error {
-	callCtx, cancel := context.WithTimeout(ctx, apiCallTimeout)
-	defer cancel()
-	_, _, _, err := a.api.UpdateMessageContext(callCtx, channel, ts, m.options()...)
-	if err != nil {
-		a.metrics.apiError("chat.update", classifyAPIError(err, func() time.Duration { return 0 }).Kind)
-		return fmt.Errorf("adapters/slack: chat.update: %w", err)
-	}
-	return nil
-}
-
-func (a *Adapter) deleteMessage(ctx context.Context, channel, ts string) error {
-	return a.retry(ctx, "chat.delete", func(ctx context.Context) error {
+func (a *Adapter) deleteMessage(ctx context.Context, do caller, channel, ts string) error {
+	return do(ctx, "chat.delete", func(ctx context.Context) error {
 		_, _, err := a.api.DeleteMessageContext(ctx, channel, ts)
 		return err
 	})
 }
 
 // postEphemeral shows m to user only.
-func (a *Adapter) postEphemeral(ctx context.Context, channel, user, threadTS string, m message) error {
+func (a *Adapter) postEphemeral(ctx context.Context, do caller, channel, user, threadTS string, m message) error {
 	opts := m.options()
 	if threadTS != "" {
 		opts = append(opts, slackapi.MsgOptionTS(threadTS))
 	}
-	return a.retry(ctx, "chat.postEphemeral", func(ctx context.Context) error {
+	return do(ctx, "chat.postEphemeral", func(ctx context.Context) error {
 		_, err := a.api.PostEphemeralContext(ctx, channel, user, opts...)
 		return err
 	})
@@ -162,8 +167,8 @@ func (a *Adapter) postEphemeral(ctx context.Context, channel, user, threadTS str
 
 // respond posts to an interaction's or slash command's response_url (valid
 // for 30 minutes, five times).
-func (a *Adapter) respond(ctx context.Context, responseURL string, msg *slackapi.WebhookMessage) error {
-	return a.retry(ctx, "response_url", func(ctx context.Context) error {
+func (a *Adapter) respond(ctx context.Context, do caller, responseURL string, msg *slackapi.WebhookMessage) error {
+	return do(ctx, "response_url", func(ctx context.Context) error {
 		return slackapi.PostWebhookCustomHTTPContext(ctx, responseURL, a.http, msg)
 	})
 }
