@@ -113,3 +113,28 @@ func TestContractJSON(t *testing.T) {
 		t.Errorf("contract leaks internal fields: %s", s)
 	}
 }
+
+func TestFailed(t *testing.T) {
+	tests := []struct {
+		name string
+		ans  Answer
+		ref  string
+		want Answer
+	}{
+		{"an apology is kept", Answer{ID: "a1", Status: StatusError, Answer: "Sorry, the index is being rebuilt."}, "ev1",
+			Answer{ID: "a1", Status: StatusError, Answer: "Sorry, the index is being rebuilt."}},
+		{"an answer id is quoted", Answer{ID: "a1", Status: StatusAnswered, Answer: "half an answer", Sources: []Source{{DocID: "d"}}}, "ev1",
+			Answer{ID: "a1", Status: StatusError, Answer: Apology("a1")}},
+		{"the event is quoted without an answer id", Answer{Status: StatusError, Answer: "  "}, "ev1",
+			Answer{Status: StatusError, Answer: Apology("ev1")}},
+		{"no reference at all", Answer{}, "", Answer{Status: StatusError, Answer: Apology("")}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got := Failed(tt.ans, tt.ref)
+			if got.ID != tt.want.ID || got.Status != tt.want.Status || got.Answer != tt.want.Answer || len(got.Sources) != 0 {
+				t.Errorf("Failed = %+v, want %+v", got, tt.want)
+			}
+		})
+	}
+}

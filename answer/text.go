@@ -56,3 +56,16 @@ func OrApology(ans Answer) string {
 	}
 	return Apology(ans.ID)
 }
+
+// Failed is the answer a user reads when answering failed: ans itself when
+// it already apologises, else the apology alone, quoting ans's id or, when
+// it has none, ref (the event or activity id).
+func Failed(ans Answer, ref string) Answer {
+	if ans.Status == StatusError && strings.TrimSpace(ans.Answer) != "" {
+		return ans
+	}
+	if ans.ID != "" {
+		ref = ans.ID
+	}
+	return Answer{ID: ans.ID, Status: StatusError, Answer: Apology(ref)}
+}

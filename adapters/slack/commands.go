@@ -174,7 +174,7 @@ func (a *Adapter) answerCommand(ctx context.Context, c commandJob) {
 	}
 	if err != nil {
 		log.Error("answer failed", "stage", "answer", "err", err)
-		ans = errorAnswer(ans, c.eventID)
+		ans = answer.Failed(ans, c.eventID)
 	}
 	var opt renderOptions
 	if shareable(ans) {

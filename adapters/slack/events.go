@@ -291,7 +291,7 @@ func (a *Adapter) answerConversation(ctx context.Context, c conversation) {
 	}
 	if err != nil {
 		log.Error("answer failed", "stage", "answer", "err", err)
-		ans = errorAnswer(ans, c.eventID)
+		ans = answer.Failed(ans, c.eventID)
 	}
 	a.deliverDurably(dctx, log, delivery{Kind: deliverThread, EventID: c.eventID, Channel: c.channel, ThreadTS: c.threadTS, Placeholder: placeholder},
 		answerMessage(ans, renderOptions{}))

@@ -148,7 +148,7 @@ func (a *Adapter) share(ctx context.Context, cb slackapi.InteractionCallback, te
 		}
 		if err != nil {
 			log.Error("answer to share not rebuilt", "stage", "share", "err", err)
-			ans = errorAnswer(ans, ref.AnswerID)
+			ans = answer.Failed(ans, ref.AnswerID)
 		}
 	}
 	dctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), deliverTimeout)

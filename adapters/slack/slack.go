@@ -401,17 +401,5 @@ func (a *Adapter) mentionsMe(text string) bool {
 	return id != nil && id.mention.MatchString(text)
 }
 
-// errorAnswer makes sure a failed answer apologises with a reference and
-// says nothing else.
-func errorAnswer(ans answer.Answer, ref string) answer.Answer {
-	if ans.Status == answer.StatusError && strings.TrimSpace(ans.Answer) != "" {
-		return ans
-	}
-	if ans.ID != "" {
-		ref = ans.ID
-	}
-	return answer.Answer{ID: ans.ID, Status: answer.StatusError, Answer: answer.Apology(ref)}
-}
-
 // isDuplicate reports the bot's verdict on a repeated delivery.
 func isDuplicate(err error) bool { return errors.Is(err, bot.ErrDuplicate) }

@@ -250,21 +250,9 @@ func (a *Adapter) answerCard(ctx context.Context, log *slog.Logger, conv convers
 	log.Info("answered", "stage", "answer", "answer_id", ans.ID, "status", ans.Status, "latency_ms", time.Since(start).Milliseconds())
 	if err != nil {
 		log.Error("answer failed", "stage", "answer", "answer_id", ans.ID, "err", err)
-		ans = errorAnswer(ans, conv.activityID)
+		ans = answer.Failed(ans, conv.activityID)
 	}
 	return RenderCard(ans)
-}
-
-// errorAnswer makes sure a failed answer apologises with a reference and
-// says nothing else.
-func errorAnswer(ans answer.Answer, ref string) answer.Answer {
-	if ans.Status == answer.StatusError && strings.TrimSpace(ans.Answer) != "" {
-		return ans
-	}
-	if ans.ID != "" {
-		ref = ans.ID
-	}
-	return answer.Answer{ID: ans.ID, Status: answer.StatusError, Answer: answer.Apology(ref)}
 }
 
 // reply posts card in the conversation, as a reply to the activity when
