@@ -35,7 +35,6 @@ const (
 const (
 	DefaultDeadline    = 15 * time.Minute
 	DefaultInitial     = time.Second
-	DefaultMax         = 10 * time.Second
 	DefaultConcurrency = 8
 	DefaultLease       = 2 * time.Minute
 	DefaultPoll        = 500 * time.Millisecond
@@ -50,7 +49,8 @@ type Config struct {
 	// Deadline is how long a reply is retried before it is given up.
 	Deadline time.Duration
 	// Initial and Max bound the exponential backoff between attempts
-	// (±20 % jitter); a Retry-After wait is honoured as given.
+	// (±20 % jitter); a Retry-After wait is honoured as given. Max
+	// defaults to ten times Initial.
 	Initial, Max time.Duration
 	// Concurrency is how many replies are sent at once.
 	Concurrency int
@@ -58,7 +58,8 @@ type Config struct {
 	// Send is bounded by half of it.
 	Lease time.Duration
 	// Poll is how often the queue is looked at when nothing wakes the
-	// outbox (replies pushed by other replicas, retries falling due).
+	// outbox (replies pushed by other replicas, retries falling due);
+	// it defaults to Initial, at most DefaultPoll.
 	Poll time.Duration
 	// GiveUp is told of a reply given up (ReasonDeadline or
 	// ReasonRejected), once, before it is removed; the adapter says "could
@@ -105,7 +106,7 @@ func New(cfg Config) (*Outbox, error) {
 		cfg.Initial = DefaultInitial
 	}
 	if cfg.Max <= 0 {
-		cfg.Max = DefaultMax
+		cfg.Max = 10 * cfg.Initial
 	}
 	if cfg.Concurrency <= 0 {
 		cfg.Concurrency = DefaultConcurrency
@@ -114,7 +115,7 @@ func New(cfg Config) (*Outbox, error) {
 		cfg.Lease = DefaultLease
 	}
 	if cfg.Poll <= 0 {
-		cfg.Poll = DefaultPoll
+		cfg.Poll = min(cfg.Initial, DefaultPoll)
 	}
 	if cfg.Logger == nil {
 		cfg.Logger = slog.New(slog.DiscardHandler)

@@ -211,8 +211,7 @@ func New(ctx context.Context, cfg Config, b Bot) (*Adapter, error) {
 	if cfg.Outbox != nil {
 		a.outbox, err = outbox.New(outbox.Config{
 			Queue: cfg.Outbox, Sender: sender{a}, Platform: "slack", Deadline: cfg.DeliveryDeadline,
-			Initial: cfg.DeliveryBackoff, Max: 10 * cfg.DeliveryBackoff, Poll: min(cfg.DeliveryBackoff, outbox.DefaultPoll),
-			GiveUp: a.giveUp, Logger: cfg.Logger, Metrics: cfg.OutboxMetrics,
+			Initial: cfg.DeliveryBackoff, GiveUp: a.giveUp, Logger: cfg.Logger, Metrics: cfg.OutboxMetrics,
 		})
 		if err != nil {
 			httpClient.CloseIdleConnections()

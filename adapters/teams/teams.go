@@ -163,8 +163,7 @@ func New(cfg Config, b Bot) (*Adapter, error) {
 		direct := a.deliver
 		a.outbox, err = outbox.New(outbox.Config{
 			Queue: cfg.Outbox, Sender: outboxSender{direct: direct}, Platform: "teams", Deadline: cfg.DeliveryDeadline,
-			Initial: cfg.DeliveryBackoff, Max: 10 * cfg.DeliveryBackoff, Poll: min(cfg.DeliveryBackoff, outbox.DefaultPoll),
-			GiveUp: a.giveUp(direct), Logger: cfg.Logger, Metrics: cfg.OutboxMetrics,
+			Initial: cfg.DeliveryBackoff, GiveUp: a.giveUp(direct), Logger: cfg.Logger, Metrics: cfg.OutboxMetrics,
 		})
 		if err != nil {
 			return nil, fmt.Errorf("adapters/teams: %w", err)
