@@ -28,16 +28,7 @@ func (a *Adapter) retry(ctx context.Context, method string, call func(ctx contex
 	policy := retry.Policy{
 		Classify: classifyAPIError,
 		Sleep:    a.sleep,
-		Observe: func(at retry.Attempt) {
-			a.metrics.apiError(method, at.Kind)
-			if at.Final {
-				a.log.Warn("slack call failed", "platform", "slack", "stage", "api", "method", method,
-					"attempt", at.N, "kind", at.Kind, "err", at.Err)
-				return
-			}
-			a.log.Info("slack call failed; retrying", "platform", "slack", "stage", "api", "method", method,
-				"attempt", at.N, "kind", at.Kind, "wait_ms", at.Wait.Milliseconds(), "err", at.Err)
-		},
+		Observe:  retry.Logged(a.log, "slack", "slack", a.metrics.apiError),
 	}
 	if err := policy.Do(ctx, method, call); err != nil {
 		return fmt.Errorf("adapters/slack: %s: %w", method, err)

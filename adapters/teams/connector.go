@@ -176,16 +176,7 @@ func (c *connector) Deliver(ctx context.Context, d Delivery) error {
 		Attempts: c.attempts,
 		Classify: classifyDeliveryError,
 		Sleep:    c.sleep,
-		Observe: func(at retry.Attempt) {
-			c.metrics.apiError(method, at.Kind)
-			if at.Final {
-				c.log.Warn("connector call failed", "platform", "teams", "stage", "api", "method", method,
-					"attempt", at.N, "kind", at.Kind, "err", at.Err)
-				return
-			}
-			c.log.Info("connector call failed; retrying", "platform", "teams", "stage", "api", "method", method,
-				"attempt", at.N, "kind", at.Kind, "wait_ms", at.Wait.Milliseconds(), "err", at.Err)
-		},
+		Observe:  retry.Logged(c.log, "teams", "connector", c.metrics.apiError),
 	}
 	err = policy.Do(ctx, method, func(ctx context.Context) error { return c.post(ctx, endpoint, body) })
 	if err != nil {

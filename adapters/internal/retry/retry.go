@@ -6,6 +6,7 @@ package retry
 
 import (
 	"context"
+	"log/slog"
 	"net/http"
 	"strconv"
 	"strings"
@@ -112,6 +113,23 @@ func (p Policy) Do(ctx context.Context, method string, call func(ctx context.Con
 		if err := sleep(ctx, v.Wait); err != nil {
 			return err
 		}
+	}
+}
+
+// Logged is an Observe for one platform's API calls: every failed
+// attempt is counted with count (by method and kind) and logged, at Warn
+// when it is final and at Info when a retry follows. what names the API
+// in the message ("slack", "connector").
+func Logged(log *slog.Logger, platform, what string, count func(method, kind string)) func(Attempt) {
+	return func(at Attempt) {
+		count(at.Method, at.Kind)
+		if at.Final {
+			log.Warn(what+" call failed", "platform", platform, "stage", "api", "method", at.Method,
+				"attempt", at.N, "kind", at.Kind, "err", at.Err)
+			return
+		}
+		log.Info(what+" call failed; retrying", "platform", platform, "stage", "api", "method", at.Method,
+			"attempt", at.N, "kind", at.Kind, "wait_ms", at.Wait.Milliseconds(), "err", at.Err)
 	}
 }
 

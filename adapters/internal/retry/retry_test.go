@@ -1,9 +1,13 @@
 package retry
 
 import (
+	"bytes"
 	"context"
 	"errors"
+	"log/slog"
 	"net/http"
+	"slices"
+	"strings"
 	"testing"
 	"time"
 )
@@ -123,5 +127,39 @@ func TestRetryAfter(t *testing.T) {
 				t.Errorf("RetryAfter(%q) = %v, want %v", tt.in, got, tt.want)
 			}
 		})
+	}
+}
+
+func TestLogged(t *testing.T) {
+	var buf bytes.Buffer
+	var counted []string
+	observe := Logged(slog.New(slog.NewTextHandler(&buf, nil)), "teams", "connector", func(method, kind string) {
+		counted = append(counted, method+"/"+kind)
+	})
+	p := Policy{
+		Attempts: 2,
+		Classify: func(error, func() time.Duration) Verdict {
+			return Verdict{Kind: KindServer, Wait: 2 * time.Second, Retryable: true}
+		},
+		Sleep:   func(context.Context, time.Duration) error { return nil },
+		Observe: observe,
+	}
+	if err := p.Do(context.Background(), "send_message", func(context.Context) error { return errTemporary }); !errors.Is(err, errTemporary) {
+		t.Fatalf("Do = %v", err)
+	}
+	if want := []string{"send_message/server", "send_message/server"}; !slices.Equal(counted, want) {
+		t.Errorf("counted %v, want %v", counted, want)
+	}
+	lines := strings.Split(strings.TrimSpace(buf.String()), "\n")
+	if len(lines) != 2 {
+		t.Fatalf("logged %d lines, want 2:\n%s", len(lines), buf.String())
+	}
+	for i, want := range []string{
+		`level=INFO msg="connector call failed; retrying" platform=teams stage=api method=send_message attempt=1 kind=server wait_ms=2000 err=temporary`,
+		`level=WARN msg="connector call failed" platform=teams stage=api method=send_message attempt=2 kind=server err=temporary`,
+	} {
+		if !strings.Contains(lines[i], want) {
+			t.Errorf("line %d = %s, want it to contain %s", i, lines[i], want)
+		}
 	}
 }
