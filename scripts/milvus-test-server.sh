@@ -26,16 +26,11 @@ portfile="$state_dir/port"
 
 log() { echo "milvus-test-server: $*" >&2; }
 
+# shellcheck source=server-lib.sh
+. "$root/scripts/server-lib.sh"
+
 # ours prints the pid of the server this script started, if it is running.
-ours() {
-  [ -f "$pidfile" ] || return 1
-  local pid
-  pid=$(cat "$pidfile" 2>/dev/null) || return 1
-  [ -n "$pid" ] && kill -0 "$pid" 2>/dev/null || return 1
-  # A recycled pid belongs to someone else: only a milvus-lite server is ours.
-  tr '\0' ' ' <"/proc/$pid/cmdline" 2>/dev/null | grep -q milvus-lite || return 1
-  echo "$pid"
-}
+ours() { owned_pid "$pidfile" milvus-lite; }
 
 install_venv() {
   if [ -x "$venv/bin/milvus-lite" ] && [ -f "$venv/.installed" ]; then
@@ -64,32 +59,14 @@ install_venv() {
   touch "$venv/.installed"
 }
 
-port_in_use() {
-  (exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null
-}
-
-free_port() {
-  local port
-  for _ in $(seq 1 100); do
-    port=$((20000 + RANDOM % 40000))
-    port_in_use "$port" || { echo "$port"; return; }
-  done
-  log "no free port found"
-  exit 1
-}
-
 start() {
   if ours >/dev/null; then
     echo "127.0.0.1:$(cat "$portfile")"
     return
   fi
   install_venv
-  local port="${1:-${CEW_MILVUS_TEST_PORT:-}}"
-  [ -n "$port" ] || port=$(free_port)
-  if port_in_use "$port"; then
-    log "port $port is already in use"
-    exit 1
-  fi
+  local port
+  port=$(pick_port "${1:-${CEW_MILVUS_TEST_PORT:-}}")
   mkdir -p "$state_dir"
   rm -rf "$state_dir/data" "$pidfile"
   # The default host is 0.0.0.0: always bind the loopback.
@@ -121,14 +98,7 @@ stop() {
     rm -f "$pidfile" "$portfile"
     return
   fi
-  kill -TERM "$pid"
-  for _ in $(seq 1 100); do
-    kill -0 "$pid" 2>/dev/null || break
-    sleep 0.1
-  done
-  if kill -0 "$pid" 2>/dev/null; then
-    kill -9 "$pid"
-  fi
+  terminate "$pid" 10
   rm -rf "$pidfile" "$portfile" "$state_dir/data"
   log "stopped milvus-lite $pid"
 }

@@ -1,6 +1,6 @@
 # Helpers shared by the scripts that start and stop a loopback server for
-# tests or evaluations (redis-test-server.sh, llm-server.sh). Source it after
-# defining log().
+# tests or evaluations (redis-test-server.sh, milvus-test-server.sh,
+# llm-server.sh). Source it after defining log().
 
 # port_in_use reports whether something listens on 127.0.0.1:$1.
 port_in_use() {
@@ -30,10 +30,11 @@ owned_pid() {
   echo "$pid"
 }
 
-# terminate stops process $1: TERM, up to 5 s to exit, then KILL.
+# terminate stops process $1: TERM, up to $2 seconds (default 5) to exit,
+# then KILL.
 terminate() {
   kill "$1"
-  for _ in $(seq 1 50); do
+  for _ in $(seq 1 $((${2:-5} * 10))); do
     kill -0 "$1" 2>/dev/null || return 0
     sleep 0.1
   done
