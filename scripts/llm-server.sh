@@ -240,17 +240,7 @@ start() {
   exit 1
 }
 
-stop() {
-  local pid
-  if ! pid=$(ours); then
-    log "no server started by this script is running"
-    rm -f "$pidfile" "$envfile"
-    return
-  fi
-  terminate "$pid"
-  rm -f "$pidfile" "$envfile"
-  log "stopped server $pid"
-}
+stop() { stop_server server 5 "$pidfile" "$envfile"; }
 
 case "${1:-}" in
 start) start ;;

@@ -91,17 +91,7 @@ start() {
   exit 1
 }
 
-stop() {
-  local pid
-  if ! pid=$(ours); then
-    log "no milvus-lite started by this script is running"
-    rm -f "$pidfile" "$portfile"
-    return
-  fi
-  terminate "$pid" 10
-  rm -rf "$pidfile" "$portfile" "$state_dir/data"
-  log "stopped milvus-lite $pid"
-}
+stop() { stop_server milvus-lite 10 "$pidfile" "$portfile" "$state_dir/data"; }
 
 case "${1:-}" in
 start) shift; start "$@" ;;

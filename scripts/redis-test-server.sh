@@ -77,17 +77,7 @@ start() {
   exit 1
 }
 
-stop() {
-  local pid
-  if ! pid=$(ours); then
-    log "no redis-server started by this script is running"
-    rm -f "$pidfile" "$portfile"
-    return
-  fi
-  terminate "$pid"
-  rm -f "$pidfile" "$portfile"
-  log "stopped redis-server $pid"
-}
+stop() { stop_server redis-server 5 "$pidfile" "$portfile"; }
 
 case "${1:-}" in
 start) shift; start "$@" ;;

@@ -52,3 +52,20 @@ pick_port() {
   fi
   echo "$port"
 }
+
+# stop_server stops the server the sourcing script's ours() reports — the
+# one its start started — giving it $2 seconds to exit, and removes the
+# files and folders named after $2 whether or not one was running; $1 names
+# the server in messages.
+stop_server() {
+  local what=$1 wait=$2 pid
+  shift 2
+  if ! pid=$(ours); then
+    log "no $what started by this script is running"
+    rm -rf -- "$@"
+    return
+  fi
+  terminate "$pid" "$wait"
+  rm -rf -- "$@"
+  log "stopped $what $pid"
+}
