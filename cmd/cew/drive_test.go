@@ -21,16 +21,23 @@ func driveLink(id string) string {
 	return "https://drive.google.com/file/d/" + id + "/view?usp=drivesdk"
 }
 
-// TestIngestDriveAndLocal: `cew ingest drive:<id> <folder>` indexes both;
-// a second run reads Drive's Changes feed and downloads nothing.
-func TestIngestDriveAndLocal(t *testing.T) {
-	srv := drivetest.New(true)
+// newDrive starts a fake Drive with a shared folder "Project"; it returns
+// the server, the path of a service-account key for it and the folder's id.
+func newDrive(t *testing.T) (srv *drivetest.Server, key, root string) {
+	t.Helper()
+	srv = drivetest.New(true)
 	t.Cleanup(srv.Close)
 	key, err := srv.ServiceAccountJSON(t.TempDir())
 	if err != nil {
 		t.Fatal(err)
 	}
-	root := srv.AddFolder("", "Project")
+	return srv, key, srv.AddFolder("", "Project")
+}
+
+// TestIngestDriveAndLocal: `cew ingest drive:<id> <folder>` indexes both;
+// a second run reads Drive's Changes feed and downloads nothing.
+func TestIngestDriveAndLocal(t *testing.T) {
+	srv, key, root := newDrive(t)
 	id := srv.AddFile(root, "277-009-S-E-002 Rev 01 Earthing.md", "text/markdown",
 		[]byte("# Earth grid\n\nThe earth grid conductor is 95 mm2 bare copper.\n"))
 	srv.AddFile(root, "Photo.jpg", "image/jpeg", []byte("not a document"))
@@ -42,11 +49,7 @@ func TestIngestDriveAndLocal(t *testing.T) {
 		"CEW_DATA_DIR": t.TempDir(), "CEW_EMBED": "none",
 		"CEW_DRIVE_API_URL": srv.Endpoint(), "GOOGLE_APPLICATION_CREDENTIALS": key,
 	}
-	run := func(args ...string) (string, error) {
-		var out, errOut bytes.Buffer
-		err := execute(context.Background(), strings.NewReader(""), &out, &errOut, func(k string) string { return env[k] }, args)
-		return out.String() + errOut.String(), err
-	}
+	run := func(args ...string) (string, error) { return runWith(env)(context.Background(), args...) }
 	out, err := run("ingest", "drive:"+root, local)
 	if err != nil {
 		t.Fatalf("ingest: %v\n%s", err, out)
@@ -83,13 +86,7 @@ func TestIngestDriveAndLocal(t *testing.T) {
 // appeared in Drive after start-up, with its webViewLink on the "Open in
 // Drive" button; the answer cache's generation moves with the sync.
 func TestServeSyncsDrive(t *testing.T) {
-	srv := drivetest.New(true)
-	t.Cleanup(srv.Close)
-	key, err := srv.ServiceAccountJSON(t.TempDir())
-	if err != nil {
-		t.Fatal(err)
-	}
-	root := srv.AddFolder("", "Project")
+	srv, key, root := newDrive(t)
 	srv.AddFile(root, "277-007-D-C-40327 Rev 03 Trenches.md", "text/markdown",
 		[]byte("# 4.2 Cable trenches\n\nThe minimum trench depth for DC cables is 800 mm from finished ground level.\n"))
 	slack := newSlackRecorder(t)
@@ -101,19 +98,14 @@ func TestServeSyncsDrive(t *testing.T) {
 		"CEW_DRIVE_FOLDERS": "default:" + root, "CEW_DRIVE_SYNC_INTERVAL": "200ms",
 		"CEW_DRIVE_API_URL": srv.Endpoint(), "GOOGLE_APPLICATION_CREDENTIALS": key,
 	}
-	run := func(ctx context.Context, args ...string) (string, error) {
-		var out, errOut bytes.Buffer
-		err := execute(ctx, strings.NewReader(""), &out, &errOut, func(k string) string { return env[k] }, args)
-		return out.String() + errOut.String(), err
-	}
-	base, stop := serveInBackground(t, addr, run)
+	base, stop := serveInBackground(t, addr, runWith(env))
 	indexed := func(n int) func() bool {
 		return func() bool {
 			return metricValue(t, base, `cew_drive_files_total{outcome="indexed",tenant="default"}`) >= float64(n)
 		}
 	}
 	waitFor(t, "the first Drive sync", indexed(1))
-	if r := readyz(t, base); r.Checks["drive"] != "ok" {
+	if _, r := getReadiness(t, base); r.Checks["drive"] != "ok" {
 		t.Errorf("readyz drive check %q", r.Checks["drive"])
 	}
 
@@ -174,20 +166,6 @@ func TestServeSyncsDrive(t *testing.T) {
 			t.Errorf("a secret reached the logs")
 		}
 	}
-}
-
-func readyz(t *testing.T, base string) readiness {
-	t.Helper()
-	resp, err := http.Get(base + "/readyz")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer resp.Body.Close()
-	var r readiness
-	if err := json.NewDecoder(resp.Body).Decode(&r); err != nil {
-		t.Fatal(err)
-	}
-	return r
 }
 
 // metricValue reads one sample from /metrics; 0 when absent.

@@ -2,7 +2,6 @@ package main
 
 import (
 	"bufio"
-	"encoding/json"
 	"fmt"
 	"net"
 	"net/http"
@@ -133,25 +132,13 @@ func TestReadyzProbesDependencies(t *testing.T) {
 			t.Errorf("the API key reached the logs")
 		}
 	}()
-	ready := func() (int, readiness) {
-		resp, err := http.Get(base + "/readyz")
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer resp.Body.Close()
-		var r readiness
-		if err := json.NewDecoder(resp.Body).Decode(&r); err != nil {
-			t.Fatal(err)
-		}
-		return resp.StatusCode, r
-	}
 	waitReady := func(what string, want func(code int, r readiness) bool) {
 		t.Helper()
 		var (
 			code int
 			r    readiness
 		)
-		waitFor(t, what, func() bool { code, r = ready(); return want(code, r) })
+		waitFor(t, what, func() bool { code, r = getReadiness(t, base); return want(code, r) })
 		t.Logf("%s: %d %+v", what, code, r)
 	}
 	waitReady("ready with every dependency", func(code int, r readiness) bool {

@@ -1,8 +1,6 @@
 package main
 
 import (
-	"bytes"
-	"context"
 	"net"
 	"net/http"
 	"strings"
@@ -46,12 +44,7 @@ func TestServeMetricsAccessAndConnectionCap(t *testing.T) {
 		"CEW_DATA_DIR": t.TempDir(), "CEW_ADDR": addr, "CEW_METRICS_ADDR": admin,
 		"CEW_METRICS_TOKEN": "metrics-s3cret", "CEW_MAX_CONNECTIONS": "2", "CEW_EMBED": "none",
 	}
-	run := func(ctx context.Context, args ...string) (string, error) {
-		var out bytes.Buffer
-		err := execute(ctx, strings.NewReader(""), &out, &out, func(k string) string { return env[k] }, args)
-		return out.String(), err
-	}
-	base, stop := serveInBackground(t, addr, run)
+	base, stop := serveInBackground(t, addr, runWith(env))
 	defer func() {
 		if logs := stop(); strings.Contains(logs, "metrics-s3cret") {
 			t.Errorf("the metrics token reached the logs")

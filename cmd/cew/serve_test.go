@@ -109,7 +109,7 @@ func runWith(env map[string]string) func(ctx context.Context, args ...string) (s
 	}
 }
 
-func freeAddr(t *testing.T) string {
+func freeAddr(t testing.TB) string {
 	t.Helper()
 	l, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
@@ -119,7 +119,7 @@ func freeAddr(t *testing.T) string {
 	return l.Addr().String()
 }
 
-func signedEvent(t *testing.T, base string, body []byte, secret string, retry int) *http.Request {
+func signedEvent(t testing.TB, base string, body []byte, secret string, retry int) *http.Request {
 	t.Helper()
 	req, err := http.NewRequest(http.MethodPost, base+"/slack/events", bytes.NewReader(body))
 	if err != nil {

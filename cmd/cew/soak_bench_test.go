@@ -1,11 +1,7 @@
 package main
 
 import (
-	"bytes"
 	"context"
-	"crypto/hmac"
-	"crypto/sha256"
-	"encoding/hex"
 	"fmt"
 	"net"
 	"net/http"
@@ -158,20 +154,6 @@ func rssMB() float64 {
 	return 0
 }
 
-func signedSlackEvent(b *testing.B, base string, body []byte) *http.Request {
-	req, err := http.NewRequest(http.MethodPost, base+"/slack/events", bytes.NewReader(body))
-	if err != nil {
-		b.Fatal(err)
-	}
-	ts := strconv.FormatInt(time.Now().Unix(), 10)
-	mac := hmac.New(sha256.New, []byte(testSigningSecret))
-	fmt.Fprintf(mac, "v0:%s:%s", ts, body)
-	req.Header.Set("Content-Type", "application/json")
-	req.Header.Set("X-Slack-Request-Timestamp", ts)
-	req.Header.Set("X-Slack-Signature", "v0="+hex.EncodeToString(mac.Sum(nil)))
-	return req
-}
-
 // BenchmarkSoak sends 10,000 signed mentions at 100/s to cew serve (Redis
 // for the cache and the outbox) while Slack answers 500 to every chat call
 // for 60 s and Redis is killed (SIGKILL) and restarted in the middle of that
@@ -210,20 +192,14 @@ func soakOnce(b *testing.B, events, rate int, outageStart, outage time.Duration)
 	redis.start(b)
 	defer redis.kill()
 
-	l, _ = net.Listen("tcp", "127.0.0.1:0")
-	addr := l.Addr().String()
-	l.Close()
+	addr := freeAddr(b)
 	env := map[string]string{
 		"CEW_DATA_DIR": dataDir, "CEW_ADDR": addr, "CEW_EMBED": "none", "CEW_LOG_LEVEL": "error",
 		"CEW_REDIS_URL": fmt.Sprintf("redis://127.0.0.1:%d/0", port), "SLACK_BOT_TOKEN": testBotToken,
 		"SLACK_SIGNING_SECRET": testSigningSecret, "CEW_SLACK_API_URL": slack.srv.URL + "/",
 		"CEW_RATE_LIMIT_USER": "1000000", "CEW_RATE_LIMIT_TENANT": "1000000", "CEW_SLACK_WORKERS": "16",
 	}
-	run := func(ctx context.Context, args ...string) (string, error) {
-		var out bytes.Buffer
-		err := execute(ctx, strings.NewReader(""), &out, &out, func(k string) string { return env[k] }, args)
-		return out.String(), err
-	}
+	run := runWith(env)
 	if out, err := run(context.Background(), "ingest", docs); err != nil {
 		b.Fatalf("ingest: %v\n%s", err, out)
 	}
@@ -254,7 +230,7 @@ func soakOnce(b *testing.B, events, rate int, outageStart, outage time.Duration)
 		body := fmt.Sprintf(`{"type":"event_callback","team_id":"T1","event_id":"EvSoak%06d","event":{"type":"app_mention","user":"U%05d","text":"<@UCEW> %s","ts":%q,"channel":"C1","event_ts":%q}}`,
 			i, i%500, questions[i%len(questions)], thread, thread)
 		start := time.Now()
-		resp, err := client.Do(signedSlackEvent(b, base, []byte(body)))
+		resp, err := client.Do(signedEvent(b, base, []byte(body), testSigningSecret, 0))
 		ack := time.Since(start)
 		if err != nil {
 			b.Errorf("event %d: %v", i, err)
