@@ -77,6 +77,20 @@ func installedModels(t *testing.T) string {
 	return dir
 }
 
+// newLocalModelCLI is a CLI with CEW_EMBED=local on one thread; it skips
+// where the local model is not installed (and fails in CI, see
+// installedModels).
+func newLocalModelCLI(t *testing.T) *cli {
+	t.Helper()
+	models := installedModels(t)
+	if models == "" {
+		t.Skip("local model not installed (make models)")
+	}
+	c := newCLI(t)
+	c.env["CEW_EMBED"], c.env["CEW_MODELS_DIR"], c.env["CEW_EMBED_THREADS"] = "local", models, "1"
+	return c
+}
+
 // TestEmbedderWiring: CEW_EMBED picks the local model, the HTTP endpoint or
 // none, and says why it cannot.
 func TestEmbedderWiring(t *testing.T) {
@@ -205,12 +219,7 @@ func TestDenseOffForAnotherModel(t *testing.T) {
 // ingest embeds the chunks, dense search finds a passage by meaning alone,
 // and switching the embedder off re-indexes the documents without vectors.
 func TestLocalEmbedderEndToEnd(t *testing.T) {
-	models := installedModels(t)
-	if models == "" {
-		t.Skip("local model not installed (make models)")
-	}
-	c := newCLI(t)
-	c.env["CEW_EMBED"], c.env["CEW_MODELS_DIR"], c.env["CEW_EMBED_THREADS"] = "local", models, "1"
+	c := newLocalModelCLI(t)
 	c.env["CEW_RETRIEVAL"] = retrievalHybrid
 	dir := t.TempDir()
 	docs := map[string]string{
@@ -245,12 +254,7 @@ func TestLocalEmbedderEndToEnd(t *testing.T) {
 // the local model is not run over the chunks at ingest — only the reader and
 // the semantic cache use it — and a question is still answered.
 func TestBM25RetrievalSkipsChunkEmbeddings(t *testing.T) {
-	models := installedModels(t)
-	if models == "" {
-		t.Skip("local model not installed (make models)")
-	}
-	c := newCLI(t)
-	c.env["CEW_EMBED"], c.env["CEW_MODELS_DIR"], c.env["CEW_EMBED_THREADS"] = "local", models, "1"
+	c := newLocalModelCLI(t)
 	dir := t.TempDir()
 	if err := os.WriteFile(filepath.Join(dir, "277-100 Rev 1 Cable trenches.md"),
 		[]byte("# Cable trenches\n\nDC cables are buried 800 mm below finished ground level.\n"), 0o644); err != nil {
