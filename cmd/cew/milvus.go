@@ -16,9 +16,8 @@ import (
 const milvusBuilt = true
 
 func (a *app) milvusOptions() milvus.Options {
-	token := a.cfg.MilvusToken
 	return milvus.Options{
-		Address: a.cfg.MilvusAddress, Token: token, Username: a.cfg.MilvusUser, Password: a.cfg.MilvusPassword,
+		Address: a.cfg.MilvusAddress, Token: a.cfg.MilvusToken, Username: a.cfg.MilvusUser, Password: a.cfg.MilvusPassword,
 		Database: a.cfg.MilvusDatabase, Collection: a.cfg.MilvusCollection, Consistency: a.cfg.MilvusConsistency,
 		Timeout: a.cfg.MilvusTimeout, RRFK: a.cfg.MilvusRRFK, Logger: a.logger,
 	}
@@ -84,13 +83,14 @@ func (a *app) scratchMilvus(ctx context.Context) (store.Store, error) {
 	return st, nil
 }
 
-// milvusPing is the readiness check of the Milvus store.
-func milvusPing(ctx context.Context, st store.Store) (bool, error) {
+// milvusPing is the readiness check of the Milvus store; nil for any
+// other store.
+func milvusPing(ctx context.Context, st store.Store) error {
 	m, ok := st.(*milvus.Store)
 	if !ok {
-		return false, nil
+		return nil
 	}
-	return true, m.Ping(ctx)
+	return m.Ping(ctx)
 }
 
 // runMigrate is `cew migrate` for CEW_STORE=milvus.

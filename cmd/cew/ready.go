@@ -105,8 +105,7 @@ func (a *app) readinessProbes(st store.Store) []probe {
 	}}}
 	if a.cfg.Store == "milvus" {
 		probes = append(probes, probe{name: "milvus", required: true, check: func(ctx context.Context) error {
-			_, err := milvusPing(ctx, st)
-			return err
+			return milvusPing(ctx, st)
 		}})
 	}
 	if pinger, ok := a.cache.(interface{ Ping(context.Context) error }); ok && a.cfg.RedisURL != "" {
