@@ -34,20 +34,23 @@ metric.`,
 	}
 	var reportDir string
 	cmd.PersistentFlags().StringVar(&reportDir, "report-dir", "eval-reports", "folder for the JSON reports (<name>.json)")
-	report := func(rep eval.Report) error {
-		rep.GeneratedAt = time.Now().UTC()
-		path := filepath.Join(reportDir, rep.Name+".json")
-		for _, line := range rep.Summary() {
+	var report reportFunc = func(rep eval.Report, summary ...string) error {
+		if summary == nil {
+			summary = rep.Summary()
+		}
+		for _, line := range summary {
 			fmt.Fprintln(a.stdout, line)
 		}
+		rep.GeneratedAt = time.Now().UTC()
+		path := filepath.Join(reportDir, rep.Name+".json")
 		if err := rep.Write(path); err != nil {
 			return err
 		}
-		fmt.Fprintf(a.stdout, "report written to %s\n", path)
+		fmt.Fprintf(a.stdout, "report written to %s (%d metrics)\n", path, len(rep.Metrics))
 		return nil
 	}
 	cmd.AddCommand(newEvalRetrievalCmd(a, report), newEvalQACmd(a, report), newEvalGroundingCmd(a, report), newEvalCacheCmd(a, report),
-		newEvalDomainCmd(a, &reportDir), newEvalCalibrateCmd(a))
+		newEvalDomainCmd(a, report), newEvalCalibrateCmd(a))
 	return cmd
 }
 
@@ -97,7 +100,11 @@ func (a *app) squadIndex(ctx context.Context, path, tenant string) (eval.SQuAD, 
 	return s, st, eval.IngestSQuAD(ctx, st, tenant, s, e.passage)
 }
 
-func newEvalRetrievalCmd(a *app, report func(eval.Report) error) *cobra.Command {
+// reportFunc prints a report's summary — one line per metric unless
+// summary lines are given — and writes the report to the report folder.
+type reportFunc func(rep eval.Report, summary ...string) error
+
+func newEvalRetrievalCmd(a *app, report reportFunc) *cobra.Command {
 	var beirDir, qrels, runPath string
 	cmd := &cobra.Command{
 		Use:   "retrieval --beir DIR",
@@ -196,7 +203,7 @@ func writeRun(path, system string, run map[string]eval.Ranking) error {
 	return f.Close()
 }
 
-func newEvalQACmd(a *app, report func(eval.Report) error) *cobra.Command {
+func newEvalQACmd(a *app, report reportFunc) *cobra.Command {
 	var squadPath, outcomesPath, oodCorpus string
 	var limit int
 	cmd := &cobra.Command{
@@ -259,7 +266,7 @@ func newEvalQACmd(a *app, report func(eval.Report) error) *cobra.Command {
 	return cmd
 }
 
-func newEvalGroundingCmd(a *app, report func(eval.Report) error) *cobra.Command {
+func newEvalGroundingCmd(a *app, report reportFunc) *cobra.Command {
 	var path string
 	var limit int
 	cmd := &cobra.Command{
@@ -321,7 +328,7 @@ func writeJSONLines[T any](path string, items []T) error {
 	return f.Close()
 }
 
-func newEvalCacheCmd(a *app, report func(eval.Report) error) *cobra.Command {
+func newEvalCacheCmd(a *app, report reportFunc) *cobra.Command {
 	var squadPath string
 	cmd := &cobra.Command{
 		Use:   "cache --squad FILE",

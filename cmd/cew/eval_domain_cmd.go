@@ -19,7 +19,7 @@ const (
 	defaultDomainCorpus    = "examples/corpus"
 )
 
-func newEvalDomainCmd(a *app, reportDir *string) *cobra.Command {
+func newEvalDomainCmd(a *app, report reportFunc) *cobra.Command {
 	var questionsPath, corpus, split, outcomesPath string
 	var keepUnconfident bool
 	cmd := &cobra.Command{
@@ -86,21 +86,12 @@ measuring only, never for tuning.`,
 			}
 			rep.Config["questions"] = qPath
 			rep.Config["split"] = split
-			rep.GeneratedAt = time.Now().UTC()
 			if outcomesPath != "" {
 				if err := writeJSONLines(outcomesPath, outcomes); err != nil {
 					return err
 				}
 			}
-			for _, line := range eval.DomainSummary(outcomes) {
-				fmt.Fprintln(a.stdout, line)
-			}
-			path := filepath.Join(*reportDir, rep.Name+".json")
-			if err := rep.Write(path); err != nil {
-				return err
-			}
-			fmt.Fprintf(a.stdout, "report written to %s (%d metrics)\n", path, len(rep.Metrics))
-			return nil
+			return report(rep, eval.DomainSummary(outcomes)...)
 		},
 	}
 	cmd.Flags().StringVar(&questionsPath, "questions", "", "dev set file (default "+defaultDomainQuestions+" under the repository root or the current folder)")
