@@ -201,12 +201,13 @@ func (b *Bot) StatusLookup(ctx context.Context, q Query) (answer.Answer, error) 
 // answer serves from the cache when it can, otherwise runs the pipeline and
 // caches what is safe to cache.
 func (b *Bot) answer(ctx context.Context, q Query, standalone string) (answer.Answer, error) {
+	req := pipeline.Request{Tenant: q.Tenant, Platform: q.Platform, Question: standalone, OnToken: q.OnToken}
 	if b.cfg.Answers == nil {
-		return b.cfg.Pipeline.Answer(ctx, pipeline.Request{Tenant: q.Tenant, Platform: q.Platform, Question: standalone, OnToken: q.OnToken})
+		return b.cfg.Pipeline.Answer(ctx, req)
 	}
 	gen, err := b.cfg.Generations.Generation(ctx, q.Tenant)
 	if err != nil {
-		return b.cfg.Pipeline.Answer(ctx, pipeline.Request{Tenant: q.Tenant, Platform: q.Platform, Question: standalone, OnToken: q.OnToken})
+		return b.cfg.Pipeline.Answer(ctx, req)
 	}
 	key := cache.Key{Tenant: q.Tenant, Generation: gen, Question: standalone, PromptSet: b.cfg.PromptSet, Model: b.cfg.Model}
 	lookupStart := b.cfg.Now()
@@ -226,7 +227,8 @@ func (b *Bot) answer(ctx context.Context, q Query, standalone string) (answer.An
 		}
 	}
 	b.cfg.Metrics.cacheLookup(false)
-	ans, err := b.cfg.Pipeline.Answer(ctx, pipeline.Request{Tenant: q.Tenant, Platform: q.Platform, Question: standalone, Vector: vec, EmbedFailed: embedFailed, OnToken: q.OnToken})
+	req.Vector, req.EmbedFailed = vec, embedFailed
+	ans, err := b.cfg.Pipeline.Answer(ctx, req)
 	if err == nil && cacheable(ans) {
 		b.store(ctx, key, standalone, vec, ans)
 	}
