@@ -21,6 +21,9 @@ func TestValues(t *testing.T) {
 		{"a number in words", "the incidence angle is zero", []Value{{Text: "zero", Num: "0", Dim: DimCount}}},
 		{"a compound adjective is not a number", "fixed, one-axis, or two-axis tracking", nil},
 		{"a plain decimal is a ratio", "GCR 0.4", []Value{{Text: "0.4", Num: "0.4", Dim: DimRatio}}},
+		{"a year behind a prefix", "renovating pre-1978 housing", []Value{{Text: "pre-1978", Num: "1978", Dim: DimDate}}},
+		{"a decade behind a prefix", "since the mid-1990s", []Value{{Text: "mid-1990s", Num: "1990", Dim: DimDate}}},
+		{"a model number is no year", "the IG-2000 inverter", nil},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

@@ -83,8 +83,17 @@ func identifierQuantity(surface, folded string) quantity {
 	if _, ok := canonicalUnit(folded); ok {
 		return quantity{}
 	}
+	// "pre-1978", "mid-1990s": a year behind an English prefix is a year.
+	if prefix, year, ok := strings.Cut(folded, "-"); ok && yearPrefixes[prefix] {
+		if y := strings.TrimSuffix(year, "s"); isPlainYear(y) {
+			return quantity{Text: surface, Num: y}
+		}
+	}
 	return quantity{Text: surface, Code: compact(folded)}
 }
+
+// yearPrefixes are the words that join a year with a hyphen.
+var yearPrefixes = map[string]bool{"pre": true, "post": true, "mid": true, "early": true, "late": true}
 
 // IsCode reports whether the identifier token t of text names one thing —
 // a model, drawing or document number ("SB7000TL-US-22",
