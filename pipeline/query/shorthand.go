@@ -28,6 +28,14 @@ var shorthand = map[string]string{
 // number ("5 min" is five minutes).
 var minMax = map[string]string{"min": "minimum", "max": "maximum"}
 
+// squareCubic are read as square/cubic only before a unit of length ("sq
+// ft", "cu m"): alone, "cu" is copper.
+var squareCubic = map[string]string{"sq": "square", "cu": "cubic"}
+
+// lengthUnits are the units "sq" and "cu" qualify.
+var lengthUnits = map[string]bool{"ft": true, "feet": true, "foot": true, "in": true, "inch": true, "inches": true,
+	"yd": true, "yds": true, "yard": true, "yards": true, "mi": true, "m": true, "mm": true, "cm": true, "km": true}
+
 // expandShorthand replaces shorthand in text. known reports whether the
 // index uses a word itself (nil: it uses none of them). It returns the new
 // text and the replacements made.
@@ -41,6 +49,10 @@ func expandShorthand(text string, known func(string) bool) (string, []Correction
 			long, ok = minMax[t.Text]
 			ok = ok && i+1 < len(toks) && toks[i+1].Kind == analysis.Word &&
 				(i == 0 || toks[i-1].Kind != analysis.Number)
+		}
+		if !ok {
+			long, ok = squareCubic[t.Text]
+			ok = ok && i+1 < len(toks) && lengthUnits[toks[i+1].Text]
 		}
 		if !ok || known != nil && known(t.Text) && !alwaysExpand[t.Text] {
 			return ""
@@ -59,5 +71,6 @@ var alwaysExpand = map[string]bool{"temp": true, "coeff": true, "coef": true, "e
 func isShorthand(w string) bool {
 	_, ok := shorthand[w]
 	_, mm := minMax[w]
-	return ok || mm
+	_, sc := squareCubic[w]
+	return ok || mm || sc
 }
