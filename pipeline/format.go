@@ -70,6 +70,19 @@ func (r *run) judge(qa query.Analysis, gen generate.Result, ranked []store.Hit, 
 	return judgement{conf: conf}
 }
 
+// FeatureDirections are the signs the calibrated confidence's weights must
+// have (confidence.FitOptions.Directions): a better match, a clearer
+// margin, a value of the asked kind, more agreement can only make an
+// answer more likely right; a missing or corrected word only less. What
+// depends on the kind of question (a table row, several parts, a model
+// number, a dimension asked) may go either way.
+var FeatureDirections = map[string]float64{
+	"reader_score": 1, "reader_coverage": 1, "margin": 1, "consensus": 1, "typed_value": 1,
+	"label": 1, "codes_whole": 1, "qualifiers": 1, "sense": 1, "first_chunk": 1,
+	"rerank_top": 1, "rerank_cited": 1, "pre_coverage": 1, "support": 1,
+	"missing": -1, "unmatched_rarity": -1, "corrected": -1,
+}
+
 // unmatchedRarity is the rarity in the index of the rarest word of the
 // question that no cited passage holds (title, section and sheet
 // included): a question about the "snow scenario" answered from a passage

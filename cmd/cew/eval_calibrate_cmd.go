@@ -7,6 +7,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/cewhq/cew/pipeline"
 	"github.com/cewhq/cew/pipeline/confidence"
 	"github.com/cewhq/cew/pipeline/eval"
 )
@@ -32,6 +33,7 @@ both splits with cew eval domain.`,
 				return err
 			}
 			samples := eval.CalibrationSamples(outcomes, eval.SplitTune)
+			opts.Directions = pipeline.FeatureDirections
 			m, err := confidence.Fit("extractive", outcomesPath+" (tune split)", samples, opts)
 			if err != nil {
 				return err

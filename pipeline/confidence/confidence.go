@@ -109,6 +109,11 @@ func Parse(data []byte) (Model, error) {
 type Sample struct {
 	Features Features
 	Right    bool
+	// Group names what the answer is about — the page or row it cites.
+	// Answers of one group fall in one fold, so that a question is never
+	// scored by a model fitted on another phrasing of itself; empty is a
+	// group of its own.
+	Group string
 }
 
 // FitOptions tunes Fit; zero fields take defaults.
@@ -123,6 +128,12 @@ type FitOptions struct {
 	// refusal threshold is chosen (default 3: a wrong value on site is
 	// worse than no answer).
 	WrongCost float64
+	// Directions gives the sign a feature's weight must have, +1 or -1,
+	// when what it measures can only make an answer more (or less) likely
+	// to be right: a feature whose fitted weight says otherwise is fitting
+	// the noise of a few samples and is not selected. Features without a
+	// direction may take either sign.
+	Directions map[string]float64
 }
 
 // Fit fits a model on samples (every feature name that occurs is used) and
@@ -152,7 +163,7 @@ func Fit(generator, data string, samples []Sample, opts FitOptions) (Model, erro
 	if right == 0 || right == len(samples) || len(all) == 0 {
 		return Model{}, fmt.Errorf("confidence: need right and wrong answers with features to fit (%d samples, %d right)", len(samples), right)
 	}
-	names, l2, oof := selectFeatures(all, samples, opts.L2)
+	names, l2, oof := selectFeatures(all, samples, opts.L2, opts.Directions)
 	m := fitModel(generator, names, samples, l2)
 	m.Refuse = refuseThreshold(oof, samples, opts.WrongCost)
 	m.High = precisionThreshold(oof, samples, opts.HighPrecision, m.Refuse)
@@ -168,12 +179,13 @@ func Fit(generator, data string, samples []Sample, opts FitOptions) (Model, erro
 
 // selectFeatures chooses features by forward selection: starting from none,
 // it adds the feature whose model has the lowest out-of-fold log loss, as
-// long as that improves the loss by at least minGain. A few features fitted
-// on a hundred answers promise on new questions what they keep on these; all
-// of them would fit the noise. It returns the features, the ridge penalty
-// (l2, or the best of l2Grid when l2 is 0) and the out-of-fold
-// probabilities of the chosen model.
-func selectFeatures(all []string, samples []Sample, l2 float64) ([]string, float64, []float64) {
+// long as that improves the loss by at least minGain and every weight of
+// the model keeps its direction (see FitOptions.Directions). A few features
+// fitted on a hundred answers promise on new questions what they keep on
+// these; all of them would fit the noise. It returns the features, the
+// ridge penalty (l2, or the best of l2Grid when l2 is 0) and the
+// out-of-fold probabilities of the chosen model.
+func selectFeatures(all []string, samples []Sample, l2 float64, directions map[string]float64) ([]string, float64, []float64) {
 	grid := l2Grid
 	if l2 > 0 {
 		grid = []float64{l2}
@@ -199,8 +211,9 @@ func selectFeatures(all []string, samples []Sample, l2 float64) ([]string, float
 			if slices.Contains(chosen, n) {
 				continue
 			}
-			l, c, p := score(append(slices.Clone(chosen), n))
-			if l < bestLoss-minGain {
+			names := append(slices.Clone(chosen), n)
+			l, c, p := score(names)
+			if l < bestLoss-minGain && keepsDirections(fitModel("", names, samples, c), directions) {
 				bestName, bestLoss, bestL2, bestProbs = n, l, c, p
 			}
 		}
@@ -212,6 +225,17 @@ func selectFeatures(all []string, samples []Sample, l2 float64) ([]string, float
 	}
 	sort.Strings(chosen)
 	return chosen, chosenL2, probs
+}
+
+// keepsDirections reports whether every weight of m with a direction has
+// its sign.
+func keepsDirections(m Model, directions map[string]float64) bool {
+	for n, w := range m.Weights {
+		if d := directions[n]; d*w < 0 {
+			return false
+		}
+	}
+	return true
 }
 
 // minGain is the least drop in out-of-fold log loss that admits a feature.
@@ -232,25 +256,47 @@ func fitModel(generator string, names []string, samples []Sample, l2 float64) Mo
 	return m
 }
 
-// outOfFold scores every sample with a model fitted on the other folds;
-// sample i is in fold i mod folds.
+// outOfFold scores every sample with a model fitted on the other folds
+// (see foldOf).
 func outOfFold(names []string, samples []Sample, l2 float64) []float64 {
+	fold := foldOf(samples)
 	probs := make([]float64, len(samples))
 	for f := range folds {
 		var train []Sample
 		for i, s := range samples {
-			if i%folds != f {
+			if fold[i] != f {
 				train = append(train, s)
 			}
 		}
 		m := fitModel("", names, train, l2)
 		for i, s := range samples {
-			if i%folds == f {
+			if fold[i] == f {
 				probs[i] = m.Probability(s.Features)
 			}
 		}
 	}
 	return probs
+}
+
+// foldOf assigns the samples to folds: the groups, numbered in order of
+// first appearance (an empty group is a sample's own), go round the folds,
+// so that every fold holds whole groups.
+func foldOf(samples []Sample) []int {
+	number := map[string]int{}
+	fold := make([]int, len(samples))
+	next := 0
+	for i, s := range samples {
+		g, ok := number[s.Group]
+		if s.Group == "" || !ok {
+			g = next
+			next++
+			if s.Group != "" {
+				number[s.Group] = g
+			}
+		}
+		fold[i] = g % folds
+	}
+	return fold
 }
 
 func logLoss(probs []float64, samples []Sample) float64 {

@@ -2,6 +2,7 @@ package confidence
 
 import (
 	"math/rand/v2"
+	"slices"
 	"testing"
 )
 
@@ -92,5 +93,46 @@ func TestShippedModelLoads(t *testing.T) {
 	}
 	if m.Generator != "extractive" || m.Fit.Samples == 0 {
 		t.Fatalf("shipped model = %+v, want a fitted extractive model", m)
+	}
+}
+
+func TestFoldsKeepGroupsWhole(t *testing.T) {
+	samples := []Sample{{Group: "p6"}, {Group: "p13"}, {}, {Group: "p6"}, {}, {Group: "p13"}, {Group: "p9"}, {}}
+	fold := foldOf(samples)
+	if fold[0] != fold[3] || fold[1] != fold[5] {
+		t.Errorf("folds %v: answers about one page are split", fold)
+	}
+	// Groups and ungrouped answers go round the folds in order of first
+	// appearance: p6, p13, -, -, p9, -.
+	if want := []int{0, 1, 2, 0, 3, 1, 4, 0}; !slices.Equal(fold, want) {
+		t.Errorf("folds %v, want %v", fold, want)
+	}
+}
+
+func TestFitKeepsDirections(t *testing.T) {
+	samples := synthetic(2000, 3)
+	// "noise" is right more often by chance in these samples only when
+	// it is high; a direction of -1 keeps it out of the model.
+	for i := range samples {
+		if samples[i].Right && i%3 == 0 {
+			samples[i].Features["noise"] = 1
+		}
+	}
+	free, err := Fit("extractive", "synthetic", samples, FitOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if free.Weights["noise"] <= 0 {
+		t.Fatalf("weights = %v: the test's noise feature should be picked with a positive weight when free", free.Weights)
+	}
+	bound, err := Fit("extractive", "synthetic", samples, FitOptions{Directions: map[string]float64{"noise": -1, "score": 1}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, ok := bound.Weights["noise"]; ok {
+		t.Errorf("weights = %v: a feature against its direction was selected", bound.Weights)
+	}
+	if bound.Weights["score"] <= 0 {
+		t.Errorf("weights = %v: score lost", bound.Weights)
 	}
 }

@@ -10,14 +10,19 @@ import (
 
 // CalibrationSamples are the answered questions of one split that carry
 // confidence features: right answers are positive samples; wrong answers
-// and answered unanswerable questions negative.
+// and answered unanswerable questions negative. Answers citing the same
+// first source are one group (see confidence.Sample).
 func CalibrationSamples(outcomes []DomainOutcome, split string) []confidence.Sample {
 	var out []confidence.Sample
 	for _, o := range outcomes {
 		if o.Split != split || !o.Answered() || len(o.Trace.Features) == 0 {
 			continue
 		}
-		out = append(out, confidence.Sample{Features: o.Trace.Features, Right: o.Verdict == VerdictRight})
+		s := confidence.Sample{Features: o.Trace.Features, Right: o.Verdict == VerdictRight}
+		if len(o.Sources) > 0 {
+			s.Group = GoldPlace(o.Sources[0]).String()
+		}
+		out = append(out, s)
 	}
 	return out
 }
