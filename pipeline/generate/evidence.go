@@ -52,7 +52,9 @@ func evidence(q question, picked, cands []candidate) map[string]float64 {
 	if len(q.expect.Dims) > 0 {
 		f["dims_asked"] = 1
 		for _, v := range best.values {
-			if v.Unit != "" && !q.numbers[v.Num] && q.expect.AcceptsDim(v.Dim) {
+			// A bare number is typed only when it is a year and a date
+			// was asked for; a count or a ratio could be anything.
+			if (v.Unit != "" || v.Dim == guard.DimDate) && !q.numbers[v.Num] && q.expect.AcceptsDim(v.Dim) {
 				f["typed_value"] = 1
 				break
 			}

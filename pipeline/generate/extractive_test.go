@@ -312,3 +312,42 @@ func TestExtractiveReadsTheQuestion(t *testing.T) {
 		})
 	}
 }
+
+// TestExtractiveEvidence checks the features the calibrated confidence
+// reads: what kind of unit answered, a value of the asked kind, a table
+// row, a question word no candidate holds.
+func TestExtractiveEvidence(t *testing.T) {
+	lead := store.Chunk{ID: "epa/A/6", DocID: "epa", Page: 3, Section: "SOLID AND HAZARDOUS WASTES",
+		Text: "Contractors must notify residents about lead before renovating pre-1978 housing; for information specific to remodeling activities, see the lead program."}
+	tests := []struct {
+		name, question, category string
+		chunks                   []store.Chunk
+		want                     map[string]float64
+	}{
+		{name: "a year answers a date question", question: "lead notification before renovating housing built before what year",
+			category: "general", chunks: []store.Chunk{lead, pvwattsLosses},
+			want: map[string]float64{"dims_asked": 1, "typed_value": 1, "structured": 0, "first_chunk": 1}},
+		{name: "a table row with the asked unit", question: "What is the default soiling loss?",
+			category: "technical_value", chunks: []store.Chunk{pvwattsLosses},
+			want: map[string]float64{"dims_asked": 1, "typed_value": 1, "structured": 1, "label": 1}},
+	}
+	g := generate.NewExtractive(generate.ExtractiveOptions{})
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			qa := query.Analyse(tc.question, query.Input{Technical: tc.category == "technical_value"})
+			res, err := g.Generate(context.Background(), generate.Request{Question: qa.Text, Category: tc.category,
+				Complexity: "simple", Expect: qa.Expect, Chunks: tc.chunks})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if res.NotFound {
+				t.Fatalf("not found; want an answer with features %v", tc.want)
+			}
+			for name, want := range tc.want {
+				if got := res.Features[name]; got != want {
+					t.Errorf("%s = %v, want %v (features %v)", name, got, want, res.Features)
+				}
+			}
+		})
+	}
+}
