@@ -299,12 +299,7 @@ func TestExtractiveReadsTheQuestion(t *testing.T) {
 	g := generate.NewExtractive(generate.ExtractiveOptions{})
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			qa := query.Analyse(tc.question, query.Input{Technical: tc.category == "technical_value"})
-			res, err := g.Generate(context.Background(), generate.Request{Question: qa.Text, Category: tc.category,
-				Complexity: "simple", Expect: qa.Expect, Chunks: tc.chunks})
-			if err != nil {
-				t.Fatal(err)
-			}
+			res := askAnalysed(t, g, tc.question, tc.category, tc.chunks)
 			if res.Text != tc.want {
 				t.Errorf("answer\n got: %s\nwant: %s", res.Text, tc.want)
 			}
@@ -334,12 +329,7 @@ func TestExtractiveEvidence(t *testing.T) {
 	g := generate.NewExtractive(generate.ExtractiveOptions{})
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			qa := query.Analyse(tc.question, query.Input{Technical: tc.category == "technical_value"})
-			res, err := g.Generate(context.Background(), generate.Request{Question: qa.Text, Category: tc.category,
-				Complexity: "simple", Expect: qa.Expect, Chunks: tc.chunks})
-			if err != nil {
-				t.Fatal(err)
-			}
+			res := askAnalysed(t, g, tc.question, tc.category, tc.chunks)
 			if res.NotFound {
 				t.Fatalf("not found; want an answer with features %v", tc.want)
 			}
@@ -350,4 +340,17 @@ func TestExtractiveEvidence(t *testing.T) {
 			}
 		})
 	}
+}
+
+// askAnalysed asks g a simple question as the pipeline does: read by the
+// query analysis first.
+func askAnalysed(t *testing.T, g *generate.Extractive, question, category string, chunks []store.Chunk) generate.Result {
+	t.Helper()
+	qa := query.Analyse(question, query.Input{Technical: category == "technical_value"})
+	res, err := g.Generate(context.Background(), generate.Request{Question: qa.Text, Category: category,
+		Complexity: "simple", Expect: qa.Expect, Chunks: chunks})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return res
 }
