@@ -17,7 +17,7 @@ var shorthand = map[string]string{
 	"configs": "configurations", "bifi": "bifacial", "irr": "irradiance", "yr": "year",
 	"yrs": "years", "mfr": "manufacturer", "mfg": "manufacturer", "pwr": "power", "thru": "through", "w/o": "without", "wrt": "regarding",
 	"deg": "degrees", "degs": "degrees", "perf": "performance", "calc": "calculation",
-	"calcs": "calculations", "param": "parameter", "params": "parameters", "info": "information",
+	"calcs": "calculations", "sim": "simulation", "sims": "simulations", "param": "parameter", "params": "parameters", "info": "information",
 	"req": "requirement", "reqs": "requirements", "reqd": "required", "dist": "distance",
 	"ht": "height", "wt": "weight", "dims": "dimensions", "dim": "dimension", "loc": "location",
 	"std": "standard", "prem": "premium", "defualt": "default", "dflt": "default",
