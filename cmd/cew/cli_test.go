@@ -12,6 +12,8 @@ import (
 	"sort"
 	"strings"
 	"testing"
+
+	"github.com/cewhq/cew/pipeline/eval"
 )
 
 // cli runs cew in-process with the given environment and stdin.
@@ -319,20 +321,7 @@ func TestEvalDomain(t *testing.T) {
 			t.Errorf("summary lacks %q:\n%s", want, out)
 		}
 	}
-	var rep struct {
-		Name    string `json:"name"`
-		Metrics []struct {
-			Name string `json:"metric"`
-			N    int    `json:"n"`
-		} `json:"metrics"`
-	}
-	data, err := os.ReadFile(filepath.Join(reports, "domain.json"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := json.Unmarshal(data, &rep); err != nil {
-		t.Fatal(err)
-	}
+	rep := readReport(t, filepath.Join(reports, "domain.json"))
 	names := map[string]int{}
 	for _, m := range rep.Metrics {
 		names[m.Name] = m.N
@@ -376,6 +365,16 @@ func TestEvalDomain(t *testing.T) {
 			}
 		})
 	}
+}
+
+// readReport reads the JSON report an evaluation wrote.
+func readReport(t *testing.T, path string) eval.Report {
+	t.Helper()
+	var rep eval.Report
+	if err := json.Unmarshal([]byte(readFile(t, path)), &rep); err != nil {
+		t.Fatalf("%s: %v", path, err)
+	}
+	return rep
 }
 
 func readFile(t *testing.T, path string) string {

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"encoding/json"
 	"flag"
 	"os"
 	"path/filepath"
@@ -38,20 +37,7 @@ func TestSQuADOperatingPoint(t *testing.T) {
 	if out, errOut, code := c.run(t, "", "eval", "qa", "--squad", *squadPath, "--report-dir", reports); code != 0 {
 		t.Fatalf("eval qa: exit %d\n%s%s", code, out, errOut)
 	}
-	data, err := os.ReadFile(filepath.Join(reports, "qa.json"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	var rep struct {
-		Metrics []struct {
-			Name  string  `json:"metric"`
-			Value float64 `json:"value"`
-			N     int     `json:"n"`
-		} `json:"metrics"`
-	}
-	if err := json.Unmarshal(data, &rep); err != nil {
-		t.Fatal(err)
-	}
+	rep := readReport(t, filepath.Join(reports, "qa.json"))
 	got := map[string]float64{}
 	for _, m := range rep.Metrics {
 		got[m.Name] = m.Value
