@@ -55,8 +55,8 @@ pick_port() {
 
 # stop_server stops the server the sourcing script's ours() reports — the
 # one its start started — giving it $2 seconds to exit, and removes the
-# files and folders named after $2 whether or not one was running; $1 names
-# the server in messages.
+# files and folders named by the arguments after $2 whether or not one was
+# running; $1 names the server in messages.
 stop_server() {
   local what=$1 wait=$2 pid
   shift 2
