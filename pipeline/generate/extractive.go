@@ -436,19 +436,33 @@ func (e *Extractive) score(q question, u unit, terms map[string]bool, ctx unitCo
 	// A qualifier the question names counts as found when the unit names
 	// the same case in another spelling ("V5" and "Version 5").
 	spelled := map[int]float64{}
+	// inherited marks qualifier terms credited only for the sentence
+	// before: "For a roof mount system, … than on an open rack. The
+	// estimate is 49 °C for 4 inch standoffs." speaks of the roof mount in
+	// its second sentence too, when the sentence before opens with the
+	// case and this one names no sibling.
+	inherited := map[int]bool{}
 	if len(q.qualifierTerms) > 0 {
 		inUnit := guard.Qualifiers(u.text + "\n" + u.header)
 		inFrame := guard.Qualifiers(ctx.frame)
+		var inBefore []guard.Qualifier
+		if u.before != "" {
+			inBefore = guard.Qualifiers(u.before)
+		}
 		for qi, qual := range q.expect.Qualifiers {
-			credit := 0.0
+			credit, before := 0.0, false
 			switch {
 			case guard.Mentions(inUnit, qual):
 				credit = 1
 			case guard.Mentions(inFrame, qual):
 				credit = sectionWeight
+			case opensWith(u.before, inBefore, qual) && !namesSibling(inUnit, qual):
+				credit, before = contextWeight, true
 			}
 			for _, ti := range q.qualifierTerms[qi] {
-				spelled[ti] = max(spelled[ti], credit)
+				if credit > spelled[ti] {
+					spelled[ti], inherited[ti] = credit, before
+				}
 			}
 		}
 	}
@@ -465,6 +479,9 @@ func (e *Extractive) score(q question, u unit, terms map[string]bool, ctx unitCo
 			c.matched[i] = sectionWeight
 		case spelled[i] > 0:
 			c.matched[i] = spelled[i]
+			if inherited[i] {
+				c.framed = append(c.framed, i)
+			}
 		case prev[t.term]:
 			// The sentence this one refers back to is quoted with it.
 			c.matched[i] = 1
@@ -511,6 +528,11 @@ func (e *Extractive) score(q question, u unit, terms map[string]bool, ctx unitCo
 	}
 
 	typeOK, unitOK := q.satisfies(u.text, toks)
+	if c.typed {
+		// The table says the quoted cell is of the dimension asked for
+		// ("Site Latitude" in a "degrees" column), number or not.
+		typeOK, unitOK = true, true
+	}
 	if !typeOK && q.mustNumber && q.expect.WantsValue() {
 		return candidate{}, false
 	}
@@ -547,6 +569,27 @@ func (e *Extractive) score(q question, u unit, terms map[string]bool, ctx unitCo
 	score += rankBonus * (1 - float64(u.chunk)/float64(max(chunks, 1)))
 	c.score = score
 	return c, true
+}
+
+// opensWith reports whether a sentence opens with the case q (within its
+// first four words: "For a roof mount system, …", "AC cables shall …"):
+// the case is what the sentence, and the one after it, are about. qs are
+// the sentence's qualifiers.
+func opensWith(sentence string, qs []guard.Qualifier, q guard.Qualifier) bool {
+	for _, m := range qs {
+		if m.Group != q.Group || m.Slot != q.Slot {
+			continue
+		}
+		if i := strings.Index(sentence, m.Text); i >= 0 && len(strings.Fields(sentence[:i])) < 4 {
+			return true
+		}
+	}
+	return false
+}
+
+// namesSibling reports whether qs names another case of q's group.
+func namesSibling(qs []guard.Qualifier, q guard.Qualifier) bool {
+	return slices.ContainsFunc(qs, func(m guard.Qualifier) bool { return m.Group == q.Group && m.Slot != q.Slot })
 }
 
 // proximity is 1 when the question terms found in the unit stand next to

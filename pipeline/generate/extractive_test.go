@@ -278,6 +278,13 @@ func TestExtractiveReadsTheQuestion(t *testing.T) {
 		Section: "3 Model Inputs", Text: "The default value of the new DC-to-AC ratio input is 1.1. For a 4 kW DC system, this would result in a 3.63 kW AC inverter rating."}
 	voltage := store.Chunk{ID: "spec/1/2", DocID: "spec", DocNumber: "SPEC-1", Page: 4, Section: "3.5 DC cabling",
 		Text: "DC cables shall be rated for a system voltage of 1500 V and laid in the cable trench."}
+	thermal := store.Chunk{ID: "nrel/1/30", DocID: "nrel", DocNumber: "NREL-TP-6A20-62641", Title: "PVWatts Version 5 Manual", Page: 12,
+		Section: "9 Thermal Model", Text: "The selection changes the assumed INOCT of a roof mount system. For a roof mount system, air flow is more " +
+			"restricted than on an open rack. The estimate is for INOCT to be roughly 49 °C for 4 inch standoffs. For open rack systems, " +
+			"45 °C INOCT is retained."}
+	inputs := store.Chunk{ID: "nrel/1/12", DocID: "nrel", DocNumber: "NREL-TP-6A20-62641", Title: "PVWatts Version 5 Manual", Page: 6,
+		Section: "Table 2. Input Parameters", Text: "Table 2. Input Parameters\nField | Units | Default Value\nSystem size | kW (DC) | 4\n" +
+			"Tilt angle | degrees | Site Latitude\nAzimuth angle | degrees | 180° in northern hemi-\nsphere, 0° in southern hemisphere"}
 	tests := []struct {
 		name, question, category string
 		chunks                   []store.Chunk
@@ -292,6 +299,12 @@ func TestExtractiveReadsTheQuestion(t *testing.T) {
 			category: "technical_value", chunks: []store.Chunk{sizing, pvwattsLosses}, want: "Soiling — Default value: 2% [S2]."},
 		{name: "a value of another kind does not answer", question: "What is the trench depth for DC cables?",
 			category: "technical_value", chunks: []store.Chunk{voltage}, want: generate.NotFoundText},
+		{name: "a cell the unit column types answers without a number", question: "tilt default in pvwatts",
+			category: "technical_value", chunks: []store.Chunk{inputs},
+			want: "Tilt angle (degrees) — Default Value: Site Latitude [S1]."},
+		{name: "the case a sentence opens with frames the sentence after it", question: "inoct for roof mount",
+			category: "technical_value", chunks: []store.Chunk{thermal},
+			want: "The estimate is for INOCT to be roughly 49 °C for 4 inch standoffs [S1]."},
 		{name: "a shortened model name quotes every row it names", question: "paco SB7000TL-US-22",
 			category: "technical_value", chunks: []store.Chunk{inverter240, inverter208},
 			want: "Manufacturer: SMA America; ID: SB7000TL-US-22-240V; Paco: 7000 [S1]. Manufacturer: SMA America; ID: SB7000TL-US-22-208V; Paco: 6650 [S2]."},

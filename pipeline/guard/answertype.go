@@ -406,7 +406,7 @@ func Expected(v PostVerdict, exp Expectation, chunks []store.Chunk) PostVerdict 
 			text.WriteString(s.Text)
 			text.WriteString("\n")
 		}
-		if !exp.Accepts(StripCitations(text.String()), nil) {
+		if claim := StripCitations(text.String()); !exp.Accepts(claim, nil) && !unitLabelled(exp, claim) {
 			what := dimensionList(exp)
 			if exp.WantsUnit {
 				what = "unit of measure"
@@ -430,6 +430,23 @@ func Expected(v PostVerdict, exp Expectation, chunks []store.Chunk) PostVerdict 
 		}
 	}
 	return v
+}
+
+// unitInParens is a unit standing alone in parentheses, as a table row is
+// quoted under its unit column: "Tilt angle (degrees) — Default Value:
+// Site Latitude".
+var unitInParens = regexp.MustCompile(`\(([^()0-9]{1,24})\)`)
+
+// unitLabelled reports whether the answer labels its value with a unit of
+// the kind asked for, though the value itself is not a number ("Site
+// Latitude" in degrees).
+func unitLabelled(exp Expectation, answer string) bool {
+	for _, m := range unitInParens.FindAllStringSubmatch(answer, -1) {
+		if exp.Accepts("1 "+strings.TrimSpace(m[1]), nil) {
+			return true
+		}
+	}
+	return false
 }
 
 func dimensionList(exp Expectation) string {

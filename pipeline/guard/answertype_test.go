@@ -85,6 +85,8 @@ func TestExpectedRefusesTheWrongKindAndCase(t *testing.T) {
 	}{
 		{"a depth answered with a length", Expectation{Dims: []Dimension{DimLength}}, "The minimum trench depth for DC cables is 800 mm [S1].", None},
 		{"a depth answered with a voltage", Expectation{Dims: []Dimension{DimLength}}, "DC cables are rated 1500 V [S1].", AnswerTypeMismatch},
+		{"an angle answered by a cell of a degrees column", Expectation{Dims: []Dimension{DimAngle}}, "Tilt angle (degrees) — Default Value: Site Latitude [S1].", None},
+		{"an angle answered by a cell of a kW column", Expectation{Dims: []Dimension{DimAngle}}, "System size (kW) — Default Value: Site Latitude [S1].", AnswerTypeMismatch},
 		{"AC asked, DC answered", Expectation{Qualifiers: Qualifiers("trench depth for AC cables")}, "The minimum trench depth for DC cables is 800 mm [S1].", QualifierMismatch},
 		{"240 V asked, 208 V answered", Expectation{Described: Values("the 240 V variant")}, "Vac (V): 208; Paco (W): 6007 [S1].", QualifierMismatch},
 		{"SAM asked, a passage that names no tool", Expectation{Qualifiers: Qualifiers("default losses in SAM")}, "The minimum trench depth for DC cables is 800 mm [S1].", QualifierMismatch},
