@@ -166,7 +166,9 @@ func splitLine(line string) []string {
 			end = next + loc[1]
 			next = skipSpace(line, end)
 		}
-		if next < len(line) && (r == '.' && !endsSentence(line[start:i]) || !startsSentence(line[next:])) {
+		if next < len(line) && (r == '.' && !endsSentence(line[start:i]) || !startsSentence(line[next:]) || !hasWordChar(line[next:])) {
+			// Not a sentence end; nor is one followed only by punctuation
+			// ("… LAST MINUTE!!!) [S1].").
 			i = end
 			continue
 		}
@@ -179,6 +181,11 @@ func splitLine(line string) []string {
 		out = append(out, s)
 	}
 	return out
+}
+
+// hasWordChar reports whether s holds a letter or a digit.
+func hasWordChar(s string) bool {
+	return strings.ContainsFunc(s, func(r rune) bool { return unicode.IsLetter(r) || unicode.IsDigit(r) })
 }
 
 func skipSpace(s string, i int) int {

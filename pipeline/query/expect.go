@@ -1,6 +1,8 @@
 package query
 
 import (
+	"strings"
+
 	"github.com/cewhq/cew/pipeline/guard"
 	"github.com/cewhq/cew/store/analysis"
 )
@@ -94,6 +96,11 @@ func firstCue(toks []analysis.Token, cues *analysis.PhraseTable[[]guard.Dimensio
 	for i := range toks {
 		if i > 0 && rateWords[toks[i-1].Text] {
 			// "per year", "a year": a rate, not the value asked for.
+			continue
+		}
+		if strings.HasSuffix(toks[i].Text, "ly") {
+			// "monthly totals", "hourly data": the adjective says which
+			// value, it does not name a duration as the answer.
 			continue
 		}
 		if dims, n := cues.At(toks[i:]); n > 0 {
