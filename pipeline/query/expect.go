@@ -104,6 +104,11 @@ func firstCue(toks []analysis.Token, cues *analysis.PhraseTable[[]guard.Dimensio
 			continue
 		}
 		if dims, n := cues.At(toks[i:]); n > 0 {
+			if n == 1 && durationUnits[toks[i].Term] && !strings.HasSuffix(toks[i].Text, "s") {
+				// "a cloudy day in june": one day names a day, not
+				// a duration asked for ("how many days").
+				continue
+			}
 			words := make([]string, n)
 			for j, t := range toks[i : i+n] {
 				words[j] = t.Term
@@ -130,6 +135,15 @@ func asksForUnit(toks []analysis.Token) bool {
 	}
 	return false
 }
+
+// durationUnits are the time units that are cues only in the plural.
+var durationUnits = func() map[string]bool {
+	m := map[string]bool{}
+	for _, t := range analysis.Terms("days hours weeks months minutes") {
+		m[t] = true
+	}
+	return m
+}()
 
 // rateWords before a cue make it the denominator of a rate.
 var rateWords = map[string]bool{"per": true, "a": true, "an": true, "each": true, "every": true, "/": true}
