@@ -398,3 +398,20 @@ func writeSquad(t *testing.T) string {
 	}
 	return squad
 }
+
+func TestParseRange(t *testing.T) {
+	tests := []struct {
+		in       string
+		from, to int
+		ok       bool
+	}{
+		{"1-4", 1, 4, true}, {"5-8", 5, 8, true}, {"3", 3, 3, true}, {" 2 - 6 ", 2, 6, true},
+		{"4-1", 0, 0, false}, {"0-3", 0, 0, false}, {"a-b", 0, 0, false}, {"", 0, 0, false}, {"1-", 0, 0, false},
+	}
+	for _, tc := range tests {
+		from, to, err := parseRange(tc.in)
+		if (err == nil) != tc.ok || from != tc.from || to != tc.to {
+			t.Errorf("parseRange(%q) = %d, %d, %v", tc.in, from, to, err)
+		}
+	}
+}

@@ -15,7 +15,8 @@ import (
 const defaultConfidenceModel = "pipeline/confidence/extractive.json"
 
 func newEvalCalibrateCmd(a *app) *cobra.Command {
-	var outcomesPath, out string
+	var outcomesPath, squadOutcomesPath, out string
+	var squadShare float64
 	var opts confidence.FitOptions
 	cmd := &cobra.Command{
 		Use:   "calibrate",
@@ -25,7 +26,13 @@ records for each answer) on the answers of the tune split in an outcomes file wr
 "cew eval domain --split tune --keep-unconfident --outcomes FILE", choose its thresholds
 (refuse, medium, high) there, and write the model. Held-out outcomes in the file are
 ignored: the model must never see them. Rebuild cew to use the new model, then measure
-both splits with cew eval domain.`,
+both splits with cew eval domain.
+
+With --squad-outcomes, the answers of a "cew eval qa --keep-unconfident --outcomes FILE"
+run (SQuAD 2.0: general-knowledge paragraphs, thousands of answers, many wrong) help fit
+the weights, weighing --squad-share times the domain answers together; the thresholds are
+still chosen on the domain answers alone. Fit on some articles (cew eval qa --articles 1-4)
+and measure on the others.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			outcomes, err := readDomainOutcomes(outcomesPath)
@@ -33,16 +40,32 @@ both splits with cew eval domain.`,
 				return err
 			}
 			samples := eval.CalibrationSamples(outcomes, eval.SplitTune)
+			data := outcomesPath + " (tune split)"
+			if squadOutcomesPath != "" {
+				if squadShare <= 0 {
+					return fmt.Errorf("--squad-share must be above 0, not %g", squadShare)
+				}
+				qa, err := readJSONLines[eval.QAOutcome](squadOutcomesPath)
+				if err != nil {
+					return err
+				}
+				borrowed := eval.BorrowedSamples(qa, len(samples), squadShare)
+				if len(borrowed) == 0 {
+					return fmt.Errorf("%s: no answered question with confidence features (write it with cew eval qa --keep-unconfident --outcomes)", squadOutcomesPath)
+				}
+				samples = append(samples, borrowed...)
+				data += fmt.Sprintf(" + %s (weight share %g)", squadOutcomesPath, squadShare)
+			}
 			opts.Directions = pipeline.FeatureDirections
-			m, err := confidence.Fit("extractive", outcomesPath+" (tune split)", samples, opts)
+			m, err := confidence.Fit("extractive", data, samples, opts)
 			if err != nil {
 				return err
 			}
-			data, err := json.MarshalIndent(m, "", "  ")
+			js, err := json.MarshalIndent(m, "", "  ")
 			if err != nil {
 				return err
 			}
-			if err := os.WriteFile(out, append(data, '\n'), 0o644); err != nil {
+			if err := os.WriteFile(out, append(js, '\n'), 0o644); err != nil {
 				return fmt.Errorf("write %s: %w", out, err)
 			}
 			for _, line := range eval.CalibrationSummary(m, samples) {
@@ -53,6 +76,8 @@ both splits with cew eval domain.`,
 		},
 	}
 	cmd.Flags().StringVar(&outcomesPath, "outcomes", "", "outcomes file of cew eval domain (required)")
+	cmd.Flags().StringVar(&squadOutcomesPath, "squad-outcomes", "", "outcomes file of cew eval qa --keep-unconfident whose answers also fit the weights")
+	cmd.Flags().Float64Var(&squadShare, "squad-share", 1, "total weight of the SQuAD answers against the domain answers'")
 	cmd.Flags().StringVar(&out, "out", defaultConfidenceModel, "where to write the model")
 	cmd.Flags().Float64Var(&opts.L2, "l2", 0, "ridge penalty (default 1)")
 	cmd.Flags().Float64Var(&opts.WrongCost, "wrong-cost", 0, "right answers one wrong answer is worth when choosing the refusal threshold (default 3)")
@@ -61,15 +86,20 @@ both splits with cew eval domain.`,
 }
 
 func readDomainOutcomes(path string) ([]eval.DomainOutcome, error) {
+	return readJSONLines[eval.DomainOutcome](path)
+}
+
+// readJSONLines reads a file of JSON values, one after another.
+func readJSONLines[T any](path string) ([]T, error) {
 	f, err := os.Open(path)
 	if err != nil {
 		return nil, err
 	}
 	defer f.Close()
-	var out []eval.DomainOutcome
+	var out []T
 	dec := json.NewDecoder(f)
 	for dec.More() {
-		var o eval.DomainOutcome
+		var o T
 		if err := dec.Decode(&o); err != nil {
 			return nil, fmt.Errorf("%s: %w", path, err)
 		}

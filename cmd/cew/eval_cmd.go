@@ -7,6 +7,8 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strconv"
+	"strings"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -206,6 +208,8 @@ func writeRun(path, system string, run map[string]eval.Ranking) error {
 func newEvalQACmd(a *app, report reportFunc) *cobra.Command {
 	var squadPath, outcomesPath, oodCorpus string
 	var limit int
+	var keepUnconfident bool
+	var articles string
 	cmd := &cobra.Command{
 		Use:   "qa --squad FILE",
 		Short: "End-to-end answering on SQuAD 2.0: answered-and-correct, refusals, wrong answers, latency",
@@ -216,16 +220,34 @@ func newEvalQACmd(a *app, report reportFunc) *cobra.Command {
 			if err != nil {
 				return err
 			}
+			asked := s
+			if articles != "" {
+				from, to, err := parseRange(articles)
+				if err != nil {
+					return fmt.Errorf("--articles: %w", err)
+				}
+				if asked, err = s.Articles(from, to); err != nil {
+					return err
+				}
+			}
+			a.keepUnconfident = keepUnconfident
 			p, err := a.newPipeline(st)
 			if err != nil {
 				return err
 			}
-			rep, outcomes, err := eval.QA(ctx, s, p, evalTenant, limit, time.Now)
+			rep, outcomes, err := eval.QA(ctx, asked, p, evalTenant, limit, time.Now)
 			if err != nil {
 				return err
 			}
 			rep.Config = a.pipelineConfigSummary()
 			rep.Name = partialRunName(rep.Name, limit)
+			if articles != "" {
+				rep.Name += "-articles" + articles
+				rep.Config["articles"] = articles
+			}
+			if keepUnconfident {
+				rep.Name += "-keep-unconfident"
+			}
 			if outcomesPath != "" {
 				if err := writeJSONLines(outcomesPath, outcomes); err != nil {
 					return err
@@ -261,6 +283,9 @@ func newEvalQACmd(a *app, report reportFunc) *cobra.Command {
 	cmd.Flags().StringVar(&squadPath, "squad", "", "SQuAD 2.0 JSON file")
 	cmd.Flags().IntVar(&limit, "limit", 0, "stop after N questions (0 = all); the report is then <name>-first<N>.json, so a full run's report is kept")
 	cmd.Flags().StringVar(&outcomesPath, "outcomes", "", "write every question's outcome as JSON lines")
+	cmd.Flags().BoolVar(&keepUnconfident, "keep-unconfident", false,
+		"show answers the calibrated confidence would refuse (at level low), to collect the samples cew eval calibrate --squad-outcomes fits on")
+	cmd.Flags().StringVar(&articles, "articles", "", "ask only the questions of these articles, FROM-TO (1-based), against the index of all of them")
 	cmd.Flags().StringVar(&oodCorpus, "ood-corpus", "", "also ask every question against this folder's documents, which cannot answer them, and report refusals")
 	_ = cmd.MarkFlagRequired("squad")
 	return cmd
@@ -391,4 +416,18 @@ pass and the latency of hits and misses.`,
 	cmd.Flags().StringVar(&squadPath, "squad", "", "SQuAD 2.0 JSON file")
 	_ = cmd.MarkFlagRequired("squad")
 	return cmd
+}
+
+// parseRange reads "FROM-TO" (or "N", one) as two positive integers.
+func parseRange(s string) (from, to int, err error) {
+	a, b, ok := strings.Cut(s, "-")
+	if !ok {
+		b = a
+	}
+	from, err1 := strconv.Atoi(strings.TrimSpace(a))
+	to, err2 := strconv.Atoi(strings.TrimSpace(b))
+	if err1 != nil || err2 != nil || from < 1 || to < from {
+		return 0, 0, fmt.Errorf("%q is not a range such as 1-4", s)
+	}
+	return from, to, nil
 }

@@ -52,6 +52,13 @@ type FitInfo struct {
 	// itself.
 	LogLoss          float64 `json:"log_loss"`
 	OutOfFoldLogLoss float64 `json:"out_of_fold_log_loss"`
+	// Borrowed is how many of the samples came from another kind of
+	// question (see Sample.Borrowed), BorrowedRight how many of them were
+	// right, and BorrowedShare their total weight against the own
+	// samples'.
+	Borrowed      int     `json:"borrowed,omitempty"`
+	BorrowedRight int     `json:"borrowed_right,omitempty"`
+	BorrowedShare float64 `json:"borrowed_share,omitempty"`
 }
 
 // Level is a probability's level: "high", "medium", "low", or "" when it is
@@ -114,6 +121,21 @@ type Sample struct {
 	// scored by a model fitted on another phrasing of itself; empty is a
 	// group of its own.
 	Group string
+	// Weight is the sample's weight in the fit (0 counts as 1).
+	Weight float64
+	// Borrowed marks an answer to another kind of question (SQuAD's
+	// general-knowledge paragraphs beside the domain dev set): it helps fit
+	// the weights — a hundred domain answers hold too few wrong ones to
+	// fit many features — but the thresholds, which promise how often
+	// each level is right, are chosen on the own samples only.
+	Borrowed bool
+}
+
+func (s Sample) weight() float64 {
+	if s.Weight <= 0 {
+		return 1
+	}
+	return s.Weight
 }
 
 // FitOptions tunes Fit; zero fields take defaults.
@@ -165,15 +187,39 @@ func Fit(generator, data string, samples []Sample, opts FitOptions) (Model, erro
 	}
 	names, l2, oof := selectFeatures(all, samples, opts.L2, opts.Directions)
 	m := fitModel(generator, names, samples, l2)
-	m.Refuse = refuseThreshold(oof, samples, opts.WrongCost)
-	m.High = precisionThreshold(oof, samples, opts.HighPrecision, m.Refuse)
-	m.Medium = min(m.High, precisionThreshold(oof, samples, opts.MediumPrecision, m.Refuse))
-	own := make([]float64, len(samples))
+	var (
+		mine                 []Sample
+		mineOOF              []float64
+		borrowed, borrowedOK int
+		ownWeight, borrowedW float64
+	)
 	for i, s := range samples {
-		own[i] = m.Probability(s.Features)
+		if s.Borrowed {
+			borrowed++
+			borrowedW += s.weight()
+			if s.Right {
+				borrowedOK++
+			}
+			continue
+		}
+		mine, mineOOF = append(mine, s), append(mineOOF, oof[i])
+		ownWeight += s.weight()
 	}
-	m.Fit = FitInfo{Data: data, Samples: len(samples), Right: right, L2: l2, LogLoss: logLoss(own, samples),
-		OutOfFoldLogLoss: logLoss(oof, samples)}
+	if len(mine) == 0 {
+		return Model{}, errors.New("confidence: every sample is borrowed; thresholds need own samples")
+	}
+	m.Refuse = refuseThreshold(mineOOF, mine, opts.WrongCost)
+	m.High = precisionThreshold(mineOOF, mine, opts.HighPrecision, m.Refuse)
+	m.Medium = min(m.High, precisionThreshold(mineOOF, mine, opts.MediumPrecision, m.Refuse))
+	fitted := make([]float64, len(samples))
+	for i, s := range samples {
+		fitted[i] = m.Probability(s.Features)
+	}
+	m.Fit = FitInfo{Data: data, Samples: len(samples), Right: right, L2: l2, LogLoss: logLoss(fitted, samples),
+		OutOfFoldLogLoss: logLoss(oof, samples), Borrowed: borrowed, BorrowedRight: borrowedOK}
+	if borrowed > 0 {
+		m.Fit.BorrowedShare = borrowedW / ownWeight
+	}
 	return m, nil
 }
 
@@ -299,17 +345,20 @@ func foldOf(samples []Sample) []int {
 	return fold
 }
 
+// logLoss is the weighted mean log loss.
 func logLoss(probs []float64, samples []Sample) float64 {
-	var loss float64
+	var loss, total float64
 	for i, s := range samples {
 		p := math.Min(math.Max(probs[i], 1e-9), 1-1e-9)
+		w := s.weight()
+		total += w
 		if s.Right {
-			loss -= math.Log(p)
+			loss -= w * math.Log(p)
 		} else {
-			loss -= math.Log(1 - p)
+			loss -= w * math.Log(1-p)
 		}
 	}
-	return loss / float64(len(samples))
+	return loss / total
 }
 
 func featureNames(samples []Sample) []string {
@@ -327,9 +376,9 @@ func featureNames(samples []Sample) []string {
 	return names
 }
 
-// logistic fits weights by Newton's method on the L2-penalised log
-// likelihood (the intercept unpenalised); a few dozen features and a few
-// hundred samples converge in a handful of steps.
+// logistic fits weights by Newton's method on the L2-penalised, sample-
+// weighted log likelihood (the intercept unpenalised); a few dozen features
+// and a thousand samples converge in a handful of steps.
 func logistic(names []string, samples []Sample, l2 float64) ([]float64, float64) {
 	d := len(names) + 1 // last is the intercept
 	x := make([][]float64, len(samples))
@@ -357,10 +406,11 @@ func logistic(names []string, samples []Sample, l2 float64) ([]float64, float64)
 			if s.Right {
 				y = 1
 			}
+			sw := s.weight()
 			for j := range w {
-				grad[j] += (p - y) * x[i][j]
+				grad[j] += sw * (p - y) * x[i][j]
 				for k := range w {
-					hess[j][k] += p * (1 - p) * x[i][j] * x[i][k]
+					hess[j][k] += sw * p * (1 - p) * x[i][j] * x[i][k]
 				}
 			}
 		}

@@ -1,6 +1,7 @@
 package confidence
 
 import (
+	"math"
 	"math/rand/v2"
 	"slices"
 	"testing"
@@ -134,5 +135,78 @@ func TestFitKeepsDirections(t *testing.T) {
 	}
 	if bound.Weights["score"] <= 0 {
 		t.Errorf("weights = %v: score lost", bound.Weights)
+	}
+}
+
+func TestWeightCountsAsRepetition(t *testing.T) {
+	base := synthetic(300, 3)
+	var twice, weighted []Sample
+	for i, s := range base {
+		twice, weighted = append(twice, s), append(weighted, s)
+		if i%3 == 0 {
+			twice = append(twice, s)
+			weighted[len(weighted)-1].Weight = 2
+		}
+	}
+	names := []string{"missing", "score"}
+	a, b := fitModel("", names, twice, 1), fitModel("", names, weighted, 1)
+	for _, n := range names {
+		if math.Abs(a.Weights[n]-b.Weights[n]) > 1e-6 {
+			t.Errorf("weight of %s: %.6f repeated, %.6f weighted", n, a.Weights[n], b.Weights[n])
+		}
+	}
+	if math.Abs(a.Bias-b.Bias) > 1e-6 {
+		t.Errorf("bias: %.6f repeated, %.6f weighted", a.Bias, b.Bias)
+	}
+}
+
+// TestBorrowedSamplesFitWeightsNotThresholds: what the own samples cannot
+// teach ("b" is always 1 among them) borrowed samples can, while the
+// thresholds stay a promise about the own samples — though the borrowed
+// ones, right at most half of the time, score as high.
+func TestBorrowedSamplesFitWeightsNotThresholds(t *testing.T) {
+	r := rand.New(rand.NewPCG(4, 1))
+	var own, borrowed []Sample
+	for range 120 {
+		a := r.Float64()
+		own = append(own, Sample{Features: Features{"a": a, "b": 1}, Right: a > 0.5})
+	}
+	for range 600 {
+		b := r.Float64()
+		borrowed = append(borrowed, Sample{Features: Features{"a": 1, "b": b}, Right: r.Float64() < sigmoid(8*b-5)/2, Borrowed: true, Weight: 0.2})
+	}
+	alone, err := Fit("extractive", "own", own, FitOptions{L2: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, ok := alone.Weights["b"]; ok {
+		t.Fatalf("own samples alone gave b a weight: %v", alone.Weights)
+	}
+	m, err := Fit("extractive", "own + borrowed", append(slices.Clone(own), borrowed...), FitOptions{L2: 1, HighPrecision: 0.8})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if m.Weights["b"] <= 0 {
+		t.Fatalf("weights = %v, want b positive", m.Weights)
+	}
+	if m.Fit.Samples != 720 || m.Fit.Borrowed != 600 || math.Abs(m.Fit.BorrowedShare-1) > 1e-9 {
+		t.Fatalf("fit info = %+v, want 720 samples, 600 borrowed at share 1", m.Fit)
+	}
+	// "high" is a promise about own answers: those at or above it are
+	// right as often as asked.
+	kept, right := 0, 0
+	for _, s := range own {
+		if m.Probability(s.Features) >= m.High {
+			kept++
+			if s.Right {
+				right++
+			}
+		}
+	}
+	if kept == 0 || float64(right) < 0.8*float64(kept) {
+		t.Fatalf("own answers at high: %d of %d right", right, kept)
+	}
+	if _, err := Fit("extractive", "borrowed only", borrowed, FitOptions{L2: 1}); err == nil {
+		t.Fatal("Fit on borrowed samples alone: want an error")
 	}
 }

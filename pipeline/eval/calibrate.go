@@ -5,6 +5,7 @@ import (
 	"math"
 	"sort"
 
+	"github.com/cewhq/cew/answer"
 	"github.com/cewhq/cew/pipeline/confidence"
 )
 
@@ -27,11 +28,39 @@ func CalibrationSamples(outcomes []DomainOutcome, split string) []confidence.Sam
 	return out
 }
 
+// BorrowedSamples are the answered SQuAD questions of a cew eval qa
+// outcomes file (written with --keep-unconfident), as samples that help fit
+// the confidence weights but not its thresholds (see confidence.Sample):
+// a right answer is positive; a wrong one, or an answered unanswerable
+// question, negative. Questions of one article are one group. Their
+// weights together make share times the weight of own samples.
+func BorrowedSamples(outcomes []QAOutcome, own int, share float64) []confidence.Sample {
+	var out []confidence.Sample
+	for _, o := range outcomes {
+		if o.Status != answer.StatusAnswered || len(o.Features) == 0 {
+			continue
+		}
+		out = append(out, confidence.Sample{Features: o.Features, Right: o.Correct, Group: "squad:" + o.Article, Borrowed: true})
+	}
+	if len(out) > 0 {
+		w := share * float64(own) / float64(len(out))
+		for i := range out {
+			out[i].Weight = w
+		}
+	}
+	return out
+}
+
 // CalibrationSummary describes a fitted model on its own samples: its
-// weights, thresholds and how many answers each level keeps and gets right.
+// weights, thresholds and how many answers each level keeps and gets right,
+// for the own samples and, apart, the borrowed ones.
 func CalibrationSummary(m confidence.Model, samples []confidence.Sample) []string {
 	lines := []string{fmt.Sprintf("fitted on %d answers (%d right), L2 %.2f, log loss %.3f (out of fold %.3f)",
 		m.Fit.Samples, m.Fit.Right, m.Fit.L2, m.Fit.LogLoss, m.Fit.OutOfFoldLogLoss)}
+	if m.Fit.Borrowed > 0 {
+		lines = append(lines, fmt.Sprintf("  of which %d borrowed (%d right), weighing %.2f times the own answers; thresholds chosen on the own answers only",
+			m.Fit.Borrowed, m.Fit.BorrowedRight, m.Fit.BorrowedShare))
+	}
 	names := make([]string, 0, len(m.Weights))
 	for n := range m.Weights {
 		names = append(names, n)
@@ -43,20 +72,33 @@ func CalibrationSummary(m confidence.Model, samples []confidence.Sample) []strin
 	lines = append(lines, fmt.Sprintf("  %-16s %+.3f", "(bias)", m.Bias),
 		fmt.Sprintf("thresholds: refuse below %.3f, medium from %.3f, high from %.3f", m.Refuse, m.Medium, m.High))
 	type tally struct{ n, right int }
-	levels := map[string]*tally{"high": {}, "medium": {}, "low": {}, "refused": {}}
-	for _, s := range samples {
-		l := m.Level(m.Probability(s.Features))
-		if l == "" {
-			l = "refused"
+	for _, borrowed := range []bool{false, true} {
+		levels := map[string]*tally{"high": {}, "medium": {}, "low": {}, "refused": {}}
+		seen := 0
+		for _, s := range samples {
+			if s.Borrowed != borrowed {
+				continue
+			}
+			seen++
+			l := m.Level(m.Probability(s.Features))
+			if l == "" {
+				l = "refused"
+			}
+			levels[l].n++
+			if s.Right {
+				levels[l].right++
+			}
 		}
-		levels[l].n++
-		if s.Right {
-			levels[l].right++
+		if seen == 0 {
+			continue
 		}
-	}
-	for _, l := range []string{"high", "medium", "low", "refused"} {
-		t := levels[l]
-		lines = append(lines, fmt.Sprintf("  %-8s %3d answers, %3d right (%s)", l, t.n, t.right, pct(t.right, t.n)))
+		if borrowed {
+			lines = append(lines, "borrowed answers at these thresholds:")
+		}
+		for _, l := range []string{"high", "medium", "low", "refused"} {
+			t := levels[l]
+			lines = append(lines, fmt.Sprintf("  %-8s %4d answers, %4d right (%s)", l, t.n, t.right, pct(t.right, t.n)))
+		}
 	}
 	return lines
 }

@@ -18,20 +18,30 @@ import (
 
 // SQuAD is the part of a SQuAD 2.0 file the evaluation reads.
 type SQuAD struct {
-	Data []struct {
-		Title      string `json:"title"`
-		Paragraphs []struct {
-			Context string `json:"context"`
-			QAs     []struct {
-				ID           string `json:"id"`
-				Question     string `json:"question"`
-				IsImpossible bool   `json:"is_impossible"`
-				Answers      []struct {
-					Text string `json:"text"`
-				} `json:"answers"`
-			} `json:"qas"`
-		} `json:"paragraphs"`
-	} `json:"data"`
+	Data []SQuADArticle `json:"data"`
+}
+
+// SQuADArticle is one article: its title and paragraphs.
+type SQuADArticle struct {
+	Title      string           `json:"title"`
+	Paragraphs []SQuADParagraph `json:"paragraphs"`
+}
+
+// SQuADParagraph is a paragraph and the questions asked about it.
+type SQuADParagraph struct {
+	Context string          `json:"context"`
+	QAs     []SQuADQuestion `json:"qas"`
+}
+
+// SQuADQuestion is one question with its gold answers (none when
+// IsImpossible).
+type SQuADQuestion struct {
+	ID           string `json:"id"`
+	Question     string `json:"question"`
+	IsImpossible bool   `json:"is_impossible"`
+	Answers      []struct {
+		Text string `json:"text"`
+	} `json:"answers"`
 }
 
 // LoadSQuAD reads a SQuAD 2.0 JSON file.
@@ -45,6 +55,17 @@ func LoadSQuAD(path string) (SQuAD, error) {
 		return s, fmt.Errorf("eval: %s: %w", path, err)
 	}
 	return s, nil
+}
+
+// Articles returns the questions of articles from to to (1-based, both
+// included) of s, to be asked against an index of all of s.
+func (s SQuAD) Articles(from, to int) (SQuAD, error) {
+	if from < 1 || to < from || to > len(s.Data) {
+		return SQuAD{}, fmt.Errorf("eval: articles %d-%d: the file holds articles 1-%d", from, to, len(s.Data))
+	}
+	out := s
+	out.Data = s.Data[from-1 : to]
+	return out, nil
 }
 
 // IngestSQuAD indexes every paragraph as its own document titled with its
@@ -71,7 +92,9 @@ type Answerer interface {
 
 // QAOutcome is one question's result, for error analysis.
 type QAOutcome struct {
-	ID         string        `json:"id"`
+	ID string `json:"id"`
+	// Article is the title of the SQuAD article the question is about.
+	Article    string        `json:"article"`
 	Question   string        `json:"question"`
 	Answerable bool          `json:"answerable"`
 	Status     answer.Status `json:"status"`
@@ -80,6 +103,10 @@ type QAOutcome struct {
 	Correct    bool          `json:"correct"`
 	Gold       []string      `json:"gold,omitempty"`
 	Timing     Timing        `json:"timing"`
+	// Confidence and Features are the calibrated confidence of an answer
+	// and what it was judged by (see pipeline/confidence).
+	Confidence answer.Confidence  `json:"confidence"`
+	Features   map[string]float64 `json:"features,omitempty"`
 }
 
 // QA asks every question through the pipeline and reports answered-and-
@@ -109,7 +136,8 @@ func QA(ctx context.Context, s SQuAD, p Answerer, tenant string, limit int, now 
 				if err != nil {
 					return rep, outcomes, fmt.Errorf("eval: question %s: %w", q.ID, err)
 				}
-				o := QAOutcome{ID: q.ID, Question: q.Question, Answerable: !q.IsImpossible, Status: ans.Status, Reason: ans.Reason, Answer: ans.Answer, Timing: timing}
+				o := QAOutcome{ID: q.ID, Question: q.Question, Answerable: !q.IsImpossible, Status: ans.Status, Reason: ans.Reason, Answer: ans.Answer, Timing: timing,
+					Confidence: ans.Confidence, Features: ans.Trace.Features, Article: a.Title}
 				answered := ans.Status == answer.StatusAnswered
 				if q.IsImpossible {
 					unanswerable++
