@@ -40,6 +40,13 @@ func (r *run) judge(qa query.Analysis, gen generate.Result, ranked []store.Hit, 
 	if m == nil || gen.Generator != m.Generator || gen.Features == nil {
 		return judgement{conf: blend(ranked, post)}
 	}
+	if !m.Judges(gen.Features) {
+		// The answer lacks what the model needs (the embedder failed):
+		// the model fitted without it judges.
+		if m = r.p.cfg.ConfidenceFallback; m == nil || gen.Generator != m.Generator || !m.Judges(gen.Features) {
+			return judgement{conf: blend(ranked, post)}
+		}
+	}
 	f := confidence.Features{}
 	for k, v := range gen.Features {
 		f[k] = v
@@ -82,6 +89,11 @@ var FeatureDirections = map[string]float64{
 	"rerank_top": 1, "rerank_cited": 1, "pre_coverage": 1, "support": 1,
 	"missing": -1, "unmatched_rarity": -1, "corrected": -1,
 }
+
+// EmbedderFeatures are the features only an embedder measures: an answer
+// read by words alone lacks them, and a model that weighs them needs them
+// (confidence.Model.Needs).
+var EmbedderFeatures = []string{"sense"}
 
 // unmatchedRarity is the rarity in the index of the rarest word of the
 // question that no cited passage holds (title, section and sheet

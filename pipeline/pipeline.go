@@ -51,7 +51,9 @@ type Config struct {
 	Logger     *slog.Logger
 	// Confidence is the calibrated model for the extractive generator's
 	// answers; nil keeps the uncalibrated blend (see confidence).
-	Confidence *confidence.Model
+	// ConfidenceFallback judges the answers Confidence cannot (one that
+	// lacks a feature the model needs, as when the embedder failed).
+	Confidence, ConfidenceFallback *confidence.Model
 	// KeepUnconfident shows answers the calibrated model would refuse, at
 	// level "low": for collecting the samples a model is fitted on.
 	KeepUnconfident bool

@@ -441,7 +441,7 @@ func TestEmbedFailedUpstream(t *testing.T) {
 // near misses are refused.
 func TestNaturalQuestions(t *testing.T) {
 	st := sampleCorpus(t)
-	model, err := confidence.Extractive()
+	model, err := confidence.ExtractiveLexical()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -514,6 +514,50 @@ func TestNaturalQuestions(t *testing.T) {
 			}
 			if !cited {
 				t.Errorf("no source is %s page %v or row %v: %+v", tc.doc, tc.pages, tc.rows, ans.Sources)
+			}
+		})
+	}
+}
+
+// TestConfidenceFallback: an answer read without the embedder lacks the
+// feature the embedder's model needs, and the model fitted without it
+// judges it instead of a model that cannot.
+func TestConfidenceFallback(t *testing.T) {
+	st := trenchStore(t)
+	needsSense := confidence.Model{Generator: "extractive", Weights: map[string]float64{"sense": 10}, Bias: -20,
+		Refuse: 0.5, Medium: 0.6, High: 0.9, Needs: []string{"sense"}}
+	lexical := confidence.Model{Generator: "extractive", Weights: map[string]float64{"reader_score": 1}, Bias: 5,
+		Refuse: 0.5, Medium: 0.6, High: 0.9}
+	tests := []struct {
+		name     string
+		fallback *confidence.Model
+		want     answer.Level
+	}{
+		{name: "the lexical model judges", fallback: &lexical, want: answer.LevelHigh},
+		{name: "without one, the uncalibrated blend judges", fallback: nil},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			p, err := pipeline.New(pipeline.Config{Searcher: st, Catalog: st, Generator: generate.NewExtractive(generate.ExtractiveOptions{}),
+				Pre: guard.DefaultPreOptions(), Post: guard.DefaultPostOptions(), Confidence: &needsSense, ConfidenceFallback: tc.fallback})
+			if err != nil {
+				t.Fatal(err)
+			}
+			ans, err := p.Answer(context.Background(), pipeline.Request{Tenant: tenant, Question: "What is the minimum trench depth for DC cables?"})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if ans.Status != answer.StatusAnswered {
+				t.Fatalf("status = %s (%s: %s), want answered", ans.Status, ans.Reason, ans.Confidence.Reason)
+			}
+			if _, weighed := ans.Trace.Features["sense"]; weighed {
+				t.Fatalf("features %v hold sense without an embedder", ans.Trace.Features)
+			}
+			if tc.want != "" && ans.Confidence.Level != tc.want {
+				t.Errorf("confidence = %+v, want %s", ans.Confidence, tc.want)
+			}
+			if tc.fallback == nil && ans.Trace.Features != nil {
+				t.Errorf("features %v recorded: a calibrated model judged", ans.Trace.Features)
 			}
 		})
 	}

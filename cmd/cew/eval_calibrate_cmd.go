@@ -61,6 +61,11 @@ and measure on the others.`,
 			if err != nil {
 				return err
 			}
+			for _, n := range pipeline.EmbedderFeatures {
+				if _, ok := m.Weights[n]; ok {
+					m.Needs = append(m.Needs, n)
+				}
+			}
 			js, err := json.MarshalIndent(m, "", "  ")
 			if err != nil {
 				return err

@@ -53,7 +53,15 @@ func (a *app) newPipeline(st store.Store) (*pipeline.Pipeline, error) {
 	if err != nil {
 		return nil, err
 	}
-	cfg.Confidence, cfg.KeepUnconfident = &model, a.keepUnconfident
+	lexical, err := confidence.ExtractiveLexical()
+	if err != nil {
+		return nil, err
+	}
+	if emb.passage == nil {
+		// Reading by words alone: the model fitted that way judges.
+		model = lexical
+	}
+	cfg.Confidence, cfg.ConfidenceFallback, cfg.KeepUnconfident = &model, &lexical, a.keepUnconfident
 	if a.cfg.LLMModel != "" {
 		cfg.Generator = generate.NewLLM(a.chat(), extractive, generate.LLMOptions{MaxTokens: a.cfg.LLMMaxTokens, Logger: a.logger})
 		cfg.Post.Verifier = generate.NewVerifier(a.chat())

@@ -3,9 +3,13 @@
 // clearly it beat the alternatives — into a calibrated probability that the
 // answer is right, and into the levels users see. The model is a logistic
 // regression fitted on the tuning part of the domain dev set (cew eval
-// calibrate); its thresholds are chosen there so that "high" answers are
-// right at least 95 % of the time and "medium" at least 80 %, and below the
-// refusal threshold the pipeline says the information was not found.
+// calibrate), optionally helped by answers to SQuAD questions that fit its
+// weights but not its thresholds; its thresholds are chosen on the domain
+// answers so that "high" answers are right at least 95 % of the time and
+// "medium" at least 80 %, and below the refusal threshold the pipeline says
+// the information was not found. Two models ship: one for answers read with
+// the local embedder (extractive.json), one for answers read by words alone
+// (extractive-lexical.json).
 package confidence
 
 import (
@@ -36,6 +40,10 @@ type Model struct {
 	Refuse float64 `json:"refuse"`
 	Medium float64 `json:"medium"`
 	High   float64 `json:"high"`
+	// Needs lists features that are absent, not merely 0, when what
+	// measures them is missing — "sense" without an embedder. An answer
+	// lacking one is judged by another model (see Judges).
+	Needs []string `json:"needs,omitempty"`
 	// Fit records what the model was fitted on, for the report.
 	Fit FitInfo `json:"fit"`
 }
@@ -88,11 +96,31 @@ func (m Model) Probability(f Features) float64 {
 
 func sigmoid(z float64) float64 { return 1 / (1 + math.Exp(-z)) }
 
+// Judges reports whether the model can judge an answer with these
+// features: every feature it needs is present.
+func (m Model) Judges(f Features) bool {
+	for _, n := range m.Needs {
+		if _, ok := f[n]; !ok {
+			return false
+		}
+	}
+	return true
+}
+
 //go:embed extractive.json
 var extractiveJSON []byte
 
-// Extractive is the model fitted for the extractive generator.
+//go:embed extractive-lexical.json
+var extractiveLexicalJSON []byte
+
+// Extractive is the model fitted for the extractive generator reading with
+// the local embedder.
 func Extractive() (Model, error) { return Parse(extractiveJSON) }
+
+// ExtractiveLexical is the model for the extractive generator's answers
+// read by words alone (no embedder configured, or the embedder failing for
+// a question): it weighs no feature an embedder measures.
+func ExtractiveLexical() (Model, error) { return Parse(extractiveLexicalJSON) }
 
 // Parse reads a model from JSON and checks that it can be used.
 func Parse(data []byte) (Model, error) {

@@ -88,12 +88,17 @@ func TestParse(t *testing.T) {
 }
 
 func TestShippedModelLoads(t *testing.T) {
-	m, err := Extractive()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if m.Generator != "extractive" || m.Fit.Samples == 0 {
-		t.Fatalf("shipped model = %+v, want a fitted extractive model", m)
+	for name, load := range map[string]func() (Model, error){"with the embedder": Extractive, "lexical": ExtractiveLexical} {
+		m, err := load()
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		if m.Generator != "extractive" || m.Fit.Samples == 0 {
+			t.Fatalf("%s: shipped model = %+v, want a fitted extractive model", name, m)
+		}
+		if name == "lexical" && len(m.Needs) > 0 {
+			t.Fatalf("lexical model needs %v: it must judge answers read by words alone", m.Needs)
+		}
 	}
 }
 
@@ -208,5 +213,18 @@ func TestBorrowedSamplesFitWeightsNotThresholds(t *testing.T) {
 	}
 	if _, err := Fit("extractive", "borrowed only", borrowed, FitOptions{L2: 1}); err == nil {
 		t.Fatal("Fit on borrowed samples alone: want an error")
+	}
+}
+
+func TestJudges(t *testing.T) {
+	m := Model{Weights: map[string]float64{"sense": 1}, Needs: []string{"sense"}}
+	if !m.Judges(Features{"sense": 0, "x": 1}) {
+		t.Error("a needed feature present at 0: want judged")
+	}
+	if m.Judges(Features{"x": 1}) {
+		t.Error("a needed feature absent: want not judged")
+	}
+	if !(Model{}).Judges(nil) {
+		t.Error("a model needing nothing judges anything")
 	}
 }
