@@ -85,7 +85,7 @@ func (r *run) judge(qa query.Analysis, gen generate.Result, ranked []store.Hit, 
 // number, a dimension asked) may go either way.
 var FeatureDirections = map[string]float64{
 	"reader_score": 1, "reader_coverage": 1, "margin": 1, "consensus": 1, "typed_value": 1,
-	"label": 1, "codes_whole": 1, "qualifiers": 1, "sense": 1, "first_chunk": 1,
+	"label": 1, "codes_whole": 1, "qualifiers": 1, "sense": 1, "sense_margin": 1, "first_chunk": 1,
 	"rerank_top": 1, "rerank_cited": 1, "pre_coverage": 1, "support": 1,
 	"missing": -1, "unmatched_rarity": -1, "corrected": -1,
 }
@@ -93,7 +93,7 @@ var FeatureDirections = map[string]float64{
 // EmbedderFeatures are the features only an embedder measures: an answer
 // read by words alone lacks them, and a model that weighs them needs them
 // (confidence.Model.Needs).
-var EmbedderFeatures = []string{"sense"}
+var EmbedderFeatures = []string{"sense", "sense_margin"}
 
 // unmatchedRarity is the rarity in the index of the rarest word of the
 // question that no cited passage holds (title, section and sheet

@@ -24,6 +24,9 @@ import (
 //     its context) names it too;
 //   - consensus: the share of other good units that state one of the
 //     answer's values;
+//   - sense, sense_margin: the quote's similarity to the question by the
+//     embedder, and how far it stands above the most similar other quote
+//     (ten times the difference: similarities differ by hundredths);
 //   - first_chunk: the answer comes from the best-ranked passage;
 //   - parts: the answer quotes several units.
 func evidence(q question, picked, cands []candidate) map[string]float64 {
@@ -93,6 +96,7 @@ func evidence(q question, picked, cands []candidate) map[string]float64 {
 	f["consensus"] = consensus(best, cands)
 	if best.sense != 0 {
 		f["sense"] = clamp01(best.sense)
+		f["sense_margin"] = senseMargin(best, picked, cands)
 	}
 	if best.chunk == 0 {
 		f["first_chunk"] = 1
@@ -130,6 +134,23 @@ func consensus(best candidate, cands []candidate) float64 {
 		return 0
 	}
 	return float64(agree) / float64(others)
+}
+
+// senseMargin is ten times how far best's similarity to the question stands
+// above that of the most similar other embedded candidate, on [0,1]; 1 when
+// there is none.
+func senseMargin(best candidate, picked, cands []candidate) float64 {
+	other := -1.0
+	for _, c := range cands {
+		if c.sense == 0 || c.quote == best.quote || isPicked(picked, c) {
+			continue
+		}
+		other = max(other, c.sense)
+	}
+	if other < 0 {
+		return 1
+	}
+	return clamp01(10 * (best.sense - other))
 }
 
 func isPicked(picked []candidate, c candidate) bool {

@@ -2,6 +2,7 @@ package generate_test
 
 import (
 	"context"
+	"math"
 	"regexp"
 	"strconv"
 	"strings"
@@ -366,4 +367,59 @@ func askAnalysed(t *testing.T, g *generate.Extractive, question, category string
 		t.Fatal(err)
 	}
 	return res
+}
+
+// keywordEmbedder embeds a text as the unit vector of how often it names
+// each of its keywords, so that similarity follows the words chosen.
+type keywordEmbedder []string
+
+func (k keywordEmbedder) Embed(_ context.Context, texts []string) ([][]float32, error) {
+	out := make([][]float32, len(texts))
+	for i, text := range texts {
+		v := make([]float32, len(k)+1)
+		v[len(k)] = 1 // every text shares a little
+		var norm float64
+		for j, w := range k {
+			v[j] = float32(strings.Count(strings.ToLower(text), w))
+		}
+		for _, x := range v {
+			norm += float64(x) * float64(x)
+		}
+		for j := range v {
+			v[j] /= float32(math.Sqrt(norm))
+		}
+		out[i] = v
+	}
+	return out, nil
+}
+
+func TestExtractiveSenseMargin(t *testing.T) {
+	roadCrossing := store.Chunk{ID: "spec/1/9", DocID: "spec", DocNumber: "SPEC-1", Page: 9, Section: "3.9 Road crossings",
+		Text: "Under roads, AC cables shall be laid at a depth of 1200 mm in ducts."}
+	tests := []struct {
+		name     string
+		keywords keywordEmbedder
+		want     float64
+	}{
+		// The question and the specification's AC sentence share "minimum
+		// depth" and "ac cables"; the road crossing only "ac cables".
+		{name: "the quote stands clear of the others", keywords: keywordEmbedder{"ac cables", "minimum depth"}, want: 1},
+		// Both AC sentences say "cables" and "depth" alike.
+		{name: "another quote is as similar", keywords: keywordEmbedder{"cables", "depth"}, want: 0},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			g := generate.NewExtractive(generate.ExtractiveOptions{Queries: tc.keywords, Passages: tc.keywords})
+			res := askAnalysed(t, g, "min depth for ac cables", "technical_value", []store.Chunk{trenchSpec, roadCrossing})
+			if res.NotFound || !strings.Contains(res.Text, "AC cables") {
+				t.Fatalf("answer %q; want the AC sentence", res.Text)
+			}
+			if got := res.Features["sense_margin"]; math.Abs(got-tc.want) > 1e-6 {
+				t.Errorf("sense_margin = %v, want %v (features %v)", got, tc.want, res.Features)
+			}
+			if res.Features["sense"] <= 0 {
+				t.Errorf("sense = %v, want the quote's similarity", res.Features["sense"])
+			}
+		})
+	}
 }
