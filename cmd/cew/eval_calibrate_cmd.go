@@ -82,7 +82,7 @@ and measure on the others.`,
 	}
 	cmd.Flags().StringVar(&outcomesPath, "outcomes", "", "outcomes file of cew eval domain (required)")
 	cmd.Flags().StringVar(&squadOutcomesPath, "squad-outcomes", "", "outcomes file of cew eval qa --keep-unconfident whose answers also fit the weights")
-	cmd.Flags().Float64Var(&squadShare, "squad-share", 2, "total weight of the SQuAD answers against the domain answers'")
+	cmd.Flags().Float64Var(&squadShare, "squad-share", 1, "total weight of the SQuAD answers against the domain answers'")
 	cmd.Flags().StringVar(&out, "out", defaultConfidenceModel, "where to write the model")
 	cmd.Flags().Float64Var(&opts.L2, "l2", 0, "ridge penalty (default 1)")
 	cmd.Flags().Float64Var(&opts.WrongCost, "wrong-cost", 0, "right answers one wrong answer is worth when choosing the refusal threshold (default 3)")

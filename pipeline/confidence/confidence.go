@@ -63,10 +63,13 @@ type FitInfo struct {
 	// Borrowed is how many of the samples came from another kind of
 	// question (see Sample.Borrowed), BorrowedRight how many of them were
 	// right, and BorrowedShare their total weight against the own
-	// samples'.
-	Borrowed      int     `json:"borrowed,omitempty"`
-	BorrowedRight int     `json:"borrowed_right,omitempty"`
-	BorrowedShare float64 `json:"borrowed_share,omitempty"`
+	// samples'. OwnOutOfFoldLogLoss is the out-of-fold loss on the own
+	// samples alone: what the borrowed ones are worth is whether they
+	// lower it.
+	Borrowed            int     `json:"borrowed,omitempty"`
+	BorrowedRight       int     `json:"borrowed_right,omitempty"`
+	BorrowedShare       float64 `json:"borrowed_share,omitempty"`
+	OwnOutOfFoldLogLoss float64 `json:"own_out_of_fold_log_loss,omitempty"`
 }
 
 // Level is a probability's level: "high", "medium", "low", or "" when it is
@@ -247,6 +250,7 @@ func Fit(generator, data string, samples []Sample, opts FitOptions) (Model, erro
 		OutOfFoldLogLoss: logLoss(oof, samples), Borrowed: borrowed, BorrowedRight: borrowedOK}
 	if borrowed > 0 {
 		m.Fit.BorrowedShare = borrowedW / ownWeight
+		m.Fit.OwnOutOfFoldLogLoss = logLoss(mineOOF, mine)
 	}
 	return m, nil
 }

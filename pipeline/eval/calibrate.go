@@ -59,7 +59,8 @@ func CalibrationSummary(m confidence.Model, samples []confidence.Sample) []strin
 		m.Fit.Samples, m.Fit.Right, m.Fit.L2, m.Fit.LogLoss, m.Fit.OutOfFoldLogLoss)}
 	if m.Fit.Borrowed > 0 {
 		lines = append(lines, fmt.Sprintf("  of which %d borrowed (%d right), weighing %.2f times the own answers; thresholds chosen on the own answers only",
-			m.Fit.Borrowed, m.Fit.BorrowedRight, m.Fit.BorrowedShare))
+			m.Fit.Borrowed, m.Fit.BorrowedRight, m.Fit.BorrowedShare),
+			fmt.Sprintf("  out-of-fold log loss on the own answers alone %.3f", m.Fit.OwnOutOfFoldLogLoss))
 	}
 	names := make([]string, 0, len(m.Weights))
 	for n := range m.Weights {
