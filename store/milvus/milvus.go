@@ -89,6 +89,23 @@ type Options struct {
 	// embedder's); 0 creates no dense field. Open reads the dimension from
 	// the collection and refuses one that differs from a non-zero Dim.
 	Dim int
+	// NoPartitionKey makes the tenant an ordinary field instead of the
+	// partition key, in collections Migrate creates; Open refuses a
+	// collection made the other way. Every filter names the tenant either
+	// way, so isolation does not depend on it; the partition key only lets
+	// Milvus skip other tenants' rows. It is for engines that cannot filter
+	// a collection with a partition key (Milvus Lite's embedded 2.5 engine).
+	NoPartitionKey bool
+	// DenseIndex is the dense field's index type, IndexHNSW ("" too) or
+	// IndexFlat (exact; for engines without HNSW). Open refuses a
+	// collection with another.
+	DenseIndex string
+	// NoPartialUpdate makes writes flip the active and staged flags by
+	// upserting whole rows (text, terms and vectors again) instead of a
+	// partial update, which Milvus has only from 2.6.2 on. It doubles the
+	// data a write sends, and flipping another revision reads its rows
+	// back first.
+	NoPartialUpdate bool
 	// Logger receives connection and migration events; nil discards them.
 	Logger *slog.Logger
 }
@@ -135,6 +152,7 @@ type Store struct {
 	chunks      string
 	register    string
 	dim         int
+	denseIndex  string
 	consistency entity.ConsistencyLevel
 	log         *slog.Logger
 
@@ -195,12 +213,16 @@ func Open(ctx context.Context, opts Options) (*Store, error) {
 	if err != nil {
 		return nil, fmt.Errorf("store/milvus: open: %w", err)
 	}
+	denseIndex, err := ParseDenseIndex(opts.DenseIndex)
+	if err != nil {
+		return nil, fmt.Errorf("store/milvus: open: %w", err)
+	}
 	c, err := connect(ctx, opts)
 	if err != nil {
 		return nil, err
 	}
 	s := &Store{c: c, opts: opts, chunks: opts.Collection, register: opts.Collection + "_register",
-		consistency: consistency, log: opts.Logger}
+		denseIndex: denseIndex, consistency: consistency, log: opts.Logger}
 	if err := s.checkLayout(ctx); err != nil {
 		_ = c.Close(context.WithoutCancel(ctx))
 		return nil, err
@@ -210,7 +232,7 @@ func Open(ctx context.Context, opts Options) (*Store, error) {
 		return nil, err
 	}
 	s.log.Info("milvus connected", "address", opts.Address, "collection", s.chunks, "dense_dim", s.dim,
-		"consistency", strings.ToLower(opts.Consistency))
+		"dense_index", s.denseIndex, "partition_key", !opts.NoPartitionKey, "consistency", strings.ToLower(opts.Consistency))
 	return s, nil
 }
 

@@ -43,8 +43,16 @@ func uniqueCollection() string {
 	return "cewtest_" + hex.EncodeToString(b)
 }
 
+// testOptions are a fresh collection's options on the test server: the
+// defaults, unless CEW_TEST_MILVUS_PARTITION_KEY=false,
+// CEW_TEST_MILVUS_DENSE_INDEX or CEW_TEST_MILVUS_PARTIAL_UPDATE=false say
+// otherwise, as for Milvus Lite's embedded 2.5 engine (no partition-key
+// filtering, no HNSW, no partial update; see .ci/run).
 func testOptions(tb testing.TB) milvus.Options {
-	return milvus.Options{Address: testAddress(tb), Collection: uniqueCollection(), Dim: testDim, Timeout: 30 * time.Second}
+	return milvus.Options{Address: testAddress(tb), Collection: uniqueCollection(), Dim: testDim, Timeout: 30 * time.Second,
+		NoPartitionKey:  os.Getenv("CEW_TEST_MILVUS_PARTITION_KEY") == "false",
+		DenseIndex:      os.Getenv("CEW_TEST_MILVUS_DENSE_INDEX"),
+		NoPartialUpdate: os.Getenv("CEW_TEST_MILVUS_PARTIAL_UPDATE") == "false"}
 }
 
 // migrate creates the test collections and drops them when the test ends.

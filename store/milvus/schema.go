@@ -5,12 +5,16 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
+	"slices"
 	"strconv"
+	"strings"
 
 	"github.com/milvus-io/milvus/client/v2/entity"
 	"github.com/milvus-io/milvus/client/v2/index"
 	"github.com/milvus-io/milvus/client/v2/milvusclient"
 
+	"github.com/cewhq/cew/store"
 	"github.com/cewhq/cew/store/analysis"
 )
 
@@ -23,7 +27,31 @@ const (
 	propLayout   = "cew.layout"
 	propAnalysis = "cew.analysis"
 	propRole     = "cew.role"
+	// propDenseIndex records the dense index type; collections made
+	// before it was recorded have HNSW.
+	propDenseIndex = "cew.dense_index"
 )
+
+// Dense index types Options.DenseIndex accepts.
+const (
+	// IndexHNSW is the default: approximate, fast at millions of chunks.
+	IndexHNSW = "HNSW"
+	// IndexFlat is exact brute-force search; it is what engines without
+	// HNSW (Milvus Lite's embedded 2.5 engine) offer, and is fast enough
+	// up to a few hundred thousand chunks per tenant.
+	IndexFlat = "FLAT"
+)
+
+// ParseDenseIndex maps a setting to a dense index type; "" is IndexHNSW.
+func ParseDenseIndex(s string) (string, error) {
+	switch strings.ToUpper(strings.TrimSpace(s)) {
+	case "", IndexHNSW:
+		return IndexHNSW, nil
+	case IndexFlat:
+		return IndexFlat, nil
+	}
+	return "", fmt.Errorf("%w: dense index %q is not hnsw or flat", store.ErrInvalid, s)
+}
 
 // Field names of the chunks collection.
 const (
@@ -106,7 +134,9 @@ func scalar(name string, t entity.FieldType) *entity.Field {
 
 // chunksSchema is the chunks collection: the chunk id, qualified by the
 // tenant (ids are unique only within one) and by the write that made the
-// row (see PutDocument), as primary key, the tenant as partition key, every citation field, the
+// row (see PutDocument), as primary key, the tenant as partition key
+// (unless partitionKey is false: then an ordinary field that every filter
+// names all the same), every citation field, the
 // raw text, the analysed terms that Milvus's BM25 function turns into the
 // sparse field, and the dense field when dim > 0.
 //
@@ -115,10 +145,10 @@ func scalar(name string, t entity.FieldType) *entity.Field {
 // Milvus's standard tokenizer keeps each term whole (see encodeTerms): the
 // vocabulary is the embedded store's, and identifiers such as
 // 277-007-D-C-40327 or %/°C match as they do there.
-func chunksSchema(name string, dim int) *entity.Schema {
+func chunksSchema(name string, dim int, partitionKey bool) *entity.Schema {
 	s := entity.NewSchema().WithName(name).WithDescription("cew chunks").
 		WithField(varchar(fPK).WithIsPrimaryKey(true)).
-		WithField(varchar(fTenant).WithIsPartitionKey(true)).
+		WithField(varchar(fTenant).WithIsPartitionKey(partitionKey)).
 		WithField(varchar(fChunkID)).
 		WithField(varchar(fDocID)).
 		WithField(varchar(fDocNumber)).
@@ -148,10 +178,10 @@ func chunksSchema(name string, dim int) *entity.Schema {
 // registerSchema is the register collection: one row per document
 // revision and one generation row per tenant. Milvus needs a vector field
 // in every collection; the register's is a constant placeholder.
-func registerSchema(name string) *entity.Schema {
+func registerSchema(name string, partitionKey bool) *entity.Schema {
 	return entity.NewSchema().WithName(name).WithDescription("cew document register").
 		WithField(varchar(fPK).WithIsPrimaryKey(true)).
-		WithField(varchar(fTenant).WithIsPartitionKey(true)).
+		WithField(varchar(fTenant).WithIsPartitionKey(partitionKey)).
 		WithField(varchar(fKind)).
 		WithField(varchar(fDocID)).
 		WithField(varchar(fNumber)).
@@ -186,18 +216,25 @@ type collectionSpec struct {
 	role    string
 	schema  *entity.Schema
 	indexes map[string]index.Index // field → index
+	props   map[string]string
 }
 
 func (s *Store) specs(dim int) []collectionSpec {
+	partitionKey := !s.opts.NoPartitionKey
 	chunkIndexes := map[string]index.Index{
 		fSparse: indexSpec("SPARSE_INVERTED_INDEX", "BM25", map[string]any{"bm25_k1": bm25K1, "bm25_b": bm25B}),
 	}
 	if dim > 0 {
-		chunkIndexes[fDense] = indexSpec("HNSW", "COSINE", map[string]any{"M": hnswM, "efConstruction": hnswEfConstruction})
+		params := map[string]any{}
+		if s.denseIndex == IndexHNSW {
+			params = map[string]any{"M": hnswM, "efConstruction": hnswEfConstruction}
+		}
+		chunkIndexes[fDense] = indexSpec(s.denseIndex, "COSINE", params)
 	}
 	return []collectionSpec{
-		{name: s.chunks, role: "chunks", schema: chunksSchema(s.chunks, dim), indexes: chunkIndexes},
-		{name: s.register, role: "register", schema: registerSchema(s.register),
+		{name: s.chunks, role: "chunks", schema: chunksSchema(s.chunks, dim, partitionKey), indexes: chunkIndexes,
+			props: map[string]string{propDenseIndex: s.denseIndex}},
+		{name: s.register, role: "register", schema: registerSchema(s.register, partitionKey),
 			indexes: map[string]index.Index{fPlaceholder: indexSpec("FLAT", "L2", map[string]any{})}},
 	}
 }
@@ -217,12 +254,16 @@ type MigrateResult struct {
 func Migrate(ctx context.Context, opts Options, replace bool) (MigrateResult, error) {
 	opts.defaults()
 	var res MigrateResult
+	denseIndex, err := ParseDenseIndex(opts.DenseIndex)
+	if err != nil {
+		return res, fmt.Errorf("store/milvus: migrate: %w", err)
+	}
 	c, err := connect(ctx, opts)
 	if err != nil {
 		return res, err
 	}
 	defer func() { _ = c.Close(context.WithoutCancel(ctx)) }()
-	s := &Store{c: c, opts: opts, chunks: opts.Collection, register: opts.Collection + "_register", log: opts.Logger}
+	s := &Store{c: c, opts: opts, chunks: opts.Collection, register: opts.Collection + "_register", denseIndex: denseIndex, log: opts.Logger}
 	for _, spec := range s.specs(opts.Dim) {
 		cctx, cancel := s.callContext(ctx)
 		exists, err := c.HasCollection(cctx, milvusclient.NewHasCollectionOption(spec.name))
@@ -251,7 +292,8 @@ func Migrate(ctx context.Context, opts Options, replace bool) (MigrateResult, er
 			return res, err
 		}
 		res.Created = append(res.Created, spec.name)
-		s.log.Info("milvus collection created", "collection", spec.name, "layout", LayoutVersion, "dense_dim", opts.Dim)
+		s.log.Info("milvus collection created", "collection", spec.name, "layout", LayoutVersion, "dense_dim", opts.Dim,
+			"partition_key", !opts.NoPartitionKey, "dense_index", denseIndex)
 	}
 	if err := s.checkLayout(ctx); err != nil {
 		return res, err
@@ -260,11 +302,16 @@ func Migrate(ctx context.Context, opts Options, replace bool) (MigrateResult, er
 }
 
 func (s *Store) create(ctx context.Context, spec collectionSpec) error {
-	opt := milvusclient.NewCreateCollectionOption(spec.name, spec.schema).
-		WithProperty(propLayout, strconv.Itoa(LayoutVersion)).
-		WithProperty(propAnalysis, strconv.Itoa(analysis.Version)).
-		WithProperty(propRole, spec.role).
-		WithConsistencyLevel(entity.ClStrong)
+	props := map[string]string{propLayout: strconv.Itoa(LayoutVersion), propAnalysis: strconv.Itoa(analysis.Version), propRole: spec.role}
+	maps.Copy(props, spec.props)
+	// The properties are also written into the description: the embedded
+	// 2.5 engine of Milvus Lite drops collection properties (and cannot
+	// alter them), but keeps the description.
+	spec.schema.WithDescription(describeProps(spec.schema.Description, props))
+	opt := milvusclient.NewCreateCollectionOption(spec.name, spec.schema).WithConsistencyLevel(entity.ClStrong)
+	for k, v := range props {
+		opt = opt.WithProperty(k, v)
+	}
 	cctx, cancel := s.callContext(ctx)
 	defer cancel()
 	if err := s.c.CreateCollection(cctx, opt); err != nil {
@@ -343,6 +390,9 @@ func (s *Store) checkOne(ctx context.Context, name, role string, wantDim int) er
 		return callError(ctx, "describe", name, err)
 	}
 	replace := "; run `cew migrate --replace` (drops the collections) and ingest the documents again"
+	if coll.Properties[propRole] == "" && coll.Schema != nil {
+		coll.Properties = propsOf(coll.Schema.Description)
+	}
 	if got := coll.Properties[propRole]; got != role {
 		return fmt.Errorf("store/milvus: collection %s: %w: it is not a cew %s collection (role %q)%s", name, ErrLayout, role, got, replace)
 	}
@@ -352,8 +402,18 @@ func (s *Store) checkOne(ctx context.Context, name, role string, wantDim int) er
 	if got := coll.Properties[propAnalysis]; got != strconv.Itoa(analysis.Version) {
 		return fmt.Errorf("store/milvus: collection %s: %w: terms analysed with version %q, this cew analyses with %d%s", name, ErrLayout, got, analysis.Version, replace)
 	}
+	for _, f := range coll.Schema.Fields {
+		if f.Name == fTenant && f.IsPartitionKey == s.opts.NoPartitionKey {
+			return fmt.Errorf("store/milvus: collection %s: %w: %s, CEW_MILVUS_PARTITION_KEY is %t%s",
+				name, ErrLayout, tenantLayout(f.IsPartitionKey), !s.opts.NoPartitionKey, replace)
+		}
+	}
 	if role != "chunks" {
 		return nil
+	}
+	got := coll.Properties[propDenseIndex]
+	if got == "" {
+		got = IndexHNSW
 	}
 	dim := 0
 	for _, f := range coll.Schema.Fields {
@@ -372,8 +432,46 @@ func (s *Store) checkOne(ctx context.Context, name, role string, wantDim int) er
 		}
 		return fmt.Errorf("store/milvus: collection %s: %w: it has %s, the configured embedder gives %d dimensions%s", name, ErrLayout, have, wantDim, replace)
 	}
+	if dim > 0 && got != s.denseIndex {
+		return fmt.Errorf("store/milvus: collection %s: %w: its dense index is %s, CEW_MILVUS_DENSE_INDEX is %s%s",
+			name, ErrLayout, got, s.denseIndex, replace)
+	}
 	s.dim = dim
 	return nil
+}
+
+// describeProps appends the properties to a description, in brackets:
+// "cew chunks [cew.analysis=3 cew.layout=1 cew.role=chunks]".
+func describeProps(desc string, props map[string]string) string {
+	keys := slices.Sorted(maps.Keys(props))
+	pairs := make([]string, len(keys))
+	for i, k := range keys {
+		pairs[i] = k + "=" + props[k]
+	}
+	return desc + " [" + strings.Join(pairs, " ") + "]"
+}
+
+// propsOf reads the properties describeProps wrote; nil when there are
+// none.
+func propsOf(desc string) map[string]string {
+	open, end := strings.LastIndex(desc, "["), strings.LastIndex(desc, "]")
+	if open < 0 || end < open {
+		return nil
+	}
+	props := map[string]string{}
+	for _, pair := range strings.Fields(desc[open+1 : end]) {
+		if k, v, ok := strings.Cut(pair, "="); ok {
+			props[k] = v
+		}
+	}
+	return props
+}
+
+func tenantLayout(partitionKey bool) string {
+	if partitionKey {
+		return "the tenant is its partition key"
+	}
+	return "the tenant is an ordinary field, not the partition key"
 }
 
 // Drop removes both collections and everything in them. Missing

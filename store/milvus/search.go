@@ -161,9 +161,13 @@ func keywordANN(q query, limit int) ann {
 	return ann{field: fSparse, limit: limit, vector: entity.Text(q.terms), filter: q.filter, metric: "BM25"}
 }
 
-func denseANN(q query, limit int) ann {
-	return ann{field: fDense, limit: limit, vector: entity.FloatVector(q.vector), filter: q.filter + " && " + fHasVector + " == true",
-		metric: "COSINE", param: index.NewHNSWAnnParam(efFor(limit))}
+func (s *Store) denseANN(q query, limit int) ann {
+	a := ann{field: fDense, limit: limit, vector: entity.FloatVector(q.vector), filter: q.filter + " && " + fHasVector + " == true",
+		metric: "COSINE"}
+	if s.denseIndex == IndexHNSW {
+		a.param = index.NewHNSWAnnParam(efFor(limit))
+	}
+	return a
 }
 
 // keyword runs BM25 search in Milvus.
@@ -193,7 +197,7 @@ func (s *Store) keyword(ctx context.Context, q query, k int) ([]store.Hit, error
 
 // dense runs cosine search in Milvus.
 func (s *Store) dense(ctx context.Context, q query, k int) ([]store.Hit, error) {
-	rs, err := s.search(ctx, "dense search", denseANN(q, k), hitFields)
+	rs, err := s.search(ctx, "dense search", s.denseANN(q, k), hitFields)
 	if err != nil {
 		return nil, err
 	}
@@ -212,7 +216,7 @@ func (s *Store) dense(ctx context.Context, q query, k int) ([]store.Hit, error) 
 // ranks.
 func (s *Store) hybrid(ctx context.Context, q query, k int) ([]store.Hit, error) {
 	d := depth(k)
-	reqs := []*milvusclient.AnnRequest{denseANN(q, d).request()}
+	reqs := []*milvusclient.AnnRequest{s.denseANN(q, d).request()}
 	if q.terms != "" {
 		reqs = append(reqs, keywordANN(q, d).request())
 	}
@@ -239,7 +243,7 @@ func (s *Store) hybrid(ctx context.Context, q query, k int) ([]store.Hit, error)
 	})
 	g.Go(func() error {
 		var err error
-		dRanks, err = s.ranks(gctx, "dense search", denseANN(q, d))
+		dRanks, err = s.ranks(gctx, "dense search", s.denseANN(q, d))
 		return err
 	})
 	if q.terms != "" {
@@ -305,6 +309,14 @@ func (s *Store) ranks(ctx context.Context, op string, a ann) (map[string]int, er
 	return out, nil
 }
 
+// chunk reads row i's hitFields.
+func (r *resultReader) chunk(i int) store.Chunk {
+	return store.Chunk{Tenant: r.str(fTenant, i), ID: r.str(fChunkID, i), DocID: r.str(fDocID, i),
+		DocNumber: r.str(fDocNumber, i), Title: r.str(fTitle, i), Revision: r.str(fRevision, i),
+		Page: int(r.int(fPage, i)), Section: r.str(fSection, i), Sheet: r.str(fSheet, i), Row: int(r.int(fRow, i)),
+		DriveLink: r.str(fDriveLink, i), ContentHash: r.str(fContentHash, i), Index: int(r.int(fChunkIndex, i)), Text: r.str(fText, i)}
+}
+
 // hits turns a result set into hits with the given score mapping, best
 // first, ties broken by chunk id so results are deterministic.
 func (s *Store) hits(rs milvusclient.ResultSet, score func(float32) float64) ([]store.Hit, error) {
@@ -317,9 +329,7 @@ func (s *Store) hits(rs milvusclient.ResultSet, score func(float32) float64) ([]
 	for i := 0; i < rs.ResultCount; i++ {
 		c := store.Chunk{Tenant: r.str(fTenant, i), ID: r.str(fChunkID, i)}
 		if has(fText) {
-			c.DocID, c.DocNumber, c.Title, c.Revision = r.str(fDocID, i), r.str(fDocNumber, i), r.str(fTitle, i), r.str(fRevision, i)
-			c.Page, c.Section, c.Sheet, c.Row = int(r.int(fPage, i)), r.str(fSection, i), r.str(fSheet, i), int(r.int(fRow, i))
-			c.DriveLink, c.ContentHash, c.Index, c.Text = r.str(fDriveLink, i), r.str(fContentHash, i), int(r.int(fChunkIndex, i)), r.str(fText, i)
+			c = r.chunk(i)
 		}
 		var sc float64
 		if i < len(rs.Scores) {

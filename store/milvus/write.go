@@ -78,7 +78,7 @@ func (s *Store) PutDocument(ctx context.Context, doc store.Document, chunks []st
 	if err != nil {
 		return fail("list chunks", err)
 	}
-	if err := s.upsertChunks(ctx, rows); err != nil {
+	if err := s.upsertChunks(ctx, rows, false, true); err != nil {
 		return fail("write chunks", err)
 	}
 	var newActive bool
@@ -93,11 +93,7 @@ func (s *Store) PutDocument(ctx context.Context, doc store.Document, chunks []st
 			deactivate = append(deactivate, d.Revision)
 		}
 	}
-	pks := make([]string, len(rows))
-	for i, r := range rows {
-		pks[i] = r.pk
-	}
-	if err := s.setFlags(ctx, doc.Tenant, pks, newActive, false); err != nil {
+	if err := s.commitChunks(ctx, doc.Tenant, rows, newActive); err != nil {
 		return fail("commit chunks", err)
 	}
 	for _, rev := range activate {
@@ -202,15 +198,15 @@ func (s *Store) chunkRows(chunks []store.Chunk, token string) ([]chunkRow, error
 	return rows, nil
 }
 
-// upsertChunks writes rows staged (active false, staged true) in batches.
-func (s *Store) upsertChunks(ctx context.Context, rows []chunkRow) error {
+// upsertChunks writes whole rows with the given flags in batches.
+func (s *Store) upsertChunks(ctx context.Context, rows []chunkRow, active, staged bool) error {
 	for start := 0; start < len(rows); {
 		end, size := start, 0
 		for end < len(rows) && end-start < batchRows && (end == start || size < batchBytes) {
 			size += len(rows[end].chunk.Text) + len(rows[end].terms) + 4*s.dim + 512
 			end++
 		}
-		if err := s.upsertBatch(ctx, rows[start:end]); err != nil {
+		if err := s.upsertBatch(ctx, rows[start:end], active, staged); err != nil {
 			return err
 		}
 		start = end
@@ -218,7 +214,7 @@ func (s *Store) upsertChunks(ctx context.Context, rows []chunkRow) error {
 	return nil
 }
 
-func (s *Store) upsertBatch(ctx context.Context, rows []chunkRow) error {
+func (s *Store) upsertBatch(ctx context.Context, rows []chunkRow, active, staged bool) error {
 	n := len(rows)
 	str := func(f func(r chunkRow) string) []string {
 		out := make([]string, n)
@@ -249,8 +245,8 @@ func (s *Store) upsertBatch(ctx context.Context, rows []chunkRow) error {
 		WithVarcharColumn(fDocNumber, str(func(r chunkRow) string { return r.chunk.DocNumber })).
 		WithVarcharColumn(fTitle, str(func(r chunkRow) string { return r.chunk.Title })).
 		WithVarcharColumn(fRevision, str(func(r chunkRow) string { return r.chunk.Revision })).
-		WithBoolColumn(fActive, flags(false)).
-		WithBoolColumn(fStaged, flags(true)).
+		WithBoolColumn(fActive, flags(active)).
+		WithBoolColumn(fStaged, flags(staged)).
 		WithInt64Column(fPage, num(func(r chunkRow) int { return r.chunk.Page })).
 		WithVarcharColumn(fSection, str(func(r chunkRow) string { return r.chunk.Section })).
 		WithVarcharColumn(fSheet, str(func(r chunkRow) string { return r.chunk.Sheet })).
@@ -292,6 +288,18 @@ func placeholderVector(dim int) []float32 {
 	return v
 }
 
+// commitChunks makes a write's staged rows visible, active or not.
+func (s *Store) commitChunks(ctx context.Context, tenant string, rows []chunkRow, active bool) error {
+	if s.opts.NoPartialUpdate {
+		return s.upsertChunks(ctx, rows, active, false)
+	}
+	pks := make([]string, len(rows))
+	for i, r := range rows {
+		pks[i] = r.pk
+	}
+	return s.setFlags(ctx, tenant, pks, active, false)
+}
+
 // setFlags updates only the active and staged flags of the given chunks
 // (a partial upsert: text and vectors are not sent again).
 func (s *Store) setFlags(ctx context.Context, tenant string, pks []string, active, staged bool) error {
@@ -321,11 +329,51 @@ func (s *Store) setFlags(ctx context.Context, tenant string, pks []string, activ
 
 // setActive flips the active flag of every chunk of one revision.
 func (s *Store) setActive(ctx context.Context, tenant, docID, revision string, active bool) error {
+	if s.opts.NoPartialUpdate {
+		rows, err := s.revisionRows(ctx, tenant, docID, revision)
+		if err != nil {
+			return err
+		}
+		return s.upsertChunks(ctx, rows, active, false)
+	}
 	pks, err := s.chunkPKs(ctx, tenant, docID, revision)
 	if err != nil {
 		return err
 	}
 	return s.setFlags(ctx, tenant, pks, active, false)
+}
+
+// revisionRows reads one revision's rows back whole, to write them again
+// where partial updates are not available. The terms are computed again
+// from the chunk, as when it was written.
+func (s *Store) revisionRows(ctx context.Context, tenant, docID, revision string) ([]chunkRow, error) {
+	fields := append([]string{fPK, fHasVector}, hitFields...)
+	if s.dim > 0 {
+		fields = append(fields, fDense)
+	}
+	var rows []chunkRow
+	err := s.queryAll(ctx, s.chunks, revisionFilter(tenant, docID, revision), fields, func(rs milvusclient.ResultSet) error {
+		r := resultReader{rs: rs}
+		dense := rs.GetColumn(fDense)
+		for i := 0; i < rs.ResultCount; i++ {
+			c := r.chunk(i)
+			row := chunkRow{pk: r.str(fPK, i), chunk: &c, terms: chunkTerms(&c)}
+			if dense != nil && r.bool(fHasVector, i) {
+				v, err := dense.Get(i)
+				if err != nil {
+					return err
+				}
+				fv, ok := v.(entity.FloatVector)
+				if !ok {
+					return fmt.Errorf("%s is %T, not a float vector", fDense, v)
+				}
+				row.vector = fv
+			}
+			rows = append(rows, row)
+		}
+		return r.err
+	})
+	return rows, err
 }
 
 func (s *Store) deleteChunks(ctx context.Context, pks []string) error {
