@@ -15,11 +15,34 @@
 # Lite ignores SIGINT in the background), found by its pidfile, and removes its
 # data. bin prints the path of the milvus-lite executable (installing it when
 # missing), for tests that start and stop servers of their own.
+#
+# CEW_MILVUS_ENGINE=lite25 runs the C++ Milvus engine that PyPI milvus-lite
+# 2.5.1 ships instead (scripts/milvus-lite25-requirements.txt, its own
+# virtualenv and data directory, so both can run at once). It cannot filter a
+# collection with a partition key and has no HNSW and no partial update: run
+# the tests against it with CEW_TEST_MILVUS_PARTITION_KEY=false
+# CEW_TEST_MILVUS_DENSE_INDEX=flat CEW_TEST_MILVUS_PARTIAL_UPDATE=false (see
+# .ci/run). bin is not available for it.
 set -euo pipefail
 
 root="$(cd "$(dirname "$0")/.." && pwd)"
-requirements="$root/scripts/milvus-lite-requirements.txt"
-state_dir="${CEW_MILVUS_TEST_DIR:-${TMPDIR:-/tmp}/cew-milvus-test}"
+engine="${CEW_MILVUS_ENGINE:-lite3}"
+case "$engine" in
+lite3)
+  requirements="$root/scripts/milvus-lite-requirements.txt"
+  state_dir="${CEW_MILVUS_TEST_DIR:-${TMPDIR:-/tmp}/cew-milvus-test}"
+  process=milvus-lite
+  ;;
+lite25)
+  requirements="$root/scripts/milvus-lite25-requirements.txt"
+  state_dir="${CEW_MILVUS_TEST_DIR:-${TMPDIR:-/tmp}/cew-milvus25-test}"
+  process=milvus_lite/lib/milvus
+  ;;
+*)
+  echo "milvus-test-server: CEW_MILVUS_ENGINE=$engine is not lite3 or lite25" >&2
+  exit 2
+  ;;
+esac
 venv="${CEW_MILVUS_VENV:-${XDG_CACHE_HOME:-$HOME/.cache}/cew/milvus-lite-$(sha256sum "$requirements" | cut -c1-12)}"
 pidfile="$state_dir/milvus.pid"
 portfile="$state_dir/port"
@@ -30,10 +53,10 @@ log() { echo "milvus-test-server: $*" >&2; }
 . "$root/scripts/server-lib.sh"
 
 # ours prints the pid of the server this script started, if it is running.
-ours() { owned_pid "$pidfile" milvus-lite; }
+ours() { owned_pid "$pidfile" "$process"; }
 
 install_venv() {
-  if [ -x "$venv/bin/milvus-lite" ] && [ -f "$venv/.installed" ]; then
+  if [ -f "$venv/.installed" ]; then
     return
   fi
   local python
@@ -69,9 +92,18 @@ start() {
   port=$(pick_port "${1:-${CEW_MILVUS_TEST_PORT:-}}")
   mkdir -p "$state_dir"
   rm -rf "$state_dir/data" "$pidfile"
-  # The default host is 0.0.0.0: always bind the loopback.
-  setsid "$venv/bin/milvus-lite" server --data-dir "$state_dir/data" --host 127.0.0.1 --port "$port" \
-    >"$state_dir/milvus.log" 2>&1 </dev/null &
+  if [ "$engine" = lite25 ]; then
+    # The engine binary and its libraries sit in the package's lib folder.
+    local lib
+    lib=$("$venv/bin/python" -c 'import milvus_lite, os; print(os.path.join(os.path.dirname(milvus_lite.__file__), "lib"))')
+    mkdir -p "$state_dir/data"
+    LD_LIBRARY_PATH="$lib" setsid "$lib/milvus" "$state_dir/data/milvus.db" "127.0.0.1:$port" ERROR \
+      >"$state_dir/milvus.log" 2>&1 </dev/null &
+  else
+    # The default host is 0.0.0.0: always bind the loopback.
+    setsid "$venv/bin/milvus-lite" server --data-dir "$state_dir/data" --host 127.0.0.1 --port "$port" \
+      >"$state_dir/milvus.log" 2>&1 </dev/null &
+  fi
   echo $! >"$pidfile"
   for _ in $(seq 1 300); do
     if ! ours >/dev/null; then
@@ -91,12 +123,19 @@ start() {
   exit 1
 }
 
-stop() { stop_server milvus-lite 10 "$pidfile" "$portfile" "$state_dir/data"; }
+stop() { stop_server "$process" 10 "$pidfile" "$portfile" "$state_dir/data"; }
 
 case "${1:-}" in
 start) shift; start "$@" ;;
 stop) stop ;;
-bin) install_venv; echo "$venv/bin/milvus-lite" ;;
+bin)
+  if [ "$engine" != lite3 ]; then
+    echo "milvus-test-server: bin is for CEW_MILVUS_ENGINE=lite3" >&2
+    exit 2
+  fi
+  install_venv
+  echo "$venv/bin/milvus-lite"
+  ;;
 *)
   echo "usage: $0 start [port] | stop | bin" >&2
   exit 2

@@ -224,6 +224,21 @@ func TestConfig(t *testing.T) {
 				t.Errorf("embedder defaults = %q %q %d", c.Embed, c.ModelsDir, c.EmbedThreads)
 			}
 		}},
+		{name: "Milvus capabilities default to a 2.6 server", env: map[string]string{"CEW_STORE": "milvus", "MILVUS_ADDRESS": "127.0.0.1:19530"},
+			check: func(t *testing.T, c Config) {
+				if !c.MilvusPartitionKey || c.MilvusDenseIndex != "hnsw" || !c.MilvusPartialUpdate {
+					t.Errorf("milvus capabilities = %v %q %v", c.MilvusPartitionKey, c.MilvusDenseIndex, c.MilvusPartialUpdate)
+				}
+			}},
+		{name: "Milvus engine without partition key, HNSW or partial update", env: map[string]string{"CEW_STORE": "milvus", "MILVUS_ADDRESS": "127.0.0.1:19530",
+			"CEW_MILVUS_PARTITION_KEY": "false", "CEW_MILVUS_DENSE_INDEX": "FLAT", "CEW_MILVUS_PARTIAL_UPDATE": "false"},
+			check: func(t *testing.T, c Config) {
+				if c.MilvusPartitionKey || c.MilvusDenseIndex != "FLAT" || c.MilvusPartialUpdate {
+					t.Errorf("milvus capabilities = %v %q %v", c.MilvusPartitionKey, c.MilvusDenseIndex, c.MilvusPartialUpdate)
+				}
+			}},
+		{name: "unknown Milvus dense index", env: map[string]string{"CEW_STORE": "milvus", "MILVUS_ADDRESS": "127.0.0.1:19530", "CEW_MILVUS_DENSE_INDEX": "ivf"},
+			problems: []string{"CEW_MILVUS_DENSE_INDEX"}},
 		{name: "unknown YAML key", env: map[string]string{"CEW_CONFIG": badYAML}, problems: []string{"no_such_key"}},
 		{name: "missing YAML file", env: map[string]string{"CEW_CONFIG": filepath.Join(dir, "nope.yaml")}, problems: []string{"CEW_CONFIG"}},
 	}

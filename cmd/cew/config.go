@@ -49,6 +49,11 @@ type Config struct {
 	MilvusConsistency string
 	MilvusTimeout     time.Duration
 	MilvusRRFK        int
+	// MilvusPartitionKey, MilvusDenseIndex and MilvusPartialUpdate say
+	// what the Milvus server can do (see store/milvus.Options).
+	MilvusPartitionKey  bool
+	MilvusDenseIndex    string
+	MilvusPartialUpdate bool
 
 	EmbedBaseURL string
 	EmbedModel   string
@@ -180,6 +185,9 @@ var settings = []setting{
 	{env: "CEW_MILVUS_CONSISTENCY", def: "strong", help: "Milvus read consistency: strong, bounded, session or eventually", set: str(func(c *Config) *string { return &c.MilvusConsistency })},
 	{env: "CEW_MILVUS_TIMEOUT", def: "10s", help: "timeout of one Milvus call", set: duration(func(c *Config) *time.Duration { return &c.MilvusTimeout })},
 	{env: "CEW_MILVUS_RRF_K", def: "60", help: "k of Milvus's RRF ranker in hybrid search, 1/(k+rank)", set: positiveInt(func(c *Config) *int { return &c.MilvusRRFK })},
+	{env: "CEW_MILVUS_PARTITION_KEY", def: "true", help: "new collections make the tenant Milvus's partition key (false for Milvus Lite's embedded 2.5 engine, which cannot filter such a collection)", set: boolean(func(c *Config) *bool { return &c.MilvusPartitionKey })},
+	{env: "CEW_MILVUS_DENSE_INDEX", def: "hnsw", help: "index of the dense field in new collections: hnsw, or flat (exact) for engines without HNSW", set: str(func(c *Config) *string { return &c.MilvusDenseIndex })},
+	{env: "CEW_MILVUS_PARTIAL_UPDATE", def: "true", help: "flip revision flags with partial updates (Milvus 2.6.2 and later); false rewrites whole rows", set: boolean(func(c *Config) *bool { return &c.MilvusPartialUpdate })},
 	{env: "CEW_REDIS_URL", secret: true, help: "Redis URL for cache, memory, dedupe and rate limits (redis://host:6379/0); unset = in-process", set: str(func(c *Config) *string { return &c.RedisURL })},
 	{env: "CEW_RETRIEVAL", def: retrievalBM25, help: "bm25 (keyword retrieval; the embedder, when there is one, orders the reader's candidates and serves the semantic cache) or hybrid (the corpus embedded at ingest, BM25 and dense results fused)", set: str(func(c *Config) *string { return &c.Retrieval })},
 	{env: "CEW_EMBED", def: embedAuto, help: "embedder: auto (the HTTP endpoint when CEW_EMBED_MODEL is set, else the local model when installed, else none), local, http or none (BM25 only)", set: str(func(c *Config) *string { return &c.Embed })},
@@ -345,6 +353,11 @@ func (c Config) validate() []string {
 			return !(r == '_' || r >= '0' && r <= '9' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z')
 		}) {
 			p = append(p, fmt.Sprintf("CEW_MILVUS_COLLECTION: %q is not a Milvus collection name (letters, digits, underscores)", c.MilvusCollection))
+		}
+		switch strings.ToLower(strings.TrimSpace(c.MilvusDenseIndex)) {
+		case "hnsw", "flat":
+		default:
+			p = append(p, fmt.Sprintf("CEW_MILVUS_DENSE_INDEX: %q is not hnsw or flat", c.MilvusDenseIndex))
 		}
 	default:
 		p = append(p, fmt.Sprintf("CEW_STORE: unknown store %q (embedded or milvus)", c.Store))

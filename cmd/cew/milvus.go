@@ -20,6 +20,7 @@ func (a *app) milvusOptions() milvus.Options {
 		Address: a.cfg.MilvusAddress, Token: a.cfg.MilvusToken, Username: a.cfg.MilvusUser, Password: a.cfg.MilvusPassword,
 		Database: a.cfg.MilvusDatabase, Collection: a.cfg.MilvusCollection, Consistency: a.cfg.MilvusConsistency,
 		Timeout: a.cfg.MilvusTimeout, RRFK: a.cfg.MilvusRRFK, Logger: a.logger,
+		NoPartitionKey: !a.cfg.MilvusPartitionKey, DenseIndex: a.cfg.MilvusDenseIndex, NoPartialUpdate: !a.cfg.MilvusPartialUpdate,
 	}
 }
 
