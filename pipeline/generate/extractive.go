@@ -56,7 +56,7 @@ type Embedder interface {
 // only drop candidates that barely touch the question: alone, the
 // generator quotes a gold answer for 70.5 % of answerable questions and
 // refuses 12.6 % of unanswerable ones; as shipped without a model, the
-// pipeline answers 44.9 % with a gold answer and refuses 50.9 % of the
+// pipeline answers 45.5 % with a gold answer and refuses 50.4 % of the
 // unanswerable (cmd/cew's TestSQuADOperatingPoint).
 var DefaultExtractiveOptions = ExtractiveOptions{
 	MinScore:        0.3,
