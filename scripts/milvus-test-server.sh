@@ -88,7 +88,7 @@ start() {
     return
   fi
   install_venv
-  local port
+  local port pid
   port=$(pick_port "${1:-${CEW_MILVUS_TEST_PORT:-}}")
   mkdir -p "$state_dir"
   rm -rf "$state_dir/data" "$pidfile"
@@ -97,7 +97,7 @@ start() {
     local lib
     lib=$("$venv/bin/python" -c 'import milvus_lite, os; print(os.path.join(os.path.dirname(milvus_lite.__file__), "lib"))')
     mkdir -p "$state_dir/data"
-    LD_LIBRARY_PATH="$lib" setsid "$lib/milvus" "$state_dir/data/milvus.db" "127.0.0.1:$port" ERROR \
+    LD_LIBRARY_PATH="$lib" setsid "$lib/milvus" "$state_dir/data/milvus.db" "127.0.0.1:$port" INFO \
       >"$state_dir/milvus.log" 2>&1 </dev/null &
   else
     # The default host is 0.0.0.0: always bind the loopback.
@@ -105,7 +105,10 @@ start() {
       >"$state_dir/milvus.log" 2>&1 </dev/null &
   fi
   echo $! >"$pidfile"
-  for _ in $(seq 1 300); do
+  # A busy machine can take a while to bring the engine up: wait up to
+  # $CEW_MILVUS_START_SECONDS (default 120).
+  local tries=$((${CEW_MILVUS_START_SECONDS:-120} * 10))
+  for _ in $(seq 1 "$tries"); do
     if ! ours >/dev/null; then
       break
     fi
@@ -117,8 +120,12 @@ start() {
     fi
     sleep 0.1
   done
-  log "milvus-lite did not answer on port $port; see $state_dir/milvus.log"
+  log "milvus-lite did not answer on port $port within ${CEW_MILVUS_START_SECONDS:-120} s; its log ends:"
   tail -n 20 "$state_dir/milvus.log" >&2 || true
+  if pid=$(ours); then
+    log "process $pid is running; listening sockets:"
+    (ss -ltnp 2>/dev/null || netstat -ltnp 2>/dev/null || true) | grep -F "pid=$pid," >&2 || true
+  fi
   stop
   exit 1
 }
