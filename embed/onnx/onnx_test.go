@@ -74,6 +74,13 @@ type reference struct {
 // (onnxruntime + tokenizers) compute from the same files
 // (testdata/reference.py), texts of different lengths in one batch, one of
 // them past the 512-token limit.
+//
+// The model is quantized to 8 bits, and ONNX Runtime's integer kernels round
+// differently from one CPU to another: the references were computed on a CPU
+// with AVX-512 VNNI, and on an AVX2-only AMD EPYC the 512-token passage comes
+// out at cosine 0.99937 (largest component difference 0.0051) while every
+// other text matches to 0.9999. The bounds below hold on both; a tokenizer
+// that split one word differently, or a lost prefix, falls far below them.
 func TestMatchesReference(t *testing.T) {
 	e := open(t)
 	data, err := os.ReadFile(filepath.Join("testdata", "reference.json"))
@@ -104,15 +111,15 @@ func TestMatchesReference(t *testing.T) {
 			if len(vecs[i]) != len(r.Vector) {
 				t.Fatalf("%s %q: dim %d, want %d", kind, r.Text[:20], len(vecs[i]), len(r.Vector))
 			}
-			if c := cosine(vecs[i], r.Vector); c < 0.9999 {
-				t.Errorf("%s %.30q: cosine with the reference %.6f, want ≥ 0.9999", kind, r.Text, c)
+			if c := cosine(vecs[i], r.Vector); c < 0.999 {
+				t.Errorf("%s %.30q: cosine with the reference %.6f, want ≥ 0.999", kind, r.Text, c)
 			}
 			var maxDiff float64
 			for d := range vecs[i] {
 				maxDiff = max(maxDiff, math.Abs(float64(vecs[i][d]-r.Vector[d])))
 			}
-			if maxDiff > 1e-3 {
-				t.Errorf("%s %.30q: largest component difference %.5f, want ≤ 0.001", kind, r.Text, maxDiff)
+			if maxDiff > 0.01 {
+				t.Errorf("%s %.30q: largest component difference %.5f, want ≤ 0.01", kind, r.Text, maxDiff)
 			}
 		}
 	}
