@@ -87,7 +87,7 @@ var FeatureDirections = map[string]float64{
 	"reader_score": 1, "reader_coverage": 1, "margin": 1, "consensus": 1, "typed_value": 1,
 	"label": 1, "codes_whole": 1, "qualifiers": 1, "sense": 1, "sense_margin": 1, "first_chunk": 1,
 	"rerank_top": 1, "rerank_cited": 1, "pre_coverage": 1, "support": 1,
-	"missing": -1, "unmatched_rarity": -1, "corrected": -1,
+	"missing": -1, "unmatched_rarity": -1, "corrected": -1, "no_number": -1,
 }
 
 // EmbedderFeatures are the features only an embedder measures: an answer

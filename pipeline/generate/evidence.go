@@ -16,6 +16,8 @@ import (
 //   - dims_asked, typed_value: the question wants a value of a known
 //     dimension, and the quote states one with its unit (or the table's
 //     unit column types it);
+//   - no_number: the question asks for a number ("how many", "what
+//     quantity") and the answer states none of its own;
 //   - structured, label: the quote is a table row or spreadsheet record,
 //     and the question names the row's label;
 //   - codes, codes_whole: the question names a model or drawing number,
@@ -66,6 +68,9 @@ func evidence(q question, picked, cands []candidate) map[string]float64 {
 			f["typed_value"] = 1
 		}
 	}
+	if q.mustNumber && !best.typed && !statesNumber(q, picked) {
+		f["no_number"] = 1
+	}
 	if best.kind == kindRow || best.kind == kindRecord {
 		f["structured"] = 1
 	}
@@ -105,6 +110,19 @@ func evidence(q question, picked, cands []candidate) map[string]float64 {
 		f["parts"] = 1
 	}
 	return f
+}
+
+// statesNumber reports whether the picked units state a number the
+// question does not already hold.
+func statesNumber(q question, picked []candidate) bool {
+	for _, c := range picked {
+		for _, v := range c.values {
+			if v.Num != "" && !q.numbers[v.Num] {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // consensus is the share of the other units scoring at least half as well

@@ -469,7 +469,7 @@ func (e *Extractive) score(q question, u unit, terms map[string]bool, ctx unitCo
 	var got float64
 	for i, t := range q.terms {
 		switch {
-		case terms[t.term] || t.exact && hasParts(terms, t.term):
+		case terms[t.term] || t.exact && (hasParts(terms, t.term) || pluralOf(terms, t.term)):
 			c.matched[i] = 1
 		case ctx.title[t.term] || t.exact && hasParts(ctx.title, t.term):
 			c.matched[i] = 1
@@ -498,6 +498,9 @@ func (e *Extractive) score(q question, u unit, terms map[string]bool, ctx unitCo
 			// its context: this unit is about something else.
 			return candidate{}, false
 		}
+	}
+	partialQualifiers(q, c.matched, spelled)
+	for i, t := range q.terms {
 		got += c.matched[i] * t.weight
 	}
 	c.coverage = got / total
@@ -569,6 +572,32 @@ func (e *Extractive) score(q question, u unit, terms map[string]bool, ctx unitCo
 	score += rankBonus * (1 - float64(u.chunk)/float64(max(chunks, 1)))
 	c.score = score
 	return c, true
+}
+
+// partialQualifiers lowers the credit of a word of a several-word qualifier
+// the unit does not name as a whole: "mounting configuration" is not the
+// "roof mount" asked about, nor is "axis" the "two axis" one. Such a word
+// counts as a related word, no more. A unit with every word of it (or the
+// sentence it refers back to) keeps their credit, and so does one with its
+// first word, the one that tells the cases apart ("standard" in "for
+// standard and thin film modules").
+func partialQualifiers(q question, matched []float64, spelled map[int]float64) {
+	for _, idx := range q.qualifierTerms {
+		if len(idx) < 2 {
+			continue
+		}
+		named, whole := false, true
+		for _, i := range idx {
+			named = named || spelled[i] > 0
+			whole = whole && matched[i] >= 1
+		}
+		if named || whole || matched[idx[0]] >= 1 {
+			continue
+		}
+		for _, i := range idx {
+			matched[i] = min(matched[i], relatedWeight)
+		}
+	}
 }
 
 // opensWith reports whether a sentence opens with the case q (within its
@@ -683,6 +712,12 @@ func hasParts(terms map[string]bool, compound string) bool {
 		}
 	}
 	return true
+}
+
+// pluralOf reports whether terms holds an identifier of the question in
+// the plural: "TMY3s" for "tmy3". Stemming leaves identifiers as written.
+func pluralOf(terms map[string]bool, id string) bool {
+	return hasDigit(id) && terms[id+"s"]
 }
 
 // minSharedPrefix is the shortest common beginning that makes two stems

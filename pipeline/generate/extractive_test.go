@@ -286,11 +286,29 @@ func TestExtractiveReadsTheQuestion(t *testing.T) {
 	inputs := store.Chunk{ID: "nrel/1/12", DocID: "nrel", DocNumber: "NREL-TP-6A20-62641", Title: "PVWatts Version 5 Manual", Page: 6,
 		Section: "Table 2. Input Parameters", Text: "Table 2. Input Parameters\nField | Units | Default Value\nSystem size | kW (DC) | 4\n" +
 			"Tilt angle | degrees | Site Latitude\nAzimuth angle | degrees | 180° in northern hemi-\nsphere, 0° in southern hemisphere"}
+	fuentes := store.Chunk{ID: "nrel/1/31", DocID: "nrel", DocNumber: "NREL-TP-6A20-62641", Title: "PVWatts Version 5 Manual", Page: 12,
+		Section: "9 Thermal Model", Text: "The Fuentes paper discusses translation of the nominal operating cell temperature (NOCT) measured at " +
+			"standard conditions (800 W/m2, 20°C ambient) to INOCT based on mounting configuration. For a roof mount system, air flow " +
+			"around the modules more restricted than on an open rack, and the installed nominal operating temperature will be higher. " +
+			"The estimate is for INOCT to be roughly 49 °C for 4 inch standoffs."}
+	weather := store.Chunk{ID: "nrel/1/8", DocID: "nrel", DocNumber: "NREL-TP-6A20-62641", Title: "PVWatts Version 5 Manual", Page: 5,
+		Section: "Weather data", Text: "PVWatts V5 reads TMY2 files from 239 sites. By default PVWatts V5 uses 1020 TMY3s."}
+	defaults := store.Chunk{ID: "sandia-modules/1/7", DocID: "sandia-modules", DocNumber: "SANDIA-MODULE-DB", Sheet: "Defaults", Row: 7,
+		Section: "Wind speed and delta T", Text: "Module Type: 22x Linear Concentrator; Mount: Tracker; a: -3.23; b: -0.13; deltaT [C]: 13"}
 	tests := []struct {
 		name, question, category string
 		chunks                   []store.Chunk
 		want                     string
 	}{
+		{name: "a word of a qualifier is not the qualifier", question: "inoct for roof mount in pvwatts",
+			category: "technical_value", chunks: []store.Chunk{fuentes},
+			want: "The estimate is for INOCT to be roughly 49 °C for 4 inch standoffs [S1]."},
+		{name: "an identifier asked in the singular matches its plural", question: "how many tmy3 sites does v5 use by default",
+			category: "technical_value", chunks: []store.Chunk{weather},
+			want: "By default PVWatts V5 uses 1020 TMY3s [S1]."},
+		{name: "a column named in one word is asked for in two", question: "defaults sheet a and delta T for the 22x linear concentrator",
+			category: "technical_value", chunks: []store.Chunk{defaults},
+			want: "Module Type: 22x Linear Concentrator; deltaT [C]: 13; a: -3.23 [S1]."},
 		{name: "the sibling qualifier is not an answer", question: "What is the minimum trench depth for AC cables?",
 			category: "technical_value", chunks: []store.Chunk{dcOnly}, want: generate.NotFoundText},
 		{name: "the asked qualifier is found beside its sibling", question: "min trench depth for ac cables",
@@ -326,6 +344,8 @@ func TestExtractiveReadsTheQuestion(t *testing.T) {
 // reads: what kind of unit answered, a value of the asked kind, a table
 // row, a question word no candidate holds.
 func TestExtractiveEvidence(t *testing.T) {
+	epcra := store.Chunk{ID: "epa/A/7", DocID: "epa", Page: 4, Section: "SOLID AND HAZARDOUS WASTES",
+		Text: "Each EPCRA hazardous chemical has an associated “reportable quantity.” If you spill or release more than this quantity at your construction site, you are required to report the spill."}
 	lead := store.Chunk{ID: "epa/A/6", DocID: "epa", Page: 3, Section: "SOLID AND HAZARDOUS WASTES",
 		Text: "Contractors must notify residents about lead before renovating pre-1978 housing; for information specific to remodeling activities, see the lead program."}
 	tests := []struct {
@@ -338,7 +358,13 @@ func TestExtractiveEvidence(t *testing.T) {
 			want: map[string]float64{"dims_asked": 1, "typed_value": 1, "structured": 0, "first_chunk": 1}},
 		{name: "a table row with the asked unit", question: "What is the default soiling loss?",
 			category: "technical_value", chunks: []store.Chunk{pvwattsLosses},
-			want: map[string]float64{"dims_asked": 1, "typed_value": 1, "structured": 1, "label": 1}},
+			want: map[string]float64{"dims_asked": 1, "typed_value": 1, "structured": 1, "label": 1, "no_number": 0}},
+		{name: "a number asked for and none stated", question: "epcra reportable quantity for a diesel spill",
+			category: "technical_value", chunks: []store.Chunk{epcra, pvwattsLosses, trenchSpec},
+			want: map[string]float64{"no_number": 1}},
+		{name: "a number asked for and one stated", question: "how many tmy3 sites does v5 use",
+			category: "technical_value", chunks: []store.Chunk{{ID: "nrel/1/8", DocID: "nrel", Page: 5, Text: "By default PVWatts V5 uses 1020 TMY3s."}},
+			want: map[string]float64{"no_number": 0}},
 	}
 	g := generate.NewExtractive(generate.ExtractiveOptions{})
 	for _, tc := range tests {

@@ -48,6 +48,9 @@ type question struct {
 	// words holds the lower-cased surface of every question token, to tell
 	// new capitalised names in a sentence from ones the question repeats.
 	words map[string]bool
+	// joined holds two or three neighbouring words of the question written
+	// as one ("delta t" → "deltat"), to match a column name spelled so.
+	joined map[string]bool
 	// numbers are the question's own numbers, which do not answer it.
 	numbers map[string]bool
 	want    answerType
@@ -76,6 +79,7 @@ func parseQuestion(text, category, complexity string, expect guard.Expectation) 
 	q := question{has: map[string]bool{}, words: map[string]bool{}, numbers: map[string]bool{}, complex: complexity == "complex",
 		expect: expect, described: map[string]bool{}, isQualifier: map[int]bool{}}
 	toks := analysis.Tokens(text)
+	q.joined = joinedWords(toks)
 	seen := q.has
 	for i, t := range toks {
 		q.words[t.Text] = true
@@ -316,3 +320,17 @@ var (
 	unitAliases = map[string]string{"percent": "%", "%": "percent", "degrees": "°", "metres": "m", "meters": "m",
 		"millimetres": "mm", "millimeters": "mm"}
 )
+
+// joinedWords writes every run of two or three neighbouring tokens of a
+// question as one word.
+func joinedWords(toks []analysis.Token) map[string]bool {
+	m := map[string]bool{}
+	for i := range toks {
+		w := toks[i].Text
+		for j := i + 1; j < len(toks) && j < i+3; j++ {
+			w += toks[j].Text
+			m[w] = true
+		}
+	}
+	return m
+}

@@ -3,6 +3,7 @@ package generate
 import (
 	"slices"
 	"strings"
+	"unicode"
 
 	"github.com/cewhq/cew/store/analysis"
 )
@@ -179,7 +180,7 @@ func (e *Extractive) trimRecord(q question, c candidate) (text string, asked boo
 		switch {
 		case slices.ContainsFunc(q.terms, func(t qterm) bool {
 			return ns[t.term] && !analysis.IsStopword(t.term) || t.code && (fs[t.term] || hasParts(fs, t.term))
-		}):
+		}) || q.joined[compactName(name)]:
 			keep = append(keep, f)
 		case len(strings.TrimSpace(name)) <= 2 && q.words[strings.ToLower(strings.TrimSpace(name))]:
 			short = append(short, f)
@@ -203,6 +204,20 @@ func (e *Extractive) trimRecord(q question, c candidate) (text string, asked boo
 		return c.text, false
 	}
 	return strings.Join(keep, c.sep), true
+}
+
+// compactName is a column name in lower case without spaces, signs or a
+// bracketed unit: "deltaT [C]" → "deltat".
+func compactName(name string) string {
+	name, _, _ = strings.Cut(name, "[")
+	name, _, _ = strings.Cut(name, "(")
+	var b strings.Builder
+	for _, r := range strings.ToLower(name) {
+		if unicode.IsLetter(r) || unicode.IsDigit(r) {
+			b.WriteRune(r)
+		}
+	}
+	return b.String()
 }
 
 // valueInAskedColumn reports whether a table row has a number in a column

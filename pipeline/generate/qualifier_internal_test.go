@@ -1,0 +1,36 @@
+package generate
+
+import (
+	"slices"
+	"testing"
+)
+
+// TestPartialQualifiers: a word of a several-word qualifier counts as a
+// related word unless the unit names the qualifier, holds all its words or
+// holds its first one.
+func TestPartialQualifiers(t *testing.T) {
+	// Terms: inoct, roof, mount; the qualifier "roof mount" is terms 1 and 2.
+	q := question{qualifierTerms: [][]int{{1, 2}, {0}}}
+	tests := []struct {
+		name    string
+		matched []float64
+		spelled map[int]float64
+		want    []float64
+	}{
+		{name: "only the second word: related", matched: []float64{1, 0, 1}, want: []float64{1, 0, relatedWeight}},
+		{name: "the first word holds", matched: []float64{1, 1, 0}, want: []float64{1, 1, 0}},
+		{name: "both words", matched: []float64{1, 1, 1}, want: []float64{1, 1, 1}},
+		{name: "named in another spelling", matched: []float64{1, 0.8, 1}, spelled: map[int]float64{1: 0.8, 2: 0.8},
+			want: []float64{1, 0.8, 1}},
+		{name: "one-word qualifiers are left alone", matched: []float64{0.5, 0, 0}, want: []float64{0.5, 0, 0}},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			got := slices.Clone(tc.matched)
+			partialQualifiers(q, got, tc.spelled)
+			if !slices.Equal(got, tc.want) {
+				t.Errorf("matched = %v, want %v", got, tc.want)
+			}
+		})
+	}
+}
