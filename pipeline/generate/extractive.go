@@ -681,8 +681,15 @@ func (e *Extractive) quote(q question, c candidate) string {
 
 // cited ends a quote with its citation: "… 800 mm [S1]." — or, after a
 // question or an exclamation, "… demolition? [S1]", which the post-guard
-// reads as one cited sentence.
+// reads as one cited sentence. A quote of several sentences (a table cell
+// holding "239 TMY2 sites. Added 1998") cites each of them.
 func cited(text string, chunk int) string {
+	if parts := guard.SplitLine(text); len(parts) > 1 {
+		for i, p := range parts[:len(parts)-1] {
+			parts[i] = p + " " + citation(chunk)
+		}
+		text = strings.Join(parts, " ")
+	}
 	text = strings.TrimRight(text, " .;:,")
 	if strings.HasSuffix(text, "?") || strings.HasSuffix(text, "!") {
 		return text + " " + citation(chunk)

@@ -166,9 +166,10 @@ func splitLine(line string) []string {
 			end = next + loc[1]
 			next = skipSpace(line, end)
 		}
-		if next < len(line) && (r == '.' && !endsSentence(line[start:i]) || !startsSentence(line[next:]) || !hasWordChar(line[next:])) {
+		if next < len(line) && (r == '.' && !endsSentence(line[start:i]) || !startsSentence(line[next:]) || !hasWordChar(line[next:]) ||
+			inTableRow(line[start:i], line[next:])) {
 			// Not a sentence end; nor is one followed only by punctuation
-			// ("… LAST MINUTE!!!) [S1].").
+			// ("… LAST MINUTE!!!) [S1].") or one inside a table row.
 			i = end
 			continue
 		}
@@ -181,6 +182,18 @@ func splitLine(line string) []string {
 		out = append(out, s)
 	}
 	return out
+}
+
+// inTableRow reports whether a sentence end stands between two cells of
+// one table row quoted as "a | b | c": "Status: V1 | Original online
+// calculator. | 239 TMY2 sites. Added 1998 | Retiring [S1]" is one row, and
+// the row, not a part of a cell, is what its citation vouches for.
+func inTableRow(before, after string) bool {
+	if i := citationGroup.FindStringIndex(after); i != nil {
+		after = after[:i[0]]
+	}
+	return strings.Contains(before, " | ") && strings.Contains(after, " | ") ||
+		strings.HasPrefix(after, "| ")
 }
 
 // hasWordChar reports whether s holds a letter or a digit.
