@@ -218,7 +218,7 @@ type query struct {
 // chunk that answers "what does GCR mean" need not contain "mean".
 var phrasingWords = map[string]bool{
 	"tell": true, "explain": true, "describe": true, "mean": true, "means": true, "meaning": true,
-	"meant": true, "define": true, "stand": true, "stands": true, "please": true, "show": true,
+	"meant": true, "define": true, "definition": true, "definitions": true, "stand": true, "stands": true, "please": true, "show": true,
 	"give": true, "know": true, "want": true, "like": true, "find": true, "look": true,
 	"looking": true, "help": true, "cew": true,
 }

@@ -130,6 +130,8 @@ func TestLexicalAbsoluteScores(t *testing.T) {
 			id: "partial", min: 0, max: 0.35},
 		{name: "question words ignored", query: "What does trench depth mean?", order: []string{"answer", "partial", "common", "unrelated"},
 			id: "answer", min: 0.75, max: 1},
+		{name: "asking for a definition is phrasing", query: "trench depth definition", order: []string{"answer", "partial", "common", "unrelated"},
+			id: "answer", min: 0.75, max: 1},
 	}
 	lex := NewLexical(LexicalOptions{})
 	for _, tc := range tests {

@@ -29,7 +29,7 @@ import (
 // Version identifies what Terms returns. It changes whenever Terms may
 // return different terms for some input, so an index that keeps analysed
 // text knows to analyse it again.
-const Version = 1
+const Version = 2
 
 // MaxTermLen is the length in bytes of the longest term Terms returns.
 // Longer ones (base64 blobs, text run together without separators) are
@@ -381,6 +381,7 @@ func fold(surface string, plain bool) string {
 		return strings.ToLower(surface)
 	}
 	folded := strings.ToLower(norm.NFKC.String(surface))
+	folded = latinGreek(folded)
 	return strings.Map(func(r rune) rune {
 		if unicode.IsSpace(r) {
 			// NFKC spells a few letters with a space ("ͺ" → " ͅ"); a token
@@ -395,6 +396,22 @@ func fold(surface string, plain bool) string {
 		}
 		return r
 	}, folded)
+}
+
+// greekAsLatin are the Greek letters that prefix coefficient names, with
+// the Latin letter ASCII tables write for them: the Sandia module
+// database's legend says "βVmpo" and "αIsc" where its data sheet and pvlib
+// say "BVmpo" and "aIsc", and engineers type "bvmpo".
+var greekAsLatin = strings.NewReplacer("α", "a", "β", "b", "γ", "g")
+
+// latinGreek spells those letters in Latin in a word that also holds a
+// Latin letter ("βvmpo" → "bvmpo"); a Greek word or a lone "β" (a tilt
+// angle in a formula) stays as written.
+func latinGreek(w string) string {
+	if !strings.ContainsAny(w, "αβγ") || !strings.ContainsFunc(w, func(r rune) bool { return r >= 'a' && r <= 'z' }) {
+		return w
+	}
+	return greekAsLatin.Replace(w)
 }
 
 // PhraseTable maps phrases ("thin film", "temperature coefficient") to

@@ -125,6 +125,8 @@ func TestTerms(t *testing.T) {
 		{"Empty", "", []string{}},
 		{"OverlongTermDropped", strings.Repeat("x", 300) + " trench", []string{"trench"}},
 		{"OverlongIdentifierKeepsParts", strings.Repeat("9", 300) + "-A1", []string{"a1"}},
+		{"GreekPrefixInLatin", "βVmpo αIsc", []string{"bvmpo", "aisc"}},
+		{"LoneGreekLetter", "tilt β", []string{"tilt", "β"}},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -151,6 +153,8 @@ func TestQueryMatchesDocument(t *testing.T) {
 		{"Plural", "cables", "cable"},
 		{"Superscript", "m2", "m²"},
 		{"CelsiusSign", "°C", "45 ℃"},
+		{"GreekPrefixTypedLatin", "bvmpo", "Heading: βVmpo; Description: Module Vmp temperature coefficient"},
+		{"GreekPrefixAsTheDataSheetWrites", "βVmpo", "BVmpo: -0.172"},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
