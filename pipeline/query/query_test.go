@@ -29,6 +29,8 @@ func TestAnalyse(t *testing.T) {
 			text: "default system losses in pvwatts?", dims: []guard.Dimension{guard.DimPercent}},
 		{name: "shorthand spelled out", in: "temp coeff for premium modules",
 			text: "temperature coefficient for premium modules", dims: []guard.Dimension{guard.DimTempCoeff}},
+		{name: "db is database", in: "what does fd mean in the sandia module db",
+			text: "what does fd mean in the sandia module database"},
 		{name: "eff is efficiency", in: "pvwatts nominal inverter eff default?",
 			text: "pvwatts nominal inverter efficiency default?", dims: []guard.Dimension{guard.DimPercent, guard.DimRatio}},
 		{name: "ticket marker removed", in: "What is the default soiling loss in PVWatts? #3",
