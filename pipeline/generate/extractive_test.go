@@ -300,7 +300,10 @@ func TestExtractiveReadsTheQuestion(t *testing.T) {
 		chunks                   []store.Chunk
 		want                     string
 	}{
-		{name: "a word of a qualifier is not the qualifier", question: "inoct for roof mount in pvwatts",
+		// The rule that a word of a qualifier is not the qualifier is
+		// held by TestPartialQualifiers; read by words alone this
+		// paragraph answers right with or without it.
+		{name: "the estimate after a roof-mount sentence, not the NOCT test conditions", question: "inoct for roof mount in pvwatts",
 			category: "technical_value", chunks: []store.Chunk{fuentes},
 			want: "The estimate is for INOCT to be roughly 49 °C for 4 inch standoffs [S1]."},
 		{name: "a quote of two sentences cites both", question: "unique id of the ES5300 208V",

@@ -3,8 +3,8 @@ package generate
 import (
 	"slices"
 	"strings"
-	"unicode"
 
+	"github.com/cewhq/cew/pipeline/guard"
 	"github.com/cewhq/cew/store/analysis"
 )
 
@@ -206,18 +206,12 @@ func (e *Extractive) trimRecord(q question, c candidate) (text string, asked boo
 	return strings.Join(keep, c.sep), true
 }
 
-// compactName is a column name in lower case without spaces, signs or a
-// bracketed unit: "deltaT [C]" → "deltat".
+// compactName is a column name without its bracketed unit, folded as
+// guard.Compact folds codes: "deltaT [C]" → "deltat".
 func compactName(name string) string {
 	name, _, _ = strings.Cut(name, "[")
 	name, _, _ = strings.Cut(name, "(")
-	var b strings.Builder
-	for _, r := range strings.ToLower(name) {
-		if unicode.IsLetter(r) || unicode.IsDigit(r) {
-			b.WriteRune(r)
-		}
-	}
-	return b.String()
+	return guard.Compact(name)
 }
 
 // valueInAskedColumn reports whether a table row has a number in a column

@@ -292,6 +292,11 @@ func isOrdinalSuffix(s string) bool {
 	return false
 }
 
+// Compact folds an identifier or a column name to lower-case letters and
+// digits only, as the guards compare codes: the extractive generator
+// matches "deltaT" to "delta T" with it.
+func Compact(s string) string { return compact(s) }
+
 // compact folds an identifier to lower-case letters and digits only, so
 // "277-007-D-C-40327", "277 007 D C 40327" and "277007dc40327" are one code.
 func compact(s string) string {
