@@ -295,6 +295,9 @@ func TestExtractiveReadsTheQuestion(t *testing.T) {
 		Section: "Weather data", Text: "PVWatts V5 reads TMY2 files from 239 sites. By default PVWatts V5 uses 1020 TMY3s."}
 	defaults := store.Chunk{ID: "sandia-modules/1/7", DocID: "sandia-modules", DocNumber: "SANDIA-MODULE-DB", Sheet: "Defaults", Row: 7,
 		Section: "Wind speed and delta T", Text: "Module Type: 22x Linear Concentrator; Mount: Tracker; a: -3.23; b: -0.13; deltaT [C]: 13"}
+	pitch := store.Chunk{ID: "iea/1/3", DocID: "iea", DocNumber: "IEA-PVPS-T13-BIFI", Page: 2, Section: "Scenarios",
+		Text: "A GCR of 0.4 for the Trina Vertex module (length = 2.384m) corresponds to a row-to-row spacing or pitch of 5.96m. " +
+			"For a GCR of 0.25 the pitch is 9.536m."}
 	tests := []struct {
 		name, question, category string
 		chunks                   []store.Chunk
@@ -316,6 +319,12 @@ func TestExtractiveReadsTheQuestion(t *testing.T) {
 		{name: "a column named in one word is asked for in two", question: "defaults sheet a and delta T for the 22x linear concentrator",
 			category: "technical_value", chunks: []store.Chunk{defaults},
 			want: "Module Type: 22x Linear Concentrator; deltaT [C]: 13; a: -3.23 [S1]."},
+		{name: "a model number that differs is another model", question: "suniva titan 250 voco",
+			category: "technical_value", chunks: []store.Chunk{{ID: "sandia-modules/1/453", DocID: "sandia-modules", Sheet: "Data", Row: 453,
+				Text: "Model: Suniva Titan 230; Voco: 37.26"}},
+			want: generate.NotFoundText},
+		{name: "the sentence for the asked ground coverage ratio", question: "iea bifi pitch at gcr 0.25",
+			category: "technical_value", chunks: []store.Chunk{pitch}, want: "For a GCR of 0.25 the pitch is 9.536m [S1]."},
 		{name: "the sibling qualifier is not an answer", question: "What is the minimum trench depth for AC cables?",
 			category: "technical_value", chunks: []store.Chunk{dcOnly}, want: generate.NotFoundText},
 		{name: "the asked qualifier is found beside its sibling", question: "min trench depth for ac cables",

@@ -3,6 +3,8 @@ package generate
 import (
 	"slices"
 	"testing"
+
+	"github.com/cewhq/cew/store/analysis"
 )
 
 // TestPartialQualifiers: a word of a several-word qualifier counts as a
@@ -30,6 +32,29 @@ func TestPartialQualifiers(t *testing.T) {
 			partialQualifiers(q, got, tc.spelled)
 			if !slices.Equal(got, tc.want) {
 				t.Errorf("matched = %v, want %v", got, tc.want)
+			}
+		})
+	}
+}
+
+// TestExpectedAnswer: the answer type a question asks for, with or
+// without a question word.
+func TestExpectedAnswer(t *testing.T) {
+	tests := []struct {
+		question string
+		want     answerType
+	}{
+		{"what year was nepa passed", dateAnswer},
+		{"nepa year", dateAnswer}, // typed without a question word
+		{"pvwatts launch date", dateAnswer},
+		{"which year nepa", dateAnswer},
+		{"how many years of tmy data", numberAnswer},
+		{"leap years in tmy files", anyAnswer},
+	}
+	for _, tc := range tests {
+		t.Run(tc.question, func(t *testing.T) {
+			if got, _ := expectedAnswer(analysis.Tokens(tc.question)); got != tc.want {
+				t.Errorf("expectedAnswer(%q) = %v, want %v", tc.question, got, tc.want)
 			}
 		})
 	}

@@ -145,8 +145,18 @@ func parseQuestion(text, category, complexity string, expect guard.Expectation) 
 // expectedAnswer reads the answer type from the question words: "how
 // many", "when", "who", "where", and "what/which" followed within a few
 // words by a noun that names a kind of answer ("what year", "which
-// country", "what percentage").
+// country", "what percentage"). A question typed without a question word
+// that ends on "year" or "date" asks for one ("nepa year").
 func expectedAnswer(toks []analysis.Token) (answerType, bool) {
+	asks := false
+	for _, t := range toks {
+		asks = asks || whWords[t.Text]
+	}
+	if !asks && len(toks) > 1 {
+		if last := toks[len(toks)-1]; last.Text == "year" || last.Text == "date" {
+			return dateAnswer, false
+		}
+	}
 	for i, t := range toks {
 		switch t.Text {
 		case "how":
@@ -296,11 +306,12 @@ func set(words string) map[string]bool {
 
 var (
 	whWords = set(`what which who whom whose when where why how`)
-	// frameWords shape a question ("what is the name of", "what type of")
-	// and are seldom repeated by the sentence that answers it.
+	// frameWords shape a question ("what is the name of", "what type of",
+	// "the value used for", "the 2007 entry") and are seldom repeated by the
+	// sentence that answers it.
 	frameWords = set(`name named called term type kind sort value amount number example mean means meaning
 		describe described refer refers referred happen happened stand stands acronym abbreviation definition
-		define defined`)
+		define defined entry entries listed specified stated given provided quoted use used uses using`)
 	howNumber = set(`many much long deep high wide far big large old thick tall heavy often fast hot cold
 		warm low strong wide`)
 	dateNouns   = set(`year years date day month century decade era period`)

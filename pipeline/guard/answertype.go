@@ -250,13 +250,25 @@ type Expectation struct {
 	// about rather than the value asked for: the 240 V of "Paco of the
 	// SB7000TL-US-22 at 240 V", the 2015 of "Isco of the 2015 vintage".
 	Described []Value
+	// Labelled are the question's bare numbers that a word names ("gcr
+	// 0.25", "titan 250").
+	Labelled []Labelled
 }
 
 // Contradicts returns a described value of the question that text (with
 // its context) contradicts: text states values of the same dimension and
-// not this one — a row for the 208 V variant when 240 V was asked. ok is
-// false when there is none.
+// not this one — a row for the 208 V variant when 240 V was asked — or
+// gives a labelled number's word another number ("a GCR of 0.4" when "gcr
+// 0.25" was asked). ok is false when there is none.
 func (e Expectation) Contradicts(text string) (asked, stated Value, ok bool) {
+	if len(e.Labelled) > 0 {
+		toks := analysis.Tokens(text)
+		for _, l := range e.Labelled {
+			if s, bad := contradictsLabel(text, toks, l); bad {
+				return Value{Text: l.Text, Num: l.Num}, Value{Text: s}, true
+			}
+		}
+	}
 	if len(e.Described) == 0 {
 		return Value{}, Value{}, false
 	}

@@ -90,6 +90,8 @@ func TestExpectedRefusesTheWrongKindAndCase(t *testing.T) {
 		{"AC asked, DC answered", Expectation{Qualifiers: Qualifiers("trench depth for AC cables")}, "The minimum trench depth for DC cables is 800 mm [S1].", QualifierMismatch},
 		{"240 V asked, 208 V answered", Expectation{Described: Values("the 240 V variant")}, "Vac (V): 208; Paco (W): 6007 [S1].", QualifierMismatch},
 		{"SAM asked, a passage that names no tool", Expectation{Qualifiers: Qualifiers("default losses in SAM")}, "The minimum trench depth for DC cables is 800 mm [S1].", QualifierMismatch},
+		{"gcr 0.25 asked, GCR of 0.4 answered", Expectation{Labelled: LabelledNumbers("pitch at gcr 0.25")}, "For a 2-Up portrait system with a GCR of 0.4 the pitch is 11.92 m [S1].", QualifierMismatch},
+		{"gcr 0.25 asked and answered", Expectation{Labelled: LabelledNumbers("pitch at gcr 0.25")}, "For a GCR of 0.25 the pitch is 9.536 m [S1].", None},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -102,5 +104,52 @@ func TestExpectedRefusesTheWrongKindAndCase(t *testing.T) {
 				t.Errorf("Expected(%q) = %s %q, want %s", tc.answer, got.Reason, got.Detail, tc.want)
 			}
 		})
+	}
+}
+
+func TestLabelledNumbers(t *testing.T) {
+	tests := []struct {
+		question string
+		want     []Labelled
+	}{
+		{"iea bifi pitch for 2-up at gcr 0.25", []Labelled{{Label: "gcr", Num: "0.25", Text: "gcr 0.25"}}},
+		{"suniva titan 250 voco", []Labelled{{Label: "titan", Num: "250", Text: "titan 250"}}},
+		// A value with a unit, a place in a document, a percentage and a
+		// number after a function word label nothing.
+		{"paco of the SB7000TL-US-22 at 240 v", nil},
+		{"avg increase (see table 8)", nil},
+		{"losses above 14% in the 4 kW system", nil},
+	}
+	for _, tc := range tests {
+		t.Run(tc.question, func(t *testing.T) {
+			got := LabelledNumbers(tc.question)
+			if len(got) != len(tc.want) {
+				t.Fatalf("LabelledNumbers(%q) = %v, want %v", tc.question, got, tc.want)
+			}
+			for i := range got {
+				if got[i] != tc.want[i] {
+					t.Errorf("LabelledNumbers(%q)[%d] = %v, want %v", tc.question, i, got[i], tc.want[i])
+				}
+			}
+		})
+	}
+}
+
+func TestContradictsLabelledNumber(t *testing.T) {
+	exp := Expectation{Labelled: LabelledNumbers("suniva titan 250 voco")}
+	tests := []struct {
+		text string
+		want bool
+	}{
+		{"Model: Suniva Titan 230; Voco: 37.26", true},
+		{"Model: Suniva Titan 250; Voco: 37.5", false},
+		{"Model: Suniva Titan-250 (2012); Voco: 37.5", false},
+		// The label followed by a word, not a number, states nothing.
+		{"Titan series modules come in 230 and 240 W", false},
+	}
+	for _, tc := range tests {
+		if _, stated, got := exp.Contradicts(tc.text); got != tc.want {
+			t.Errorf("Contradicts(%q) = %v (%q), want %v", tc.text, got, stated.Text, tc.want)
+		}
 	}
 }

@@ -83,6 +83,7 @@ func expectation(text string, technical bool) guard.Expectation {
 			exp.Described = append(exp.Described, v)
 		}
 	}
+	exp.Labelled = guard.LabelledNumbers(text)
 	if asksForUnit(toks) {
 		// "wind speed units": the unit is the answer, not a value.
 		exp.WantsUnit, exp.Dims, exp.Cues = true, nil, nil

@@ -178,6 +178,8 @@ func TestIsStopword(t *testing.T) {
 		{"which", true},
 		{"shall", true},
 		{"don't", true},
+		{"within", true}, // a preposition the Snowball list lacks
+		{"across", true},
 		{"trench", false},
 		{"inverter", false},
 		{"The", false}, // callers pass lower-case words

@@ -23,11 +23,13 @@ func isIndexStopword(w string) bool {
 }
 
 // broadStopwords extends the index set with the Snowball English stop list,
-// auxiliaries and contractions: words that carry no content a guard should
-// demand to find in a cited chunk.
+// auxiliaries, contractions and the prepositions that list lacks ("within",
+// "across", "among"): words that carry no content a guard should demand to
+// find in a cited chunk.
 var broadStopwords = func() map[string]struct{} {
 	words := strings.Fields(`
-		a about above after again against all am an and any are aren't as at
+		a about above across after again against all along am among amongst an and any
+		are aren't as at
 		be because been before being below between both but by
 		can can't cannot could couldn't
 		did didn't do does doesn't doing don don't down during
@@ -41,10 +43,11 @@ var broadStopwords = func() map[string]struct{} {
 		per please s same shall shan't she she'd she'll she's should shouldn't
 		so some such t than that that's the their theirs them themselves then
 		there there's these they they'd they'll they're they've this those
-		through thus to too under until up upon us
-		very via was wasn't we we'd we'll we're we've were weren't what what's
-		when when's where where's whether which while who who's whom why why's
-		will with won't would wouldn't yes yet you you'd you'll you're you've
+		through throughout thus to too toward towards under until up upon us
+		very via was wasn't we we'd we'll we're we've were weren't
+		what what's when when's where where's whether which while who who's whom
+		why why's will with within without won't would wouldn't yes yet you
+		you'd you'll you're you've
 		your yours yourself yourselves`)
 	set := make(map[string]struct{}, len(words))
 	for _, w := range words {
