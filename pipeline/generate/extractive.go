@@ -540,6 +540,10 @@ func (e *Extractive) score(q question, u unit, terms map[string]bool, ctx unitCo
 		return candidate{}, false
 	}
 	score := c.coverage * (1 - proximityShare + proximityShare*proximity(q, toks))
+	if q.polar {
+		// Yes or no is said by the sentence about the whole question.
+		score *= c.coverage
+	}
 	if !typeOK {
 		score *= missingTypePenalty
 	} else if !unitOK {

@@ -63,6 +63,10 @@ type question struct {
 	// defines is set for a question after a meaning ("what does fd mean",
 	// "swppp stands for", "bvmpo definition").
 	defines bool
+	// polar is set for a question that asks yes or no ("does the 2-axis
+	// model account for shading"): the answer is the sentence that states
+	// or denies what it asks, the one holding most of its words.
+	polar bool
 	// expect is what the question analysis says the answer must hold.
 	expect guard.Expectation
 	// qualifierTerms lists, for each of expect.Qualifiers, the indexes of
@@ -138,6 +142,9 @@ func parseQuestion(text, category, complexity string, expect guard.Expectation) 
 	q.want, q.mustNumber = expectedAnswer(toks)
 	if category == "technical_value" {
 		q.want, q.mustNumber = numberAnswer, true
+	}
+	if q.polar = guard.IsPolar(toks); q.polar {
+		q.want, q.mustNumber = anyAnswer, false
 	}
 	return q
 }

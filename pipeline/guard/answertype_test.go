@@ -4,6 +4,7 @@ import (
 	"testing"
 
 	"github.com/cewhq/cew/store"
+	"github.com/cewhq/cew/store/analysis"
 )
 
 func TestValues(t *testing.T) {
@@ -150,6 +151,26 @@ func TestContradictsLabelledNumber(t *testing.T) {
 	for _, tc := range tests {
 		if _, stated, got := exp.Contradicts(tc.text); got != tc.want {
 			t.Errorf("Contradicts(%q) = %v (%q), want %v", tc.text, got, stated.Text, tc.want)
+		}
+	}
+}
+
+func TestIsPolar(t *testing.T) {
+	tests := []struct {
+		question string
+		want     bool
+	}{
+		{"is the total system loss just the sum of the individual losses", true},
+		{"does the 2-axis tracking in pvwatts account for any shading", true},
+		{"can we load our own weather file into the pvwatts web app", true},
+		{"does anyone know what the default tilt is", false},
+		{"what is the default tilt", false},
+		{"is it?", false},
+		{"default losses is 14?", false},
+	}
+	for _, tc := range tests {
+		if got := IsPolar(analysis.Tokens(tc.question)); got != tc.want {
+			t.Errorf("IsPolar(%q) = %v, want %v", tc.question, got, tc.want)
 		}
 	}
 }

@@ -84,6 +84,11 @@ func expectation(text string, technical bool) guard.Expectation {
 		}
 	}
 	exp.Labelled = guard.LabelledNumbers(text)
+	if guard.IsPolar(toks) {
+		// "is the total loss the sum of the losses": yes or no, and the
+		// sentence that says which; "loss" names no value asked for.
+		exp.Dims, exp.Cues, exp.NeedsValue = nil, nil, false
+	}
 	if asksForUnit(toks) {
 		// "wind speed units": the unit is the answer, not a value.
 		exp.WantsUnit, exp.Dims, exp.Cues = true, nil, nil

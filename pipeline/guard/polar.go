@@ -1,0 +1,27 @@
+package guard
+
+import "github.com/cewhq/cew/store/analysis"
+
+// auxiliaries open a question that asks yes or no.
+var auxiliaries = map[string]bool{
+	"is": true, "are": true, "was": true, "were": true, "does": true, "do": true, "did": true,
+	"can": true, "could": true, "should": true, "will": true, "would": true, "has": true,
+	"have": true, "must": true, "may": true, "isn't": true, "doesn't": true, "can't": true,
+}
+
+// IsPolar reports whether a question asks yes or no: it opens with an
+// auxiliary verb ("is the total loss …", "does the 2-axis model account for
+// …", "can we load …") and no question word follows ("is it true which …"
+// is rare; "does anyone know what the tilt is" asks for the tilt).
+func IsPolar(toks []analysis.Token) bool {
+	if len(toks) < 3 || !auxiliaries[toks[0].Text] {
+		return false
+	}
+	for _, t := range toks[1:] {
+		switch t.Text {
+		case "what", "which", "who", "whom", "whose", "when", "where", "why", "how":
+			return false
+		}
+	}
+	return true
+}
