@@ -39,6 +39,9 @@ var DefaultChunkOptions = ChunkOptions{TargetWords: 250, MaxWords: 400, OverlapW
 type unit struct {
 	text  string
 	words int
+	// header is the header line of the table a row belongs to ("Location
+	// | Fixed | 1 Axis | …"); "" for the header itself and for prose.
+	header string
 }
 
 // Chunk cuts a document's parsed blocks into store chunks carrying every
@@ -79,34 +82,86 @@ func hashText(s string) string {
 	return hex.EncodeToString(sum[:16])
 }
 
+// tableCellSep joins the cells of a table row rebuilt from a PDF or a
+// document ("Soiling | 2% | 0.95").
+const tableCellSep = " | "
+
 // splitUnits breaks a block into lines, and lines longer than maxWords into
-// sentences, and sentences longer than maxWords into word runs.
+// sentences, and sentences longer than maxWords into word runs. A table row
+// keeps the header line of its table: the first row of a run of rows, or
+// of a row after prose whose number of cells differs from the table before
+// (a row with as many cells continues it, past a wrapped cell, unless a
+// "Table N" caption came between).
 func splitUnits(text string, maxWords int) []unit {
-	var units []unit
+	var (
+		units  []unit
+		header string
+		inRows bool
+	)
 	for _, line := range strings.Split(text, "\n") {
 		line = strings.TrimSpace(line)
 		if line == "" {
 			continue
 		}
 		n := wordCount(line)
+		if strings.Contains(line, tableCellSep) && n <= maxWords {
+			u := unit{text: line, words: n}
+			switch {
+			case !inRows && (header == "" || cells(line) != cells(header)):
+				header = line
+			case line != header:
+				u.header = header
+			}
+			inRows = true
+			units = append(units, u)
+			continue
+		}
+		inRows = false
+		if isCaption(line) {
+			header = "" // "Table 9. …": another table follows
+		}
 		if n <= maxWords {
-			units = append(units, unit{line, n})
+			units = append(units, unit{text: line, words: n})
 			continue
 		}
 		for _, s := range splitSentences(line) {
 			if w := wordCount(s); w <= maxWords {
-				units = append(units, unit{s, w})
+				units = append(units, unit{text: s, words: w})
 				continue
 			}
 			words := strings.Fields(s)
 			for len(words) > 0 {
 				k := min(maxWords, len(words))
-				units = append(units, unit{strings.Join(words[:k], " "), k})
+				units = append(units, unit{text: strings.Join(words[:k], " "), words: k})
 				words = words[k:]
 			}
 		}
 	}
 	return units
+}
+
+// isCaption reports whether a line opens with "Table" and a number.
+func isCaption(line string) bool {
+	rest, ok := strings.CutPrefix(line, "Table ")
+	return ok && rest != "" && rest[0] >= '0' && rest[0] <= '9'
+}
+
+func cells(row string) int { return strings.Count(row, tableCellSep) + 1 }
+
+// withHeader puts a table's header line before a chunk that starts inside
+// the table without it, so each chunk of a long table says what its
+// columns are.
+func withHeader(us []unit) []unit {
+	h := us[0].header
+	if h == "" {
+		return us
+	}
+	for _, u := range us {
+		if u.text == h {
+			return us
+		}
+	}
+	return append([]unit{{text: h, words: wordCount(h)}}, us...)
 }
 
 // packUnits greedily fills chunks up to the target, then starts the next one
@@ -122,7 +177,7 @@ func packUnits(units []unit, opts ChunkOptions) []string {
 		if fresh == 0 {
 			return
 		}
-		chunks = append(chunks, joinUnits(cur))
+		chunks = append(chunks, joinUnits(withHeader(cur)))
 		// Carry the tail into the next chunk as overlap, never the whole
 		// chunk (that would repeat it).
 		var keep []unit
@@ -176,7 +231,7 @@ func capUnits(units []unit, maxBytes int) []unit {
 		size := 0
 		emit := func() {
 			if len(cur) > 0 {
-				out = append(out, unit{strings.Join(cur, " "), len(cur)})
+				out = append(out, unit{text: strings.Join(cur, " "), words: len(cur)})
 				cur, size = nil, 0
 			}
 		}
@@ -190,7 +245,7 @@ func capUnits(units []unit, maxBytes int) []unit {
 				if cut == 0 {
 					cut = maxBytes
 				}
-				out = append(out, unit{w[:cut], 1})
+				out = append(out, unit{text: w[:cut], words: 1})
 				w = w[cut:]
 			}
 			if size+len(w)+1 > maxBytes {

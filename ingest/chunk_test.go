@@ -1,6 +1,7 @@
 package ingest
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 
@@ -69,5 +70,33 @@ func TestChunk(t *testing.T) {
 				tc.check(t, cs)
 			}
 		})
+	}
+}
+
+// TestChunkTableHeader: every chunk of a table cut across chunks starts
+// with the table's header line, so its rows keep their column names.
+func TestChunkTableHeader(t *testing.T) {
+	doc := store.Document{Tenant: "acme", ID: "nrel", Number: "NREL-TP-6A20-62641", Revision: "1"}
+	header := "Location | Fixed | Fixed+Premium | 1 Axis | Backtracking | 2 Axis"
+	lines := []string{"Table 8. Comparison with PVWatts V1 for selected TMY2 locations", header}
+	for i := range 120 {
+		lines = append(lines, fmt.Sprintf("XX City %d | 9.%d %% | 10.%d %% | 4.%d %% | 5.%d %% | 8.%d %%", i, i%10, i%10, i%10, i%10, i%10))
+	}
+	lines = append(lines, "Table 9. Other values", "Case | Value", "A | 1")
+	cs := Chunk(doc, []Block{{Page: 20, Section: "Table 8", Text: strings.Join(lines, "\n")}}, ChunkOptions{TargetWords: 250, MaxWords: 400, OverlapWords: 40})
+	if len(cs) < 3 {
+		t.Fatalf("%d chunks, want the table cut in three or more", len(cs))
+	}
+	for i, c := range cs {
+		first, _, _ := strings.Cut(c.Text, "\n")
+		if i > 0 && strings.HasPrefix(first, "XX City") {
+			t.Errorf("chunk %d starts inside the table without its header: %q", i, first)
+		}
+		if strings.Count(c.Text, header) > 1 {
+			t.Errorf("chunk %d holds the header twice", i)
+		}
+		if strings.Contains(c.Text, "Case | Value") && strings.Contains(c.Text, "Table 9") && strings.Index(c.Text, header) > strings.Index(c.Text, "Table 9") {
+			t.Errorf("chunk %d puts table 8's header after table 9's caption", i)
+		}
 	}
 }

@@ -295,6 +295,10 @@ func TestExtractiveReadsTheQuestion(t *testing.T) {
 		Section: "Weather data", Text: "PVWatts V5 reads TMY2 files from 239 sites. By default PVWatts V5 uses 1020 TMY3s."}
 	defaults := store.Chunk{ID: "sandia-modules/1/7", DocID: "sandia-modules", DocNumber: "SANDIA-MODULE-DB", Sheet: "Defaults", Row: 7,
 		Section: "Wind speed and delta T", Text: "Module Type: 22x Linear Concentrator; Mount: Tracker; a: -3.23; b: -0.13; deltaT [C]: 13"}
+	table8 := store.Chunk{ID: "nrel/1/60", DocID: "nrel", DocNumber: "NREL-TP-6A20-62641", Title: "PVWatts Version 5 Manual", Page: 20,
+		Section: "Table 8. Comparison with PVWatts V1 for selected TMY2 locations",
+		Text: "Location | Fixed | Fixed+Premium | 1 Axis | Backtracking | 2 Axis\nHI Honolulu | 8.7 % | 10.9 % | 3.0 % | 3.4 % | 7.8 %\n" +
+			"WY Cheyenne | 8.8 % | 9.2 % | 2.9 % | 3.4 % | 7.2 %"}
 	pitch := store.Chunk{ID: "iea/1/3", DocID: "iea", DocNumber: "IEA-PVPS-T13-BIFI", Page: 2, Section: "Scenarios",
 		Text: "A GCR of 0.4 for the Trina Vertex module (length = 2.384m) corresponds to a row-to-row spacing or pitch of 5.96m. " +
 			"For a GCR of 0.25 the pitch is 9.536m."}
@@ -328,6 +332,10 @@ func TestExtractiveReadsTheQuestion(t *testing.T) {
 		{name: "a yes or no question is answered by the sentence that says which", question: "is the total system loss just the sum of the individual losses",
 			category: "technical_value", chunks: []store.Chunk{pvwattsLosses},
 			want: "It is important to note that the total loss is not the sum of the individual losses [S1]."},
+		{name: "the columns of the asked cases, not one that adds a case", question: "cheyenne wy fixed and 1-axis increase over v1",
+			category: "technical_value", chunks: []store.Chunk{table8}, want: "WY Cheyenne — Fixed: 8.8 %; 1 Axis: 2.9 % [S1]."},
+		{name: "no column for the combination of cases asked", question: "table 8 honolulu 2-axis premium",
+			category: "technical_value", chunks: []store.Chunk{table8}, want: generate.NotFoundText},
 		{name: "the sibling qualifier is not an answer", question: "What is the minimum trench depth for AC cables?",
 			category: "technical_value", chunks: []store.Chunk{dcOnly}, want: generate.NotFoundText},
 		{name: "the asked qualifier is found beside its sibling", question: "min trench depth for ac cables",

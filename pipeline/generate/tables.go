@@ -20,7 +20,11 @@ import (
 func (e *Extractive) quoteText(q question, c candidate) (text string, typed bool) {
 	switch c.kind {
 	case kindRow:
-		if cells, typed := askedCells(q, c.unit); cells != "" {
+		cells, typed, none := askedCells(q, c.unit)
+		if none {
+			return "", false
+		}
+		if cells != "" {
 			return cells, typed
 		}
 		if c.header != "" {
@@ -90,15 +94,16 @@ func labelAsked(q question, u unit) bool {
 
 // askedCells writes a table row as its label and the cells of the columns
 // the question asks about, or "" when the row and its header do not line
-// up or no column is asked about.
-func askedCells(q question, u unit) (string, bool) {
+// up or no column is asked about; none is set when no cell of the row is
+// about the cases the question asks for (see askedColumns).
+func askedCells(q question, u unit) (text string, typed, none bool) {
 	if u.header == "" {
-		return "", false
+		return "", false, false
 	}
 	heads := splitCells(u.header)
 	cells := splitCells(u.text)
 	if len(heads) != len(cells) || len(heads) < 2 {
-		return "", false
+		return "", false, false
 	}
 	unitCol := -1
 	for i, h := range heads {
@@ -106,16 +111,19 @@ func askedCells(q question, u unit) (string, bool) {
 			unitCol = i
 		}
 	}
-	asked := askedColumns(q, heads, cells, unitCol)
+	asked, none := askedColumns(q, heads, cells, unitCol)
+	if none {
+		return "", false, true
+	}
 	if unitCol > 0 && (q.expect.WantsUnit || len(asked) == 0 && len(heads) == 2) {
 		// The unit is asked for, or is all the row says of its label.
-		return strings.TrimSpace(cells[0]) + " — " + strings.TrimSpace(heads[unitCol]) + ": " + strings.TrimSpace(cells[unitCol]), q.expect.WantsUnit
+		return strings.TrimSpace(cells[0]) + " — " + strings.TrimSpace(heads[unitCol]) + ": " + strings.TrimSpace(cells[unitCol]), q.expect.WantsUnit, false
 	}
 	if len(asked) == 0 {
-		return "", false
+		return "", false, false
 	}
 	label := strings.TrimSpace(cells[0])
-	typed := false
+	typed = false
 	if unitCol > 0 && strings.TrimSpace(cells[unitCol]) != "" {
 		unitCell := strings.TrimSpace(cells[unitCol])
 		label += " (" + unitCell + ")"
@@ -125,7 +133,7 @@ func askedCells(q question, u unit) (string, bool) {
 	for i, j := range asked {
 		parts[i] = strings.TrimSpace(heads[j]) + ": " + strings.TrimSpace(cells[j])
 	}
-	return label + " — " + strings.Join(parts, "; "), typed
+	return label + " — " + strings.Join(parts, "; "), typed, false
 }
 
 // unitHeaders name a column that gives the unit of the row's values.
@@ -133,11 +141,31 @@ var unitHeaders = map[string]bool{"units": true, "unit": true, "units/values": t
 
 // askedColumns returns the value columns (not the label, not the unit
 // column) whose header shares a word with the question; failing that, the
-// columns holding a value of the kind the question asks for.
-func askedColumns(q question, heads, cells []string, unitCol int) []int {
-	var asked []int
+// columns holding a value of the kind the question asks for. A header that
+// names contrasting cases is asked for when every case it names is asked:
+// "1 Axis" for "fixed and 1-axis", not "Fixed+Premium" (premium was not
+// asked) nor "2 Axis". none is set when the header tells asked cases apart
+// and the columns asked for leave one of them out: "2-axis premium" of a
+// table with "Fixed+Premium" and "2 Axis" columns has no cell to quote.
+func askedColumns(q question, heads, cells []string, unitCol int) (asked []int, none bool) {
+	var inHeader, covered []guard.Qualifier
 	for j := 1; j < len(heads); j++ {
 		if j == unitCol || strings.TrimSpace(cells[j]) == "" {
+			continue
+		}
+		if cases := guard.Qualifiers(heads[j]); len(cases) > 0 && len(q.expect.Qualifiers) > 0 {
+			all := true
+			for _, c := range cases {
+				if guard.Mentions(q.expect.Qualifiers, c) {
+					inHeader = append(inHeader, c)
+				} else {
+					all = false
+				}
+			}
+			if all {
+				asked = append(asked, j)
+				covered = append(covered, cases...)
+			}
 			continue
 		}
 		for _, t := range analysis.Terms(heads[j]) {
@@ -147,15 +175,20 @@ func askedColumns(q question, heads, cells []string, unitCol int) []int {
 			}
 		}
 	}
+	for _, c := range inHeader {
+		if !guard.Mentions(covered, c) {
+			return nil, true
+		}
+	}
 	if len(asked) > 0 || !q.expect.WantsValue() {
-		return asked
+		return asked, false
 	}
 	for j := 1; j < len(heads); j++ {
 		if j != unitCol && q.expect.Accepts(heads[j]+" "+cells[j], q.numbers) {
 			asked = append(asked, j)
 		}
 	}
-	return asked
+	return asked, false
 }
 
 func splitCells(line string) []string {
