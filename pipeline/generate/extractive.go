@@ -277,8 +277,48 @@ func (e *Extractive) candidates(q question, chunks []store.Chunk) ([]candidate, 
 			cands = append(cands, c)
 		}
 	}
+	cands = dropOddRecords(q, cands, units, unitTerms)
 	sortByScore(cands)
 	return cands, total
+}
+
+// dropOddRecords drops the spreadsheet rows that lack a word of the
+// question most of the retrieved rows name themselves by (in their first
+// field, the model's name): when the rows found are a maker's models ("kaco
+// blueplanet 5.0 tl1 277v"), a row of another maker that matches only a
+// voltage and a number is about something else, however rare that voltage
+// is among them. Three rows at least must share the word; a column name
+// ("Tamb Max") is not a name.
+func dropOddRecords(q question, cands []candidate, units []unit, unitTerms []map[string]bool) []candidate {
+	var rows int
+	df := make([]int, len(q.terms))
+	for i, u := range units {
+		if u.kind != kindRecord {
+			continue
+		}
+		rows++
+		name := unitTerms[i]
+		if len(u.fields) > 1 {
+			name = termSet(u.fields[0])
+		}
+		for j, t := range q.terms {
+			if name[t.term] {
+				df[j]++
+			}
+		}
+	}
+	var key []int
+	for i, t := range q.terms {
+		if !t.frame && !t.exact && !q.described[t.term] && df[i] >= 3 && 2*df[i] >= rows {
+			key = append(key, i)
+		}
+	}
+	if len(key) == 0 {
+		return cands
+	}
+	return slices.DeleteFunc(cands, func(c candidate) bool {
+		return c.kind == kindRecord && slices.ContainsFunc(key, func(i int) bool { return c.matched[i] < 1 })
+	})
 }
 
 // sortByScore orders candidates best first; ties keep their order.
