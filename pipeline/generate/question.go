@@ -207,7 +207,7 @@ func (q *question) satisfies(text string, toks []analysis.Token) (ok, unitOK boo
 	switch q.want {
 	case numberAnswer:
 		for i, t := range toks {
-			if q.numbers[t.Text] {
+			if q.numbers[t.Text] || guard.IsReferenceMark(text, t.Start, t.End) {
 				continue
 			}
 			if t.Kind == analysis.Number || t.Kind == analysis.Identifier && startsWithDigit(t.Text) || numberWords[t.Text] {

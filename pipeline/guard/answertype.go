@@ -141,7 +141,7 @@ func Values(text string) []Value {
 				}
 			}
 		}
-		if q.Num != "" {
+		if q.Num != "" && !IsReferenceMark(text, q.start, q.end) {
 			out = append(out, newValue(q, looseUnit))
 		}
 		// A field or cell ends the reach of a header's unit.
@@ -164,6 +164,30 @@ func Values(text string) []Value {
 	}
 	slices.SortStableFunc(out, func(a, b Value) int { return a.Start - b.Start })
 	return out
+}
+
+// IsReferenceMark reports whether the number at text[start:end] is a
+// reference to a bibliography entry, "[5]" or "[12, 13]": the brackets hold
+// nothing but whole numbers, commas and dashes.
+func IsReferenceMark(text string, start, end int) bool {
+	open := strings.LastIndexByte(text[:start], '[')
+	if open < 0 || strings.ContainsAny(text[open+1:start], "]") {
+		return false
+	}
+	close := strings.IndexByte(text[end:], ']')
+	if close < 0 {
+		return false
+	}
+	inside := text[open+1 : end+close]
+	if strings.TrimSpace(inside) == "" {
+		return false
+	}
+	for _, r := range inside {
+		if !(r >= '0' && r <= '9' || r == ',' || r == ' ' || r == '-' || r == '–') {
+			return false
+		}
+	}
+	return true
 }
 
 func newValue(q quantity, looseUnit string) Value {

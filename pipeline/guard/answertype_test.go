@@ -25,6 +25,9 @@ func TestValues(t *testing.T) {
 		{"a year behind a prefix", "renovating pre-1978 housing", []Value{{Text: "pre-1978", Num: "1978", Dim: DimDate}}},
 		{"a decade behind a prefix", "since the mid-1990s", []Value{{Text: "mid-1990s", Num: "1990", Dim: DimDate}}},
 		{"a model number is no year", "the IG-2000 inverter", nil},
+		{"a reference to the bibliography is no value", "a commercial software product [5]", nil},
+		{"references beside a value", "losses of 14 % [12, 13]", []Value{{Text: "14 %", Num: "14", Unit: "%", Dim: DimPercent}}},
+		{"a bracketed unit still types its number", "deltaT [C]: 13", []Value{{Text: "13", Num: "13", Unit: "°c", Dim: DimTemperature}}},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
