@@ -278,6 +278,17 @@ func (e *Extractive) candidates(q question, chunks []store.Chunk) ([]candidate, 
 		}
 	}
 	cands = dropOddRecords(q, cands, units, unitTerms)
+	if q.polar {
+		// Yes or no is said by the sentence about the whole question:
+		// each candidate weighs by its coverage against the fullest one.
+		best := 0.0
+		for _, c := range cands {
+			best = max(best, c.coverage)
+		}
+		for i := range cands {
+			cands[i].score *= cands[i].coverage / best
+		}
+	}
 	sortByScore(cands)
 	return cands, total
 }
@@ -580,10 +591,6 @@ func (e *Extractive) score(q question, u unit, terms map[string]bool, ctx unitCo
 		return candidate{}, false
 	}
 	score := c.coverage * (1 - proximityShare + proximityShare*proximity(q, toks))
-	if q.polar {
-		// Yes or no is said by the sentence about the whole question.
-		score *= c.coverage
-	}
 	if !typeOK {
 		score *= missingTypePenalty
 	} else if !unitOK {
