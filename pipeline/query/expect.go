@@ -115,6 +115,11 @@ func firstCue(toks []analysis.Token, cues *analysis.PhraseTable[[]guard.Dimensio
 				// a duration asked for ("how many days").
 				continue
 			}
+			if i+n < len(toks) && coefficientWords[toks[i+n].Text] {
+				// "wind speed coefficients a and b": the value asked
+				// for is a coefficient of the speed, not a speed.
+				continue
+			}
 			words := make([]string, n)
 			for j, t := range toks[i : i+n] {
 				words[j] = t.Term
@@ -150,6 +155,11 @@ var durationUnits = func() map[string]bool {
 	}
 	return m
 }()
+
+// coefficientWords after a cue make it the quantity a coefficient applies
+// to.
+var coefficientWords = map[string]bool{"coefficient": true, "coefficients": true, "factor": true, "factors": true,
+	"parameter": true, "parameters": true, "constant": true, "constants": true, "exponent": true, "exponents": true}
 
 // rateWords before a cue make it the denominator of a rate.
 var rateWords = map[string]bool{"per": true, "a": true, "an": true, "each": true, "every": true, "/": true}

@@ -64,6 +64,11 @@ func TestAnalyse(t *testing.T) {
 			text: "SB7000TL-US-22 240V Paco?", dims: []guard.Dimension{guard.DimPower}},
 		{name: "without a model the words stay", in: "hourly outputs: dc and ac power units",
 			text: "hourly outputs: dc and ac power units"},
+		{name: "a coefficient of the speed is not a speed", in: "wind speed coeffs a and b for open rack",
+			text: "wind speed coefficients a and b for open rack"},
+		{name: "tbl and docs spelled out", in: "which nepa docs are required, tbl 2", text: "which nepa documents are required, table 2"},
+		{name: "a yes or no question asks for no value", in: "is the total system loss just the sum of the individual losses",
+			text: "is the total system loss just the sum of the individual losses"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

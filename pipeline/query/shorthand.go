@@ -21,7 +21,7 @@ var shorthand = map[string]string{
 	"req": "requirement", "reqs": "requirements", "reqd": "required", "dist": "distance",
 	"ht": "height", "wt": "weight", "dims": "dimensions", "dim": "dimension", "loc": "location",
 	"std": "standard", "prem": "premium", "defualt": "default", "dflt": "default",
-	"db": "database", "vs": "versus", "whats": "what is", "hows": "how is", "whts": "what is",
+	"db": "database", "docs": "documents", "tbl": "table", "tbls": "tables", "vs": "versus", "whats": "what is", "hows": "how is", "whts": "what is",
 }
 
 // minMax are read as minimum/maximum only before a word, not after a
