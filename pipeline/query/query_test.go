@@ -12,7 +12,7 @@ var vocabulary = map[string]int{
 	"default": 40, "system": 80, "losses": 12, "loss": 20, "pvwatts": 60, "soiling": 3, "temperature": 30,
 	"coefficient": 9, "premium": 6, "modules": 25, "module": 30, "inverter": 40, "efficiency": 15,
 	"nominal": 5, "tracking": 10, "table": 30, "albedo": 4, "coefficent": 1, "backtracking": 3,
-	"sb7000tl": 2, "paco": 1900, "trench": 2, "depth": 3,
+	"sb7000tl": 2, "paco": 1900, "trench": 2, "depth": 3, "average": 12,
 }
 
 func TestAnalyse(t *testing.T) {
@@ -98,6 +98,8 @@ func TestSpellerCorrect(t *testing.T) {
 		{"cable", ""}, // English
 		{"xyzzyq", ""},
 		{"tre", ""}, // too short
+		{"avergae", "average"},
+		{"acerage", ""}, // "acreage" with two letters swapped, not "average"
 	}
 	for _, tc := range tests {
 		if got := sp.Correct(tc.in); got != tc.want {

@@ -142,7 +142,30 @@ func (s *Speller) Correct(w string) string {
 			}
 		}
 	}
+	if best != "" && swapsToOtherWord(w, best) {
+		// "acerage" is "acreage" with two letters swapped, a word the
+		// documents do not use: "average" would change the question.
+		return ""
+	}
 	return best
+}
+
+// swapsToOtherWord reports whether swapping two neighbouring letters of w
+// spells an English word other than the correction c: the likelier typo.
+func swapsToOtherWord(w, c string) bool {
+	b := []byte(w)
+	for i := 0; i+1 < len(b); i++ {
+		if b[i] == b[i+1] {
+			continue
+		}
+		b[i], b[i+1] = b[i+1], b[i]
+		v := string(b)
+		b[i], b[i+1] = b[i+1], b[i]
+		if v != c && isEnglishWord(v) {
+			return true
+		}
+	}
+	return false
 }
 
 // editDistance is the optimal-string-alignment distance (insertions,
