@@ -12,7 +12,7 @@ var vocabulary = map[string]int{
 	"default": 40, "system": 80, "losses": 12, "loss": 20, "pvwatts": 60, "soiling": 3, "temperature": 30,
 	"coefficient": 9, "premium": 6, "modules": 25, "module": 30, "inverter": 40, "efficiency": 15,
 	"nominal": 5, "tracking": 10, "table": 30, "albedo": 4, "coefficent": 1, "backtracking": 3,
-	"sb7000tl": 2, "paco": 1900, "trench": 2, "depth": 3, "average": 12,
+	"sb7000tl": 2, "paco": 1900, "trench": 2, "depth": 3, "average": 12, "avg": 2,
 }
 
 func TestAnalyse(t *testing.T) {
@@ -66,6 +66,8 @@ func TestAnalyse(t *testing.T) {
 			text: "hourly outputs: dc and ac power units"},
 		{name: "a coefficient of the speed is not a speed", in: "wind speed coeffs a and b for open rack",
 			text: "wind speed coefficients a and b for open rack"},
+		{name: "avg is average though a chart of the index writes Avg", in: "avg 2-axis increase over v1",
+			text: "average 2-axis increase over v1"},
 		{name: "tbl and docs spelled out", in: "which nepa docs are required, tbl 2", text: "which nepa documents are required, table 2"},
 		{name: "a yes or no question asks for no value", in: "is the total system loss just the sum of the individual losses",
 			text: "is the total system loss just the sum of the individual losses"},

@@ -62,9 +62,10 @@ func expandShorthand(text string, known func(string) bool) (string, []Correction
 }
 
 // alwaysExpand are shorthand forms that mean the long word even where the
-// index has the short one (a "temp" folder, a "spec" sheet name).
+// index has the short one (a "temp" folder, a "spec" sheet name, "V5 Avg"
+// on a chart).
 var alwaysExpand = map[string]bool{"temp": true, "coeff": true, "coef": true, "eff": true, "defualt": true,
-	"whats": true, "min": true, "max": true}
+	"avg": true, "approx": true, "whats": true, "min": true, "max": true}
 
 // isShorthand reports whether the speller must leave w alone because the
 // shorthand table handles it.
