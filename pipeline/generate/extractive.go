@@ -265,14 +265,18 @@ func (e *Extractive) candidates(q question, chunks []store.Chunk) ([]candidate, 
 	}
 
 	var cands []candidate
+	cases := make([][]guard.Qualifier, len(chunks))
 	for i, u := range units {
 		if u.asks || u.kind == kindRow && u.header == "" && u.isHeader || references(chunks[u.chunk].Section) {
 			// A question in a document, a table's header line, an entry of
 			// a reference list: none is ever the answer.
 			continue
 		}
+		if cases[u.chunk] == nil {
+			cases[u.chunk] = guard.Qualifiers(chunks[u.chunk].Text)
+		}
 		c, ok := e.score(q, u, unitTerms[i], unitContext{title: titles[u.chunk], section: sections[u.chunk],
-			frame: chunks[u.chunk].Section + "\n" + chunks[u.chunk].Title}, total, len(chunks))
+			frame: chunks[u.chunk].Section + "\n" + chunks[u.chunk].Title, cases: cases[u.chunk]}, total, len(chunks))
 		if ok {
 			cands = append(cands, c)
 		}
@@ -459,6 +463,8 @@ func nearDuplicate(a, b candidate) bool {
 type unitContext struct {
 	title, section map[string]bool
 	frame          string
+	// cases are the contrasting cases the unit's chunk names anywhere.
+	cases []guard.Qualifier
 }
 
 // score rates one unit. ok is false when the unit cannot answer: it lacks
@@ -550,6 +556,9 @@ func (e *Extractive) score(q question, u unit, terms map[string]bool, ctx unitCo
 			return candidate{}, false
 		}
 	}
+	if u.kind == kindSentence && unnamedCase(q, c.matched, ctx.cases) {
+		return candidate{}, false
+	}
 	partialQualifiers(q, c.matched, spelled)
 	for i, t := range q.terms {
 		got += c.matched[i] * t.weight
@@ -623,6 +632,29 @@ func (e *Extractive) score(q question, u unit, terms map[string]bool, ctx unitCo
 	score += rankBonus * (1 - float64(u.chunk)/float64(max(chunks, 1)))
 	c.score = score
 	return c, true
+}
+
+// unnamedCase reports whether a sentence leaves out a case the question
+// asks for while its passage tells that case from a sibling elsewhere:
+// "For a GCR of 0.25 the pitch is 9.536m. For a 2-Up portrait system with a
+// GCR of 0.4 …" — the first sentence is not about the 2-up asked for,
+// though it names no other case. Questions that ask for two cases of a set
+// ("dc and ac"), and minimum and maximum, which a sentence often states
+// both ways, are left to the other checks.
+func unnamedCase(q question, matched []float64, cases []guard.Qualifier) bool {
+	for qi, qual := range q.expect.Qualifiers {
+		if len(q.qualifierTerms[qi]) == 0 || guard.IsBound(qual) || namesSibling(q.expect.Qualifiers, qual) {
+			continue
+		}
+		found := false
+		for _, i := range q.qualifierTerms[qi] {
+			found = found || matched[i] > 0
+		}
+		if !found && guard.Mentions(cases, qual) && namesSibling(cases, qual) {
+			return true
+		}
+	}
+	return false
 }
 
 // partialQualifiers lowers the credit of a word of a several-word qualifier

@@ -344,6 +344,16 @@ func TestExtractiveReadsTheQuestion(t *testing.T) {
 				{ID: "cec/1/546", DocID: "cec", Sheet: "CEC_Inverters", Row: 546, Text: "Name: Fronius USA, LLC: IG Plus 5.0-1 uni(277) 277V [CEC 2010]; Vac (V): 277; Paco (W): 5000"},
 			},
 			want: generate.NotFoundText},
+		{name: "a sentence that names no case is not the case its passage tells apart", question: "iea bifi pitch for 2-up at gcr 0.25",
+			category: "technical_value", chunks: []store.Chunk{{ID: "iea/1/4", DocID: "iea", DocNumber: "IEA-PVPS-T13-BIFI", Page: 2, Section: "Scenarios",
+				Text: "6 | A5 | 0.4 0.2 1.5 m 1-Up portrait 10%\n" +
+					"A GCR of 0.4 for the Trina Vertex module corresponds to a row-to-row spacing or pitch of 5.96m. For a GCR of 0.25 the pitch is 9.536m. " +
+					"For a 2-Up portrait system with a GCR of 0.4 the pitch is 2*5.96m = 11.92m."}},
+			want: generate.NotFoundText},
+		{name: "rows of a table whose header is in another chunk are quoted whole", question: "What is the ground coverage ratio of scenario A1 in the IEA study?",
+			category: "technical_value", chunks: []store.Chunk{{ID: "iea/1/3", DocID: "iea", DocNumber: "IEA-PVPS-T13-BIFI", Page: 1, Section: "Scenarios",
+				Text: "4 | A3 | 0.4 0.2 3.5 m 1-Up portrait Horizontal\n2 | A1 | 0.25 0.2 1.5 m 1-Up portrait Horizontal\n3 | A2 | 0.4 0.5 1.5 m 1-Up portrait Horizontal"}},
+			want: "2 | A1 | 0.25 0.2 1.5 m 1-Up portrait Horizontal [S1]."},
 		{name: "the sibling qualifier is not an answer", question: "What is the minimum trench depth for AC cables?",
 			category: "technical_value", chunks: []store.Chunk{dcOnly}, want: generate.NotFoundText},
 		{name: "the asked qualifier is found beside its sibling", question: "min trench depth for ac cables",

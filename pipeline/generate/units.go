@@ -63,6 +63,23 @@ const tableCellSep = " | "
 // recordSep joins the cells of a spreadsheet row (see ingest's sheet reader).
 const recordSep = "; "
 
+// dataRow reports whether a table line holds more numbers than words: a
+// row of values, not a header of column names.
+func dataRow(line string) bool {
+	numbers, words := 0, 0
+	for _, t := range analysis.Tokens(line) {
+		switch t.Kind {
+		case analysis.Number:
+			numbers++
+		case analysis.Word:
+			if !analysis.IsStopword(t.Text) {
+				words++
+			}
+		}
+	}
+	return numbers > words
+}
+
 // splitUnits cuts a chunk into units: a spreadsheet row is one record;
 // otherwise table lines are rows and the rest is prose, joined across line
 // breaks into paragraphs and cut into sentences.
@@ -118,9 +135,14 @@ func splitUnits(idx int, c store.Chunk) []unit {
 			}
 			if !inRows {
 				inRows, header = true, line
+				if dataRow(line) {
+					// A chunk that starts inside a table without its
+					// header: its first row names no column.
+					header = ""
+				}
 			}
-			u := unit{chunk: idx, kind: kindRow, text: line, isHeader: line == header}
-			if line != header {
+			u := unit{chunk: idx, kind: kindRow, text: line, isHeader: header != "" && line == header}
+			if header != "" && line != header {
 				u.header = header
 			}
 			u.pos = len(units)

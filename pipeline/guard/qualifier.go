@@ -44,6 +44,20 @@ var qualifierGroups = [][][]string{
 	{{"onshore"}, {"offshore"}},
 }
 
+// boundGroup is the group of "minimum" and "maximum".
+var boundGroup = func() int {
+	for g, set := range qualifierGroups {
+		if set[0][0] == "minimum" {
+			return g
+		}
+	}
+	return -1
+}()
+
+// IsBound reports whether q is "minimum" or "maximum": a limit the same
+// sentence often states both ways, not a case a passage keeps apart.
+func IsBound(q Qualifier) bool { return q.Group == boundGroup }
+
 // scopeGroups are the groups whose cases scope a whole document: a passage
 // answers for the case only when it or its document names the case.
 var scopeGroups = func() map[int]bool {
