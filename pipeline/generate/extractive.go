@@ -478,6 +478,9 @@ func (e *Extractive) score(q question, u unit, terms map[string]bool, ctx unitCo
 		// Too short to say anything; a table row says it with its header.
 		return candidate{}, false
 	}
+	if u.kind == kindSentence && chartLabels(u.text, toks) {
+		return candidate{}, false
+	}
 	var header, prev map[string]bool
 	if u.header != "" {
 		header = termSet(u.header)
@@ -632,6 +635,41 @@ func (e *Extractive) score(q question, u unit, terms map[string]bool, ctx unitCo
 	score += rankBonus * (1 - float64(u.chunk)/float64(max(chunks, 1)))
 	c.score = score
 	return c, true
+}
+
+// chartLabels reports whether a unit reads as the labels of a chart
+// extracted from a PDF: axis ticks, three numbers or more in a row with
+// nothing but spaces between them ("Production 400 350 300 (kWh) 250"), or
+// a long run that is mostly numbers and signs and repeats itself ("V5 Avg:
+// −1.8 % in −5 difference −10 (c−Si) (c−Si) (CdTe) Axis Axis Fixed Fixed
+// 1: 2: 3:"). It states nothing a quote could answer with.
+func chartLabels(text string, toks []analysis.Token) bool {
+	run := 0
+	for i, t := range toks {
+		switch {
+		case t.Kind != analysis.Number:
+			run = 0
+		case run > 0 && strings.TrimSpace(text[toks[i-1].End:t.Start]) == "":
+			run++
+		default:
+			run = 1
+		}
+		if run >= 3 {
+			return true
+		}
+	}
+	if len(toks) < 30 {
+		return false
+	}
+	distinct := map[string]bool{}
+	other := 0
+	for _, t := range toks {
+		distinct[t.Text] = true
+		if t.Kind != analysis.Word {
+			other++
+		}
+	}
+	return 5*len(distinct) < 3*len(toks) && 20*other >= 7*len(toks)
 }
 
 // unnamedCase reports whether a sentence leaves out a case the question

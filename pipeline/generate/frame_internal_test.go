@@ -4,6 +4,7 @@ import (
 	"testing"
 
 	"github.com/cewhq/cew/pipeline/guard"
+	"github.com/cewhq/cew/store/analysis"
 )
 
 // TestFrameWords: words that say which kind of value is asked for, or
@@ -20,5 +21,26 @@ func TestFrameWords(t *testing.T) {
 	}
 	for term := range want {
 		t.Errorf("%q is not a term of the question", term)
+	}
+}
+
+// TestChartLabels: the text of a chart a PDF holds is not a sentence to
+// quote; prose with numbers is.
+func TestChartLabels(t *testing.T) {
+	tests := []struct {
+		text string
+		want bool
+	}{
+		{"Figure 5. Comparision of PVWatts V1 and V5 AC energy prediction vs measured Hourly Energy Production 400 350 300 (kWh) 250 energy 200", true},
+		{"10 Measured vs PVWatts V1 and V5 for Several Systems PVWatts V1 energy PVWatts V5 5 AC 0 annual V5 Avg: −1.8 % in −5 difference " +
+			"−10 V1 Avg: −11.9 % −15 Percentage −20 (c−Si) (c−Si) (c−Si) (c−Si) (c−Si) (c−Si) (CdTe) (c−Si) (CdTe) Axis Axis Fixed Fixed " +
+			"Fixed Fixed Fixed Fixed Fixed 1: 2: 3: 4: 5: 6: 1 7: 8: 1 9:", true},
+		{"PVWatts V1 underpredicts system performance by 11.9 % when comparing annual AC energy, while PVWatts V5 is low by only 1.8 %.", false},
+		{"Scenarios 1, 2, 3 and 4 use a GCR of 0.4, an albedo of 0.2 and a hub height of 1.5 m.", false},
+	}
+	for _, tc := range tests {
+		if got := chartLabels(tc.text, analysis.Tokens(tc.text)); got != tc.want {
+			t.Errorf("chartLabels(%.60q…) = %v, want %v", tc.text, got, tc.want)
+		}
 	}
 }
