@@ -478,7 +478,7 @@ func (e *Extractive) score(q question, u unit, terms map[string]bool, ctx unitCo
 		// Too short to say anything; a table row says it with its header.
 		return candidate{}, false
 	}
-	if u.kind == kindSentence && chartLabels(u.text, toks) {
+	if u.kind == kindSentence && chartLabels(u.text, toks) || q.countsAbsent(toks) {
 		return candidate{}, false
 	}
 	var header, prev map[string]bool

@@ -354,6 +354,8 @@ func TestExtractiveReadsTheQuestion(t *testing.T) {
 			category: "technical_value", chunks: []store.Chunk{{ID: "iea/1/3", DocID: "iea", DocNumber: "IEA-PVPS-T13-BIFI", Page: 1, Section: "Scenarios",
 				Text: "4 | A3 | 0.4 0.2 3.5 m 1-Up portrait Horizontal\n2 | A1 | 0.25 0.2 1.5 m 1-Up portrait Horizontal\n3 | A2 | 0.4 0.5 1.5 m 1-Up portrait Horizontal"}},
 			want: "2 | A1 | 0.25 0.2 1.5 m 1-Up portrait Horizontal [S1]."},
+		{name: "a count of what the question says there is none of", question: "inoct for flush roof mount with no standoff",
+			category: "technical_value", chunks: []store.Chunk{thermal}, want: generate.NotFoundText},
 		{name: "the sibling qualifier is not an answer", question: "What is the minimum trench depth for AC cables?",
 			category: "technical_value", chunks: []store.Chunk{dcOnly}, want: generate.NotFoundText},
 		{name: "the asked qualifier is found beside its sibling", question: "min trench depth for ac cables",

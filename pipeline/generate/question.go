@@ -77,6 +77,10 @@ type question struct {
 	// one asked for ("4" in "the soiling loss of the 4 kW system"): they
 	// describe what is asked about and weigh little.
 	described map[string]bool
+	// absent holds the terms of things the question says there are none of
+	// ("with no standoff", "without inverter"): a sentence that counts them
+	// ("4 inch standoffs") is about another case.
+	absent map[string]bool
 }
 
 func parseQuestion(text, category, complexity string, expect guard.Expectation) question {
@@ -84,6 +88,7 @@ func parseQuestion(text, category, complexity string, expect guard.Expectation) 
 		expect: expect, described: map[string]bool{}, isQualifier: map[int]bool{}}
 	toks := analysis.Tokens(text)
 	q.joined = joinedWords(toks)
+	q.absent = absentTerms(toks)
 	seen := q.has
 	for i, t := range toks {
 		q.words[t.Text] = true
@@ -147,6 +152,44 @@ func parseQuestion(text, category, complexity string, expect guard.Expectation) 
 		q.want, q.mustNumber = anyAnswer, false
 	}
 	return q
+}
+
+// absentTerms returns the terms of the words that follow "no" or "without"
+// in a question ("flush roof mount with no standoff").
+func absentTerms(toks []analysis.Token) map[string]bool {
+	var m map[string]bool
+	for i := 0; i+1 < len(toks); i++ {
+		if (toks[i].Text == "no" || toks[i].Text == "without") && toks[i+1].Kind == analysis.Word && !analysis.IsStopword(toks[i+1].Text) {
+			if m == nil {
+				m = map[string]bool{}
+			}
+			m[toks[i+1].Term] = true
+		}
+	}
+	return m
+}
+
+// countsAbsent reports whether a unit gives a number of something the
+// question says there is none of: "for 4 inch standoffs" when "no
+// standoff" was asked. A unit that says "no standoff" too does not.
+func (q *question) countsAbsent(toks []analysis.Token) bool {
+	if len(q.absent) == 0 {
+		return false
+	}
+	for i, t := range toks {
+		if !q.absent[t.Term] {
+			continue
+		}
+		if i > 0 && (toks[i-1].Text == "no" || toks[i-1].Text == "without") {
+			return false
+		}
+		for j := max(0, i-3); j < i; j++ {
+			if toks[j].Kind == analysis.Number {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // expectedAnswer reads the answer type from the question words: "how
