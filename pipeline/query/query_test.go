@@ -68,6 +68,8 @@ func TestAnalyse(t *testing.T) {
 			text: "wind speed coefficients a and b for open rack"},
 		{name: "avg is average though a chart of the index writes Avg", in: "avg 2-axis increase over v1",
 			text: "average 2-axis increase over v1"},
+		{name: "a quantity is a number", in: "epcra reportable quantity for a diesel spill",
+			text: "epcra reportable quantity for a diesel spill", dims: []guard.Dimension{guard.DimCount}},
 		{name: "tbl and docs spelled out", in: "which nepa docs are required, tbl 2", text: "which nepa documents are required, table 2"},
 		{name: "a yes or no question asks for no value", in: "is the total system loss just the sum of the individual losses",
 			text: "is the total system loss just the sum of the individual losses"},
