@@ -406,7 +406,7 @@ func TestExtractiveEvidence(t *testing.T) {
 		{name: "a table row with the asked unit", question: "What is the default soiling loss?",
 			category: "technical_value", chunks: []store.Chunk{pvwattsLosses},
 			want: map[string]float64{"dims_asked": 1, "typed_value": 1, "structured": 1, "label": 1, "no_number": 0}},
-		{name: "a number asked for and none stated", question: "epcra reportable quantity for a diesel spill",
+		{name: "a number asked for and none stated", question: "epcra reportable amount for a diesel spill",
 			category: "technical_value", chunks: []store.Chunk{epcra, pvwattsLosses, trenchSpec},
 			want: map[string]float64{"no_number": 1}},
 		{name: "a number asked for and one stated", question: "how many tmy3 sites does v5 use",
