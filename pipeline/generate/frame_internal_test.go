@@ -11,8 +11,8 @@ import (
 // where in a document it sits, weigh as frame words: the sentence that
 // answers seldom repeats them.
 func TestFrameWords(t *testing.T) {
-	q := parseQuestion("racm asbestos content threshold on the defaults tab, 2007 entry", "technical_value", "simple", guard.Expectation{})
-	want := map[string]bool{"threshold": true, "tab": true, "entri": true, "racm": false, "asbesto": false, "content": false}
+	q := parseQuestion("racm asbestos content threshold on the defaults tab, 2007 entry, find out", "technical_value", "simple", guard.Expectation{})
+	want := map[string]bool{"threshold": true, "tab": true, "entri": true, "find": true, "racm": false, "asbesto": false, "content": false}
 	for _, term := range q.terms {
 		if w, ok := want[term.term]; ok && term.frame != w {
 			t.Errorf("%q: frame = %v, want %v", term.term, term.frame, w)

@@ -358,12 +358,12 @@ var (
 	whWords = set(`what which who whom whose when where why how`)
 	// frameWords shape a question ("what is the name of", "what type of",
 	// "the value used for", "the 2007 entry", "the threshold for", "on the
-	// defaults tab") and are seldom repeated by the sentence that answers
-	// it.
+	// defaults tab", "who do I contact to find out") and are seldom
+	// repeated by the sentence that answers it.
 	frameWords = set(`name named called term type kind sort value amount number example mean means meaning
 		describe described refer refers referred happen happened stand stands acronym abbreviation definition
 		define defined entry entries listed specified stated given provided quoted use used uses using
-		threshold thresholds tab tabs worksheet`)
+		threshold thresholds tab tabs worksheet find tell know look`)
 	howNumber = set(`many much long deep high wide far big large old thick tall heavy often fast hot cold
 		warm low strong wide`)
 	dateNouns   = set(`year years date day month century decade era period`)
