@@ -80,12 +80,24 @@ func nameColumns(text string) (string, []Correction) {
 }
 
 // namesModel reports whether a question names a model or part number: a
-// code (see guard.IsCode) with letters and digits both.
+// code (see guard.IsCode) with letters and digits both, or a short word
+// that is no English word followed by a number ("danfoss mlx 480").
 func namesModel(text string, toks []analysis.Token) bool {
-	for _, t := range toks {
+	for i, t := range toks {
 		if guard.IsCode(text, t) && strings.ContainsFunc(t.Text, unicode.IsLetter) && strings.ContainsFunc(t.Text, unicode.IsDigit) {
+			return true
+		}
+		if t.Kind == analysis.Word && len(t.Text) <= 5 && i+1 < len(toks) && toks[i+1].Kind == analysis.Number &&
+			!isEnglishWord(t.Text) && !analysis.IsStopword(t.Text) && !shorthandWord(t.Text) {
 			return true
 		}
 	}
 	return false
+}
+
+// shorthandWord reports whether w is shorthand the question reader spells
+// out ("tbl 8" is a table, not a model).
+func shorthandWord(w string) bool {
+	_, ok := shorthand[w]
+	return ok
 }

@@ -21,6 +21,8 @@ var shorthand = map[string]string{
 	"req": "requirement", "reqs": "requirements", "reqd": "required", "dist": "distance",
 	"ht": "height", "wt": "weight", "dims": "dimensions", "dim": "dimension", "loc": "location",
 	"std": "standard", "prem": "premium", "defualt": "default", "dflt": "default",
+	"jan": "january", "feb": "february", "mar": "march", "apr": "april", "jun": "june", "jul": "july",
+	"aug": "august", "sep": "september", "sept": "september", "oct": "october", "nov": "november", "dec": "december",
 	"db": "database", "docs": "documents", "tbl": "table", "tbls": "tables", "vs": "versus", "whats": "what is", "hows": "how is", "whts": "what is",
 }
 
