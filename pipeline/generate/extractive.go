@@ -8,6 +8,7 @@ import (
 	"math"
 	"slices"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/cewhq/cew/pipeline/guard"
 	"github.com/cewhq/cew/store"
@@ -478,7 +479,7 @@ func (e *Extractive) score(q question, u unit, terms map[string]bool, ctx unitCo
 		// Too short to say anything; a table row says it with its header.
 		return candidate{}, false
 	}
-	if u.kind == kindSentence && chartLabels(u.text, toks) || q.countsAbsent(toks) {
+	if u.kind == kindSentence && chartLabels(u.text, toks) || u.kind != kindRecord && formula(analysis.Tokens(u.header+" "+u.text)) || q.countsAbsent(toks) {
 		return candidate{}, false
 	}
 	var header, prev map[string]bool
@@ -670,6 +671,22 @@ func chartLabels(text string, toks []analysis.Token) bool {
 		}
 	}
 	return 5*len(distinct) < 3*len(toks) && 20*other >= 7*len(toks)
+}
+
+// formula reports whether a unit reads as an equation extracted from a PDF
+// ("VF ( x 01 , x ) = 1 − 1 | 1 | PP 2 + 2 f xx cos"): ten tokens or more,
+// three in five of them one or two characters long.
+func formula(toks []analysis.Token) bool {
+	if len(toks) < 10 {
+		return false
+	}
+	short := 0
+	for _, t := range toks {
+		if utf8.RuneCountInString(t.Text) <= 2 {
+			short++
+		}
+	}
+	return 5*short >= 3*len(toks)
 }
 
 // unnamedCase reports whether a sentence leaves out a case the question

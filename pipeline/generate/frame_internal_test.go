@@ -44,3 +44,21 @@ func TestChartLabels(t *testing.T) {
 		}
 	}
 }
+
+// TestFormula: an equation the PDF reader flattened into text is not an
+// answer; a table row of values is.
+func TestFormula(t *testing.T) {
+	tests := []struct {
+		text string
+		want bool
+	}{
+		{"VF ( x 01 , x ) = 1 − 1 | 1 | PP 2 + 2 f xx cos + ( f ) 2 | (16) 22 f xx 10 − f | L | L", true},
+		{"Location | Fixed | Fixed+Premium | 1 Axis | Backtracking | 2 Axis AK Anchorage | 14.7 % | 14.3 % | 6.8 % | 8.0 % | 9.6 %", false},
+		{"It is important to note that the total loss is not the sum of the individual losses.", false},
+	}
+	for _, tc := range tests {
+		if got := formula(analysis.Tokens(tc.text)); got != tc.want {
+			t.Errorf("formula(%.50q…) = %v, want %v", tc.text, got, tc.want)
+		}
+	}
+}
