@@ -291,7 +291,9 @@ func (e *Extractive) candidates(q question, chunks []store.Chunk) ([]candidate, 
 			best = max(best, c.coverage)
 		}
 		for i := range cands {
-			cands[i].score *= cands[i].coverage / best
+			if best > 0 {
+				cands[i].score *= cands[i].coverage / best
+			}
 		}
 	}
 	sortByScore(cands)

@@ -168,21 +168,21 @@ func Values(text string) []Value {
 
 // IsReferenceMark reports whether the number at text[start:end] is a
 // reference to a bibliography entry, "[5]" or "[12, 13]": the brackets hold
-// nothing but whole numbers, commas and dashes.
+// nothing but whole numbers, commas and dashes. Such a mark is short, so
+// only a few bytes either side are looked at.
 func IsReferenceMark(text string, start, end int) bool {
-	open := strings.LastIndexByte(text[:start], '[')
-	if open < 0 || strings.ContainsAny(text[open+1:start], "]") {
+	const reach = 24
+	before := text[max(0, start-reach):start]
+	open := strings.LastIndexByte(before, '[')
+	if open < 0 || strings.ContainsRune(before[open+1:], ']') {
 		return false
 	}
-	close := strings.IndexByte(text[end:], ']')
-	if close < 0 {
+	after := text[end:min(len(text), end+reach)]
+	closing := strings.IndexByte(after, ']')
+	if closing < 0 {
 		return false
 	}
-	inside := text[open+1 : end+close]
-	if strings.TrimSpace(inside) == "" {
-		return false
-	}
-	for _, r := range inside {
+	for _, r := range before[open+1:] + text[start:end] + after[:closing] {
 		if !(r >= '0' && r <= '9' || r == ',' || r == ' ' || r == '-' || r == '–') {
 			return false
 		}

@@ -6,7 +6,7 @@ import "github.com/cewhq/cew/store/analysis"
 var auxiliaries = map[string]bool{
 	"is": true, "are": true, "was": true, "were": true, "does": true, "do": true, "did": true,
 	"can": true, "could": true, "should": true, "will": true, "would": true, "has": true,
-	"have": true, "must": true, "may": true, "isn't": true, "doesn't": true, "can't": true,
+	"have": true, "must": true, "isn't": true, "doesn't": true, "can't": true,
 }
 
 // IsPolar reports whether a question asks yes or no: it opens with an
