@@ -267,17 +267,18 @@ func (e *Extractive) candidates(q question, chunks []store.Chunk) ([]candidate, 
 
 	var cands []candidate
 	cases := make([][]guard.Qualifier, len(chunks))
+	headers := map[string]shape{}
 	for i, u := range units {
 		if u.asks || u.kind == kindRow && u.header == "" && u.isHeader || references(chunks[u.chunk].Section) {
 			// A question in a document, a table's header line, an entry of
 			// a reference list: none is ever the answer.
 			continue
 		}
-		if cases[u.chunk] == nil {
+		if cases[u.chunk] == nil && len(q.expect.Qualifiers) > 0 {
 			cases[u.chunk] = guard.Qualifiers(chunks[u.chunk].Text)
 		}
 		c, ok := e.score(q, u, unitTerms[i], unitContext{title: titles[u.chunk], section: sections[u.chunk],
-			frame: chunks[u.chunk].Section + "\n" + chunks[u.chunk].Title, cases: cases[u.chunk]}, total, len(chunks))
+			frame: chunks[u.chunk].Section + "\n" + chunks[u.chunk].Title, cases: cases[u.chunk], headers: headers}, total, len(chunks))
 		if ok {
 			cands = append(cands, c)
 		}
@@ -466,8 +467,12 @@ func nearDuplicate(a, b candidate) bool {
 type unitContext struct {
 	title, section map[string]bool
 	frame          string
-	// cases are the contrasting cases the unit's chunk names anywhere.
+	// cases are the contrasting cases the unit's chunk names anywhere
+	// (read only when the question names one).
 	cases []guard.Qualifier
+	// headers caches the shape of each table header, which many rows
+	// share.
+	headers map[string]shape
 }
 
 // score rates one unit. ok is false when the unit cannot answer: it lacks
@@ -481,7 +486,8 @@ func (e *Extractive) score(q question, u unit, terms map[string]bool, ctx unitCo
 		// Too short to say anything; a table row says it with its header.
 		return candidate{}, false
 	}
-	if u.kind == kindSentence && chartLabels(u.text, toks) || u.kind != kindRecord && formula(analysis.Tokens(u.header+" "+u.text)) || q.countsAbsent(toks) {
+	if u.kind == kindSentence && chartLabels(u.text, toks) || u.kind != kindRecord && formula(tokenShape(toks).add(ctx.header(u.header))) ||
+		q.countsAbsent(toks) {
 		return candidate{}, false
 	}
 	var header, prev map[string]bool
@@ -675,21 +681,41 @@ func chartLabels(text string, toks []analysis.Token) bool {
 	return 5*len(distinct) < 3*len(toks) && 20*other >= 7*len(toks)
 }
 
-// formula reports whether a unit reads as an equation extracted from a PDF
-// ("VF ( x 01 , x ) = 1 − 1 | 1 | PP 2 + 2 f xx cos"): ten tokens or more,
-// three in five of them one or two characters long.
-func formula(toks []analysis.Token) bool {
-	if len(toks) < 10 {
-		return false
-	}
-	short := 0
+// shape counts a text's tokens and the short ones among them.
+type shape struct{ tokens, short int }
+
+func tokenShape(toks []analysis.Token) shape {
+	s := shape{tokens: len(toks)}
 	for _, t := range toks {
 		if utf8.RuneCountInString(t.Text) <= 2 {
-			short++
+			s.short++
 		}
 	}
-	return 5*short >= 3*len(toks)
+	return s
 }
+
+func (s shape) add(o shape) shape { return shape{s.tokens + o.tokens, s.short + o.short} }
+
+// header returns the shape of a table header, "" included.
+func (ctx unitContext) header(h string) shape {
+	if h == "" {
+		return shape{}
+	}
+	s, ok := ctx.headers[h]
+	if !ok {
+		s = tokenShape(analysis.Tokens(h))
+		if ctx.headers != nil {
+			ctx.headers[h] = s
+		}
+	}
+	return s
+}
+
+// formula reports whether a unit (with its table header) reads as an
+// equation extracted from a PDF ("VF ( x 01 , x ) = 1 − 1 | 1 | PP 2 + 2
+// f xx cos"): ten tokens or more, three in five of them one or two
+// characters long.
+func formula(s shape) bool { return s.tokens >= 10 && 5*s.short >= 3*s.tokens }
 
 // unnamedCase reports whether a sentence leaves out a case the question
 // asks for while its passage tells that case from a sibling elsewhere:

@@ -57,7 +57,7 @@ func TestFormula(t *testing.T) {
 		{"It is important to note that the total loss is not the sum of the individual losses.", false},
 	}
 	for _, tc := range tests {
-		if got := formula(analysis.Tokens(tc.text)); got != tc.want {
+		if got := formula(tokenShape(analysis.Tokens(tc.text))); got != tc.want {
 			t.Errorf("formula(%.50q…) = %v, want %v", tc.text, got, tc.want)
 		}
 	}
