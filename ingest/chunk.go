@@ -82,8 +82,9 @@ func hashText(s string) string {
 	return hex.EncodeToString(sum[:16])
 }
 
-// tableCellSep joins the cells of a table row rebuilt from a PDF or a
-// document ("Soiling | 2% | 0.95").
+// tableCellSep joins the cells of a table row rebuilt from a PDF, a DOCX
+// or a headerless spreadsheet ("Soiling | 2% | 0.95"); the chunker finds a
+// table's rows by it.
 const tableCellSep = " | "
 
 // splitUnits breaks a block into lines, and lines longer than maxWords into

@@ -789,7 +789,7 @@ func (w *docxWalker) endRow() {
 	if len(cells) == 0 {
 		return
 	}
-	line := strings.Join(cells, " | ")
+	line := strings.Join(cells, tableCellSep)
 	if t.nested {
 		t.rows = append(t.rows, line)
 		return

@@ -1756,7 +1756,7 @@ func assemble(lines []docLine, edges pageEdges) []Block {
 			b.addProse(l, edges)
 		case kindTableRow:
 			b.flushParagraph()
-			b.parts = append(b.parts, l.text(" | "))
+			b.parts = append(b.parts, l.text(tableCellSep))
 		case kindFurniture:
 			b.flushParagraph()
 			b.parts = append(b.parts, l.text(" "))

@@ -570,7 +570,7 @@ func (t *tableReader) emit(r sheetRow) {
 	}
 	sep := "; "
 	if t.names == nil {
-		sep = " | "
+		sep = tableCellSep
 	}
 	text := normaliseText(strings.Join(parts, sep))
 	if text == "" {

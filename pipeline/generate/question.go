@@ -148,7 +148,7 @@ func parseQuestion(text, category, complexity string, expect guard.Expectation) 
 	if category == "technical_value" {
 		q.want, q.mustNumber = numberAnswer, true
 	}
-	if q.polar = guard.IsPolar(toks); q.polar {
+	if q.polar = expect.Polar; q.polar {
 		q.want, q.mustNumber = anyAnswer, false
 	}
 	return q

@@ -277,6 +277,9 @@ type Expectation struct {
 	// Labelled are the question's bare numbers that a word names ("gcr
 	// 0.25", "titan 250").
 	Labelled []Labelled
+	// Polar is set for a question that asks yes or no (IsPolar): it asks
+	// for no value, and the sentence that states or denies it answers.
+	Polar bool
 }
 
 // Contradicts returns a described value of the question that text (with

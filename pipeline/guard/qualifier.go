@@ -44,15 +44,19 @@ var qualifierGroups = [][][]string{
 	{{"onshore"}, {"offshore"}},
 }
 
-// boundGroup is the group of "minimum" and "maximum".
-var boundGroup = func() int {
+// groupOf returns the index of the group whose first case is first spelt
+// so, or -1.
+func groupOf(spelling string) int {
 	for g, set := range qualifierGroups {
-		if set[0][0] == "minimum" {
+		if set[0][0] == spelling {
 			return g
 		}
 	}
 	return -1
-}()
+}
+
+// boundGroup is the group of "minimum" and "maximum".
+var boundGroup = groupOf("minimum")
 
 // IsBound reports whether q is "minimum" or "maximum": a limit the same
 // sentence often states both ways, not a case a passage keeps apart.
@@ -60,14 +64,7 @@ func IsBound(q Qualifier) bool { return q.Group == boundGroup }
 
 // scopeGroups are the groups whose cases scope a whole document: a passage
 // answers for the case only when it or its document names the case.
-var scopeGroups = func() map[int]bool {
-	for g, set := range qualifierGroups {
-		if set[0][0] == "PVWatts" {
-			return map[int]bool{g: true}
-		}
-	}
-	return nil
-}()
+var scopeGroups = map[int]bool{groupOf("PVWatts"): true}
 
 // qualifierSpellings finds every spelling of every case in a text.
 var qualifierSpellings = func() *analysis.PhraseTable[[2]int] {

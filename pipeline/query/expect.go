@@ -84,7 +84,7 @@ func expectation(text string, technical bool) guard.Expectation {
 		}
 	}
 	exp.Labelled = guard.LabelledNumbers(text)
-	if guard.IsPolar(toks) {
+	if exp.Polar = guard.IsPolar(toks); exp.Polar {
 		// "is the total loss the sum of the losses": yes or no, and the
 		// sentence that says which; "loss" names no value asked for.
 		exp.Dims, exp.Cues, exp.NeedsValue = nil, nil, false

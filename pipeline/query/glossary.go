@@ -88,16 +88,9 @@ func namesModel(text string, toks []analysis.Token) bool {
 			return true
 		}
 		if t.Kind == analysis.Word && len(t.Text) <= 5 && i+1 < len(toks) && toks[i+1].Kind == analysis.Number &&
-			!isEnglishWord(t.Text) && !analysis.IsStopword(t.Text) && !shorthandWord(t.Text) {
+			!isEnglishWord(t.Text) && !analysis.IsStopword(t.Text) && !isShorthand(t.Text) {
 			return true
 		}
 	}
 	return false
-}
-
-// shorthandWord reports whether w is shorthand the question reader spells
-// out ("tbl 8" is a table, not a model).
-func shorthandWord(w string) bool {
-	_, ok := shorthand[w]
-	return ok
 }
