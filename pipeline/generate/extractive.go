@@ -562,6 +562,10 @@ func (e *Extractive) score(q question, u unit, terms map[string]bool, ctx unitCo
 			c.framed = append(c.framed, i)
 		case !t.exact && sharesStem(terms, t.term):
 			c.matched[i] = relatedWeight
+		case t.term == "rate" && statesRate(u.text):
+			// "degradation rate" is answered by "∼ 0.5 %/year": a value
+			// per unit of time or quantity is the rate, named or not.
+			c.matched[i] = 1
 		case t.code:
 			// An identifier of the question missing from the unit and
 			// its context: this unit is about something else.
@@ -617,7 +621,7 @@ func (e *Extractive) score(q question, u unit, terms map[string]bool, ctx unitCo
 	} else if !unitOK {
 		score *= missingUnitPenalty
 	}
-	if q.defines && u.kind == kindRecord {
+	if q.defines && (u.kind == kindRecord || u.kind == kindRow) {
 		// A legend row ("Heading: fd; Description: …") defines; a data
 		// row that merely has the column does not.
 		if definesTerm(u) {
@@ -644,6 +648,12 @@ func (e *Extractive) score(q question, u unit, terms map[string]bool, ctx unitCo
 	score += rankBonus * (1 - float64(u.chunk)/float64(max(chunks, 1)))
 	c.score = score
 	return c, true
+}
+
+// statesRate reports whether text holds a value per something: "0.5
+// %/year", "10 %/min", "2 m/s".
+func statesRate(text string) bool {
+	return slices.ContainsFunc(guard.Values(text), func(v guard.Value) bool { return strings.Contains(v.Unit, "/") })
 }
 
 // chartLabels reports whether a unit reads as the labels of a chart

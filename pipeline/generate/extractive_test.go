@@ -327,6 +327,13 @@ func TestExtractiveReadsTheQuestion(t *testing.T) {
 			category: "technical_value", chunks: []store.Chunk{{ID: "sandia-modules/1/453", DocID: "sandia-modules", Sheet: "Data", Row: 453,
 				Text: "Model: Suniva Titan 230; Voco: 37.26"}},
 			want: generate.NotFoundText},
+		{name: "a value per year is the rate asked for", question: "long term degradation rate after LID",
+			category: "technical_value", chunks: []store.Chunk{{ID: "nrel/1/40", DocID: "nrel", DocNumber: "NREL-TP-6A20-62641", Page: 13,
+				Section: "11 System Losses", Text: "After this initial period, the module power stabilizes and subsequently follows typical " +
+					"long-term degradation over the lifetime of the installation (∼ 0.5 %/year). The default light-induced degradation " +
+					"(LID) loss of 1.5 % is a typical value based on measurements of losses in different module types [13]."}},
+			want: "After this initial period, the module power stabilizes and subsequently follows typical long-term degradation over " +
+				"the lifetime of the installation (∼ 0.5 %/year) [S1]."},
 		{name: "the sentence for the asked ground coverage ratio", question: "iea bifi pitch at gcr 0.25",
 			category: "technical_value", chunks: []store.Chunk{pitch}, want: "For a GCR of 0.25 the pitch is 9.536m [S1]."},
 		{name: "a yes or no question is answered by the sentence that says which", question: "is the total system loss just the sum of the individual losses",

@@ -143,7 +143,8 @@ func parseQuestion(text, category, complexity string, expect guard.Expectation) 
 		}
 	}
 	q.defines = category == "definition" || q.words["mean"] || q.words["means"] || q.words["stand"] ||
-		q.words["stands"] || q.words["definition"] || q.words["define"] || q.words["meaning"]
+		q.words["stands"] || q.words["definition"] || q.words["define"] || q.words["meaning"] || q.words["represent"] ||
+		q.words["represents"]
 	q.want, q.mustNumber = expectedAnswer(toks)
 	if category == "technical_value" {
 		q.want, q.mustNumber = numberAnswer, true

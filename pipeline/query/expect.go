@@ -73,10 +73,16 @@ var weakCues = analysis.NewPhraseTable(map[string][]guard.Dimension{
 func expectation(text string, technical bool) guard.Expectation {
 	toks := analysis.Tokens(text)
 	exp := guard.Expectation{NeedsValue: technical, Qualifiers: guard.Qualifiers(text)}
-	if dims, words := firstCue(toks, strongCues); dims != nil {
-		exp.Dims, exp.Cues = dims, words
-	} else if dims, words := firstCue(toks, weakCues); dims != nil && technical {
-		exp.Dims, exp.Cues = dims, words
+	at := -1
+	if dims, words, i := firstCue(toks, strongCues); dims != nil {
+		exp.Dims, exp.Cues, at = dims, words, i
+	} else if dims, words, i := firstCue(toks, weakCues); dims != nil && technical {
+		exp.Dims, exp.Cues, at = dims, words, i
+	}
+	if at >= 0 && givenBefore(toks, at, exp) {
+		// "what is the 3% default shading loss meant to represent": the
+		// question states the loss; it asks about it, not for it.
+		exp.Dims, exp.Cues = nil, nil
 	}
 	for _, v := range guard.Values(text) {
 		if len(exp.Dims) == 0 || !exp.Accepts(v.Text, nil) {
@@ -96,9 +102,9 @@ func expectation(text string, technical bool) guard.Expectation {
 	return exp
 }
 
-// firstCue returns the dimensions of the first cue in toks and the terms
-// of the words that name it, or nil.
-func firstCue(toks []analysis.Token, cues *analysis.PhraseTable[[]guard.Dimension]) ([]guard.Dimension, []string) {
+// firstCue returns the dimensions of the first cue in toks, the terms of
+// the words that name it and the index of its first token, or nil.
+func firstCue(toks []analysis.Token, cues *analysis.PhraseTable[[]guard.Dimension]) ([]guard.Dimension, []string, int) {
 	for i := range toks {
 		if i > 0 && rateWords[toks[i-1].Text] {
 			// "per year", "a year": a rate, not the value asked for.
@@ -124,11 +130,36 @@ func firstCue(toks []analysis.Token, cues *analysis.PhraseTable[[]guard.Dimensio
 			for j, t := range toks[i : i+n] {
 				words[j] = t.Term
 			}
-			return dims, words
+			return dims, words, i
 		}
 	}
-	return nil, nil
+	return nil, nil, -1
 }
+
+// givenBefore reports whether the question states a value of the kind its
+// cue at toks[at] asks for just before the cue — "the 3% default shading
+// loss", a few words apart with no question word between.
+func givenBefore(toks []analysis.Token, at int, exp guard.Expectation) bool {
+	for i := at - 1; i >= 0 && i >= at-givenWords-1; i-- {
+		t := toks[i]
+		if t.Kind == analysis.Number {
+			return exp.Accepts(t.Text, nil)
+		}
+		if t.Kind != analysis.Word || questionWords[t.Text] {
+			return false
+		}
+	}
+	return false
+}
+
+// givenWords is how many words may stand between a stated value and its
+// cue ("3% default shading loss").
+const givenWords = 3
+
+// questionWords open what is asked; a value before one belongs to another
+// clause ("with 3% soiling what is the total loss").
+var questionWords = map[string]bool{"what": true, "which": true, "who": true, "when": true, "where": true,
+	"why": true, "how": true, "is": true, "are": true, "does": true, "do": true}
 
 // asksForUnit reports whether the question asks for a unit of measure:
 // "units", "unit" or "uom" as a word of it, not "unit" as in "per unit" or
