@@ -7,6 +7,7 @@ import (
 	"log/slog"
 	"math"
 	"slices"
+	"strconv"
 	"strings"
 	"unicode/utf8"
 
@@ -284,6 +285,7 @@ func (e *Extractive) candidates(q question, chunks []store.Chunk) ([]candidate, 
 		}
 	}
 	cands = dropOddRecords(q, cands, units, unitTerms)
+	cands = dropSiblingRecords(q, cands, units)
 	if q.polar {
 		// Yes or no is said by the sentence about the whole question:
 		// each candidate weighs by its coverage against the fullest one.
@@ -337,6 +339,99 @@ func dropOddRecords(q question, cands []candidate, units []unit, unitTerms []map
 	}
 	return slices.DeleteFunc(cands, func(c candidate) bool {
 		return c.kind == kindRecord && slices.ContainsFunc(key, func(i int) bool { return c.matched[i] < 1 })
+	})
+}
+
+// dropSiblingRecords drops the spreadsheet rows whose name another
+// retrieved row of the same table names the question's case better: that
+// row's name (its cells of words; the same heading first) holds every word
+// of the question this row's name holds, and more; a row whose name holds
+// none is not a sibling but another thing. "b1 for ar glass/cell" is
+// about the "AR Glass/cell" row, not "Standard glass/cell"; "…-us-22 240v"
+// about the 240V variant. When the row asked about lacks the column asked
+// for, no row answers rather than its sibling. A row whose name holds a
+// word of what the question sets aside is dropped too.
+func dropSiblingRecords(q question, cands []candidate, units []unit) []candidate {
+	type name struct {
+		doc, label string
+		asked      []int
+		// aside is set when the name holds a word of what the question
+		// sets aside ("(not the cs-a he)").
+		aside bool
+	}
+	nameOf := func(u unit) (name, bool) {
+		if u.kind != kindRecord {
+			return name{}, false
+		}
+		fields := u.fields
+		if len(fields) == 0 {
+			fields = []string{u.text} // a row of one cell has no fields
+		}
+		label, _, ok := strings.Cut(fields[0], ":")
+		if !ok {
+			return name{}, false
+		}
+		// The name is in the cells of words: "Manufacturer: Diehl
+		// Controls; ID: Platinum 100 CS-A HE (480)", not "Paco: 100000".
+		var words []string
+		for _, f := range fields {
+			if _, value, ok := strings.Cut(f, ":"); ok && namesSomething(value) {
+				words = append(words, value)
+			}
+		}
+		terms := termSet(strings.Join(words, " "))
+		n := name{doc: u.docID, label: strings.TrimSpace(label)}
+		for t := range q.excluded {
+			n.aside = n.aside || terms[t]
+		}
+		for i, t := range q.terms {
+			if !t.frame && (terms[t.term] || t.exact && (hasParts(terms, t.term) || pluralOf(terms, t.term))) {
+				n.asked = append(n.asked, i)
+			}
+		}
+		return n, true
+	}
+	var names []name
+	filled := map[[2]string]bool{} // tables whose rows have cells beside the name
+	for _, u := range units {
+		n, ok := nameOf(u)
+		if !ok {
+			continue
+		}
+		if len(u.fields) > 1 {
+			filled[[2]string{n.doc, n.label}] = true
+		}
+		if len(n.asked) > 0 && !n.aside {
+			names = append(names, n)
+		}
+	}
+	return slices.DeleteFunc(cands, func(c candidate) bool {
+		own, ok := nameOf(c.unit)
+		if !ok {
+			return false
+		}
+		if own.aside || len(c.fields) == 0 && filled[[2]string{own.doc, own.label}] {
+			// Set aside, or a row with a name and no values where the
+			// table's other rows have them ("Module type: AR
+			// Glass/cell"): it states nothing.
+			return true
+		}
+		return slices.ContainsFunc(names, func(n name) bool {
+			return n.doc == own.doc && n.label == own.label && len(own.asked) > 0 && len(n.asked) > len(own.asked) &&
+				!slices.ContainsFunc(own.asked, func(i int) bool { return !slices.Contains(n.asked, i) })
+		})
+	})
+}
+
+// namesSomething reports whether a cell holds a word or a model number —
+// "Diehl Controls", "PV-MF165EB3", "2003 (E)" — not only numbers
+// ("2.11E-07", "480").
+func namesSomething(cell string) bool {
+	return slices.ContainsFunc(analysis.Tokens(cell), func(t analysis.Token) bool {
+		if _, err := strconv.ParseFloat(t.Text, 64); err == nil {
+			return false // "2.11e-07"
+		}
+		return t.Kind == analysis.Word || t.Kind == analysis.Identifier && guard.IsCode(cell, t)
 	})
 }
 

@@ -334,6 +334,22 @@ func TestExtractiveReadsTheQuestion(t *testing.T) {
 					"(LID) loss of 1.5 % is a typical value based on measurements of losses in different module types [13]."}},
 			want: "After this initial period, the module power stabilizes and subsequently follows typical long-term degradation over " +
 				"the lifetime of the installation (∼ 0.5 %/year) [S1]."},
+		{name: "a row named by a word more of the question is the case asked", question: "b1 for ar glass/cell in the defaults tab",
+			category: "technical_value", chunks: []store.Chunk{
+				{ID: "sandia-modules/3/18", DocID: "sandia-modules", Sheet: "Defaults", Row: 19, Section: "Angle of Incidence",
+					Text: "Module type: Standard glass/cell; B0: 1; B1: -0.002438; B2: 0.0003103"},
+				{ID: "sandia-modules/3/19", DocID: "sandia-modules", Sheet: "Defaults", Row: 20, Section: "Angle of Incidence",
+					Text: "Module type: AR Glass/cell"}},
+			want: generate.NotFoundText},
+		{name: "a row the question sets aside is not the answer", question: "diehl platinum 100 cs-a 480 unique id# (not the cs-a he)",
+			category: "technical_value", chunks: []store.Chunk{
+				{ID: "sandia-inverters/1/167", DocID: "sandia-inverters", Sheet: "Parameters", Row: 168,
+					Text: "Manufacturer: Diehl Controls; ID: Platinum 100 CS-A HE (480); Vintage: 2010; B4: 2.11E-07; Unique ID#: 465"},
+				{ID: "sandia-inverters/1/163", DocID: "sandia-inverters", Sheet: "Parameters", Row: 164,
+					Text: "Manufacturer: Diehl Controls; ID: Platinum 100 CS-A (480); Vintage: 2010; B4: 2.11E-07; Unique ID#: 463"},
+				{ID: "sandia-inverters/1/161", DocID: "sandia-inverters", Sheet: "Parameters", Row: 162,
+					Text: "Manufacturer: Diehl Controls; ID: Platinum 100 CS-A (208); Vintage: 2010; B4: 2.11E-07; Unique ID#: 462"}},
+			want: "Manufacturer: Diehl Controls; ID: Platinum 100 CS-A (480); Unique ID#: 463 [S2]."},
 		{name: "the sentence for the asked ground coverage ratio", question: "iea bifi pitch at gcr 0.25",
 			category: "technical_value", chunks: []store.Chunk{pitch}, want: "For a GCR of 0.25 the pitch is 9.536m [S1]."},
 		{name: "a yes or no question is answered by the sentence that says which", question: "is the total system loss just the sum of the individual losses",

@@ -81,6 +81,10 @@ type question struct {
 	// ("with no standoff", "without inverter"): a sentence that counts them
 	// ("4 inch standoffs") is about another case.
 	absent map[string]bool
+	// excluded holds the terms of what the question sets aside ("diehl
+	// platinum 100 cs-a (not the cs-a he)"): they are not asked about, and
+	// a row named by one is the other entry.
+	excluded map[string]bool
 }
 
 func parseQuestion(text, category, complexity string, expect guard.Expectation) question {
@@ -89,9 +93,14 @@ func parseQuestion(text, category, complexity string, expect guard.Expectation) 
 	toks := analysis.Tokens(text)
 	q.joined = joinedWords(toks)
 	q.absent = absentTerms(toks)
+	var aside map[int]bool
+	q.excluded, aside = excludedTerms(text, toks)
 	seen := q.has
 	for i, t := range toks {
 		q.words[t.Text] = true
+		if aside[i] {
+			continue
+		}
 		switch t.Kind {
 		case analysis.Word:
 			// A unit right after a number belongs to that number ("the
@@ -169,6 +178,67 @@ func absentTerms(toks []analysis.Token) map[string]bool {
 	}
 	return m
 }
+
+// excludedTerms finds what a question sets aside — the words after "not
+// the", "(not", ", not", "other than", "except" or "excluding", to the end of
+// the clause — and returns the terms the rest of the question does not hold,
+// with the positions of the clause's tokens. "does pvwatts not model
+// snow" sets nothing aside.
+func excludedTerms(text string, toks []analysis.Token) (map[string]bool, map[int]bool) {
+	gap := func(i int) string {
+		if i == 0 {
+			return text[:toks[0].Start]
+		}
+		return text[toks[i-1].End:toks[i].Start]
+	}
+	var aside map[int]bool
+	for i := 0; i < len(toks); i++ {
+		start := 0
+		switch t := toks[i].Text; {
+		case t == "not" && i+1 < len(toks) && (articles[toks[i+1].Text] || strings.ContainsAny(gap(i), "(,;")):
+			start = i + 1
+		case t == "except" || t == "excluding" || t == "other" && i+1 < len(toks) && toks[i+1].Text == "than":
+			start = i + 1
+			if t == "other" {
+				start++
+			}
+		default:
+			continue
+		}
+		for j := start; j < len(toks) && j < start+maxAsideWords; j++ {
+			if j > start && strings.ContainsAny(gap(j), "),;?") || whWords[toks[j].Text] {
+				break
+			}
+			if aside == nil {
+				aside = map[int]bool{}
+			}
+			aside[i], aside[j] = true, true
+		}
+	}
+	if aside == nil {
+		return nil, nil
+	}
+	kept := map[string]bool{}
+	for i, t := range toks {
+		if !aside[i] {
+			kept[t.Term], kept[t.Text] = true, true
+		}
+	}
+	excluded := map[string]bool{}
+	for i, t := range toks {
+		if aside[i] && !articles[t.Text] && !kept[t.Term] && !kept[t.Text] && len(analysis.Terms(t.Text)) > 0 {
+			for _, term := range analysis.Terms(t.Text) {
+				excluded[term] = true
+			}
+		}
+	}
+	return excluded, aside
+}
+
+// maxAsideWords bounds what a "not the …" sets aside.
+const maxAsideWords = 5
+
+var articles = map[string]bool{"the": true, "a": true, "an": true, "one": true}
 
 // countsAbsent reports whether a unit gives a number of something the
 // question says there is none of: "for 4 inch standoffs" when "no

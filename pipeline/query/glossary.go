@@ -1,6 +1,7 @@
 package query
 
 import (
+	"slices"
 	"strings"
 	"unicode"
 
@@ -62,7 +63,7 @@ func nameColumns(text string) (string, []Correction) {
 	last := 0
 	for i := 0; i < len(toks); i++ {
 		column, n := glossary.At(toks[i:])
-		if n == 0 {
+		if n == 0 || measuresOther(column, toks[i+n:]) {
 			continue
 		}
 		end := toks[i+n-1].End
@@ -77,6 +78,18 @@ func nameColumns(text string) (string, []Correction) {
 	}
 	b.WriteString(text[last:])
 	return b.String(), out
+}
+
+// measuresOther reports whether the words after a description name a
+// quantity of another kind than the column's: "max ac output current" is
+// a current, not Paco.
+func measuresOther(column string, rest []analysis.Token) bool {
+	next, n := strongCues.At(rest)
+	if n == 0 {
+		return false
+	}
+	own, _ := strongCues.At(analysis.Tokens(strings.ToLower(column)))
+	return !slices.Equal(own, next)
 }
 
 // namesModel reports whether a question names a model or part number: a

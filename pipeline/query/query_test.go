@@ -68,6 +68,8 @@ func TestAnalyse(t *testing.T) {
 		{name: "nothing but a reference is kept", in: "#3", text: "#3"},
 		{name: "a parameter of a named model is its column", in: "SB7000TL-US-22 240V max ac power?",
 			text: "SB7000TL-US-22 240V Paco?", dims: []guard.Dimension{guard.DimPower}},
+		{name: "a description followed by another quantity is not the column", in: "max ac output current for the tmeic pvl-l0630u",
+			text: "maximum ac output current for the tmeic pvl-l0630u", dims: []guard.Dimension{guard.DimCurrent}},
 		{name: "without a model the words stay", in: "hourly outputs: dc and ac power units",
 			text: "hourly outputs: dc and ac power units"},
 		{name: "a coefficient of the speed is not a speed", in: "wind speed coeffs a and b for open rack",
