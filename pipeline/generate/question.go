@@ -179,42 +179,11 @@ func absentTerms(toks []analysis.Token) map[string]bool {
 	return m
 }
 
-// excludedTerms finds what a question sets aside — the words after "not
-// the", "(not", ", not", "other than", "except" or "excluding", to the end of
-// the clause — and returns the terms the rest of the question does not hold,
-// with the positions of the clause's tokens. "does pvwatts not model
-// snow" sets nothing aside.
+// excludedTerms returns the terms of what the question sets aside (see
+// guard.SetAside) that the rest of the question does not hold, with the
+// positions of the tokens set aside.
 func excludedTerms(text string, toks []analysis.Token) (map[string]bool, map[int]bool) {
-	gap := func(i int) string {
-		if i == 0 {
-			return text[:toks[0].Start]
-		}
-		return text[toks[i-1].End:toks[i].Start]
-	}
-	var aside map[int]bool
-	for i := 0; i < len(toks); i++ {
-		start := 0
-		switch t := toks[i].Text; {
-		case t == "not" && i+1 < len(toks) && (articles[toks[i+1].Text] || strings.ContainsAny(gap(i), "(,;")):
-			start = i + 1
-		case t == "except" || t == "excluding" || t == "other" && i+1 < len(toks) && toks[i+1].Text == "than":
-			start = i + 1
-			if t == "other" {
-				start++
-			}
-		default:
-			continue
-		}
-		for j := start; j < len(toks) && j < start+maxAsideWords; j++ {
-			if j > start && strings.ContainsAny(gap(j), "),;?") || whWords[toks[j].Text] {
-				break
-			}
-			if aside == nil {
-				aside = map[int]bool{}
-			}
-			aside[i], aside[j] = true, true
-		}
-	}
+	aside := guard.SetAside(text, toks)
 	if aside == nil {
 		return nil, nil
 	}
@@ -226,19 +195,15 @@ func excludedTerms(text string, toks []analysis.Token) (map[string]bool, map[int
 	}
 	excluded := map[string]bool{}
 	for i, t := range toks {
-		if aside[i] && !articles[t.Text] && !kept[t.Term] && !kept[t.Text] && len(analysis.Terms(t.Text)) > 0 {
-			for _, term := range analysis.Terms(t.Text) {
-				excluded[term] = true
-			}
+		if !aside[i] || kept[t.Term] || kept[t.Text] || t.Text == "one" {
+			continue // "not the 2014 one"
+		}
+		for _, term := range analysis.Terms(t.Text) {
+			excluded[term] = true
 		}
 	}
 	return excluded, aside
 }
-
-// maxAsideWords bounds what a "not the …" sets aside.
-const maxAsideWords = 5
-
-var articles = map[string]bool{"the": true, "a": true, "an": true, "one": true}
 
 // countsAbsent reports whether a unit gives a number of something the
 // question says there is none of: "for 4 inch standoffs" when "no

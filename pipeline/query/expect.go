@@ -71,6 +71,9 @@ var weakCues = analysis.NewPhraseTable(map[string][]guard.Dimension{
 
 // expectation reads what the question asks for from its tokens.
 func expectation(text string, technical bool) guard.Expectation {
+	// What the question sets aside ("not the 2014 one") asks for nothing
+	// and describes no case asked about.
+	text = guard.WithoutAside(text)
 	toks := analysis.Tokens(text)
 	exp := guard.Expectation{NeedsValue: technical, Qualifiers: guard.Qualifiers(text)}
 	at := -1

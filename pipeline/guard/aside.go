@@ -1,0 +1,84 @@
+package guard
+
+import (
+	"strings"
+
+	"github.com/cewhq/cew/store/analysis"
+)
+
+// SetAside returns the positions of the tokens of what a question sets
+// aside: the words after "not the", "(not", ", not", "other than", "except"
+// or "excluding", to the end of the clause (at most maxAsideWords, or else
+// the first word but an article) — "diehl
+// platinum 100 cs-a (not the cs-a he)", "the cec 2015 listing not the 2014
+// one". The cue is among them. "does pvwatts not model snow" sets nothing
+// aside. It returns nil when nothing is.
+func SetAside(text string, toks []analysis.Token) map[int]bool {
+	gap := func(i int) string {
+		if i == 0 {
+			return text[:toks[0].Start]
+		}
+		return text[toks[i-1].End:toks[i].Start]
+	}
+	var aside map[int]bool
+	for i := 0; i < len(toks); i++ {
+		var start int
+		switch t := toks[i].Text; {
+		case t == "not" && i+1 < len(toks) && (articles[toks[i+1].Text] || strings.ContainsAny(gap(i), "(,;")):
+			start = i + 1
+		case t == "except" || t == "excluding":
+			start = i + 1
+		case t == "other" && i+1 < len(toks) && toks[i+1].Text == "than":
+			start = i + 2
+		default:
+			continue
+		}
+		end := start // the clause is toks[i:end]
+		for end < len(toks) && !(end > start && strings.ContainsAny(gap(end), "),;?") || questionWords[toks[end].Text]) {
+			end++
+		}
+		if end-start > maxAsideWords {
+			// No end in sight: the clause is the first word that is no
+			// article ("other than premium use ar glass").
+			end = start
+			for end < len(toks) && articles[toks[end].Text] {
+				end++
+			}
+			end = min(end+1, len(toks))
+		}
+		if aside == nil {
+			aside = map[int]bool{}
+		}
+		for j := i; j < end; j++ {
+			aside[j] = true
+		}
+		i = end - 1
+	}
+	return aside
+}
+
+// WithoutAside returns text with what it sets aside (see SetAside) blanked
+// out: the 2014 of "the 2015 listing, not the 2014 one" describes no case
+// asked about.
+func WithoutAside(text string) string {
+	toks := analysis.Tokens(text)
+	aside := SetAside(text, toks)
+	if aside == nil {
+		return text
+	}
+	b := []byte(text)
+	for i := range aside {
+		for k := toks[i].Start; k < toks[i].End; k++ {
+			b[k] = ' '
+		}
+	}
+	return string(b)
+}
+
+// maxAsideWords bounds what one cue sets aside.
+const maxAsideWords = 5
+
+var articles = map[string]bool{"the": true, "a": true, "an": true, "one": true}
+
+var questionWords = map[string]bool{"what": true, "which": true, "who": true, "whom": true, "whose": true,
+	"when": true, "where": true, "why": true, "how": true}

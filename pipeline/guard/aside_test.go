@@ -1,0 +1,27 @@
+package guard
+
+import (
+	"strings"
+	"testing"
+)
+
+func TestWithoutAside(t *testing.T) {
+	tests := []struct{ name, in, want string }{
+		{"a bracketed entry", "diehl platinum 100 cs-a 480 unique id# (not the cs-a he)",
+			"diehl platinum 100 cs-a 480 unique id# (          -    )"},
+		{"a listing after a comma", "lg lm305ue-g1 240v paco, the cec 2015 listing not the 2014 one",
+			"lg lm305ue-g1 240v paco, the cec 2015 listing                 "},
+		{"other than", "which modules other than premium use ar glass in the defaults tab",
+			"which modules " + strings.Repeat(" ", len("other than premium")) + " use ar glass in the defaults tab"},
+		{"a clause ends at a comma", "tilt except for fixed, for 1-axis", "tilt                 , for 1-axis"},
+		{"a negated verb sets nothing aside", "does pvwatts not model snow", "does pvwatts not model snow"},
+		{"nothing set aside", "paco of SB7000TL-US-22 at 208V", "paco of SB7000TL-US-22 at 208V"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			if got := WithoutAside(tc.in); got != tc.want {
+				t.Errorf("WithoutAside(%q)\n got %q\nwant %q", tc.in, got, tc.want)
+			}
+		})
+	}
+}
