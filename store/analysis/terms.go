@@ -75,7 +75,14 @@ func appendAtom(dst []string, a string) []string {
 	case num == "" && lettersOnly(a):
 		return appendWord(dst, a)
 	case num == "":
-		return append(dst, a)
+		dst = append(dst, a)
+		if word, code := leadingWord(a); code != "" {
+			// "solarriver7000tl": a name run into its model number, which
+			// engineers type apart ("solarriver 7000tl").
+			dst = appendWord(dst, word)
+			return appendAtom(dst, code)
+		}
+		return dst
 	case rest == "":
 		return appendNumber(dst, num)
 	case hasDigit(rest):
@@ -133,6 +140,24 @@ func signLen(t string) int {
 // leadingNumber splits t into a leading (optionally signed) number with
 // decimal, grouping or ratio separators, and the rest. num is "" when t
 // does not start with one.
+// leadingWord splits an atom that starts with a word of minGluedWord
+// letters or more, run into a number ("solarriver7000tl"), into the word
+// and the rest; code is "" when the atom is not so made ("sb7000tl": two
+// letters are a model prefix, not a word).
+func leadingWord(t string) (word, code string) {
+	i := 0
+	for i < len(t) && (t[i] >= 'a' && t[i] <= 'z' || t[i] >= 'A' && t[i] <= 'Z') {
+		i++
+	}
+	if i < minGluedWord || i == len(t) || !isASCIIDigit(t[i]) {
+		return "", ""
+	}
+	return t[:i], t[i:]
+}
+
+// minGluedWord is the shortest word leadingWord splits off.
+const minGluedWord = 4
+
 func leadingNumber(t string) (num, rest string) {
 	i := signLen(t)
 	if i >= len(t) || !isASCIIDigit(t[i]) {
