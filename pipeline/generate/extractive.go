@@ -9,6 +9,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"unicode"
 	"unicode/utf8"
 
 	"github.com/cewhq/cew/pipeline/guard"
@@ -981,15 +982,29 @@ func termSet(s string) map[string]bool {
 // is in terms ("800mm" asked, "800 mm" written).
 func hasParts(terms map[string]bool, compound string) bool {
 	parts := analysis.Terms(compound)
-	if len(parts) < 2 {
-		return false
-	}
-	for _, p := range parts[1:] {
+	found := false
+	for i, p := range parts {
+		if i == 0 || isBeginning(parts[:i], p) {
+			continue
+		}
 		if !terms[p] {
 			return false
 		}
+		found = true
 	}
-	return true
+	return found
+}
+
+// isBeginning reports whether term is a beginning of a code that analysis
+// adds after it — the "sc500" of "sc500u", letters and a number — which is
+// no part of its own.
+func isBeginning(before []string, term string) bool {
+	if !hasDigit(term) || !strings.ContainsFunc(term, unicode.IsLetter) || !unicode.IsDigit(rune(term[len(term)-1])) {
+		return false
+	}
+	return slices.ContainsFunc(before, func(b string) bool {
+		return len(b) > len(term) && strings.HasPrefix(b, term) && !strings.ContainsAny(b, "-/_.,:")
+	})
 }
 
 // pluralOf reports whether terms holds an identifier of the question in

@@ -433,7 +433,8 @@ func TestExtractiveEvidence(t *testing.T) {
 			category: "technical_value", chunks: []store.Chunk{epcra, pvwattsLosses, trenchSpec},
 			want: map[string]float64{"no_number": 1}},
 		{name: "a number asked for and one stated", question: "how many tmy3 sites does v5 use",
-			category: "technical_value", chunks: []store.Chunk{{ID: "nrel/1/8", DocID: "nrel", Page: 5, Text: "By default PVWatts V5 uses 1020 TMY3s."}},
+			category: "technical_value", chunks: []store.Chunk{{ID: "nrel/1/8", DocID: "nrel", Page: 5, Text: "By default PVWatts V5 uses 1020 TMY3s."},
+				pvwattsLosses, trenchSpec},
 			want: map[string]float64{"no_number": 0}},
 	}
 	g := generate.NewExtractive(generate.ExtractiveOptions{})

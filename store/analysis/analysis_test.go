@@ -99,8 +99,9 @@ func TestTerms(t *testing.T) {
 		want []string
 	}{
 		{"DrawingNumber", "277-007-D-C-40327", []string{"277-007-d-c-40327", "277", "007", "d", "c", "40327"}},
-		{"ModelNumber", "SB7000TL-US-22", []string{"sb7000tl-us-22", "sb7000tl", "us", "22"}},
-		{"NameRunIntoModelNumber", "SolarRiver7000TL-US", []string{"solarriver7000tl-us", "solarriver7000tl", "solarriv", "7000tl", "7000", "tl", "us"}},
+		{"ModelNumber", "SB7000TL-US-22", []string{"sb7000tl-us-22", "sb7000tl", "sb7000", "us", "22"}},
+		{"ModelNumberSuffixLeftOff", "MIG300UL00", []string{"mig300ul00", "mig300"}},
+		{"NameRunIntoModelNumber", "SolarRiver7000TL-US", []string{"solarriver7000tl-us", "solarriver7000tl", "solarriver7000", "solarriv", "7000tl", "7000", "tl", "us"}},
 		{"ReportNumber", "NREL/TP-6A20-62641", []string{"nrel/tp-6a20-62641", "nrel", "tp", "6a20", "62641"}},
 		{"NegativeDecimal", "-0.35", []string{"-0.35", "0.35"}},
 		{"Decimal", "0.35", []string{"0.35"}},

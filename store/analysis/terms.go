@@ -75,7 +75,7 @@ func appendAtom(dst []string, a string) []string {
 	case num == "" && lettersOnly(a):
 		return appendWord(dst, a)
 	case num == "":
-		dst = append(dst, a)
+		dst = appendCode(dst, a)
 		if word, code := leadingWord(a); code != "" {
 			// "solarriver7000tl": a name run into its model number, which
 			// engineers type apart ("solarriver 7000tl").
@@ -87,7 +87,7 @@ func appendAtom(dst []string, a string) []string {
 		return appendNumber(dst, num)
 	case hasDigit(rest):
 		// "6a20", "3x4": a code, not a number with a unit.
-		return append(dst, a)
+		return appendCode(dst, a)
 	}
 	dst = append(dst, a)
 	dst = appendNumber(dst, num)
@@ -140,13 +140,30 @@ func signLen(t string) int {
 // leadingNumber splits t into a leading (optionally signed) number with
 // decimal, grouping or ratio separators, and the rest. num is "" when t
 // does not start with one.
+// appendCode appends a code atom and each of its beginnings that ends
+// where a number gives way to letters: engineers leave a model's suffix
+// off ("mig300" for "MIG300UL00", "sb7000" for "SB7000TL").
+func appendCode(dst []string, a string) []string {
+	dst = append(dst, a)
+	letters := false
+	for i := 1; i < len(a); i++ {
+		letters = letters || isASCIILetter(a[i-1])
+		if letters && isASCIIDigit(a[i-1]) && isASCIILetter(a[i]) {
+			dst = append(dst, a[:i])
+		}
+	}
+	return dst
+}
+
+func isASCIILetter(b byte) bool { return b >= 'a' && b <= 'z' || b >= 'A' && b <= 'Z' }
+
 // leadingWord splits an atom that starts with a word of minGluedWord
 // letters or more, run into a number ("solarriver7000tl"), into the word
 // and the rest; code is "" when the atom is not so made ("sb7000tl": two
 // letters are a model prefix, not a word).
 func leadingWord(t string) (word, code string) {
 	i := 0
-	for i < len(t) && (t[i] >= 'a' && t[i] <= 'z' || t[i] >= 'A' && t[i] <= 'Z') {
+	for i < len(t) && isASCIILetter(t[i]) {
 		i++
 	}
 	if i < minGluedWord || i == len(t) || !isASCIIDigit(t[i]) {
