@@ -1,6 +1,8 @@
 package generate
 
 import (
+	"strings"
+
 	"github.com/cewhq/cew/pipeline/guard"
 )
 
@@ -10,7 +12,8 @@ import (
 //   - reader_score, reader_coverage: the best unit's score and the weighted
 //     share of the question's terms it (or its context) holds;
 //   - margin: how far the best unit's score is above the best unit that
-//     would have quoted something else from another place;
+//     would have quoted something else from another place — and stated
+//     other values: the -208V and -240V rows giving one Paco are one answer;
 //   - missing: the largest weight share of one question term found nowhere
 //     near the unit ("snow" when a table has no snow scenario);
 //   - dims_asked, typed_value: the question wants a value of a known
@@ -38,8 +41,10 @@ func evidence(q question, picked, cands []candidate) map[string]float64 {
 		"reader_coverage": clamp01(best.coverage),
 		"margin":          1,
 	}
+	said := answerValues(q, best)
 	for _, c := range cands {
-		if c.chunk != best.chunk && c.quote != best.quote && !isPicked(picked, c) {
+		if c.chunk != best.chunk && c.quote != best.quote && !isPicked(picked, c) &&
+			(said == "" || answerValues(q, c) != said) {
 			f["margin"] = clamp01(best.score - c.score)
 			break
 		}
@@ -110,6 +115,23 @@ func evidence(q question, picked, cands []candidate) map[string]float64 {
 		f["parts"] = 1
 	}
 	return f
+}
+
+// answerValues lists the values a unit's quote states beyond the question's
+// own numbers and, for a spreadsheet row, beyond its name ("Platinum 100
+// CS-A (480)"), in order: what it answers with. "" when it states none.
+func answerValues(q question, c candidate) string {
+	quote := c.quote
+	if c.kind == kindRecord && len(c.fields) > 0 {
+		quote = strings.TrimPrefix(quote, c.fields[0])
+	}
+	var b strings.Builder
+	for _, v := range guard.Values(quote) {
+		if !q.numbers[v.Num] {
+			b.WriteString(v.Num + v.Unit + " ")
+		}
+	}
+	return b.String()
 }
 
 // statesNumber reports whether the picked units state a number the
