@@ -399,7 +399,7 @@ var (
 	frameWords = set(`name named called term type kind sort value amount number example mean means meaning
 		describe described refer refers referred happen happened stand stands acronym abbreviation definition
 		define defined entry entries listed specified stated given provided quoted use used uses using
-		threshold thresholds tab tabs worksheet find tell know look`)
+		threshold thresholds tab tabs worksheet find tell know look according guide manual handbook document documents`)
 	howNumber = set(`many much long deep high wide far big large old thick tall heavy often fast hot cold
 		warm low strong wide`)
 	dateNouns   = set(`year years date day month century decade era period`)

@@ -47,6 +47,8 @@ func TestAnalyse(t *testing.T) {
 			text: "what is the 3% default shading loss meant to represent"},
 		{name: "a value of another clause leaves the cue asking", in: "with 3% soiling what is the total loss",
 			text: "with 3% soiling what is the total loss", dims: []guard.Dimension{guard.DimPercent}},
+		{name: "an hour after no number is the hour", in: "sunrise hr: where in the hour is the sun position",
+			text: "sunrise hour: where in the hour is the sun position"},
 		{name: "minutes stay minutes", in: "is the 5 min average used", text: "is the 5 min average used"},
 		{name: "sq and cu before a length are square and cubic", in: "racm threshold in sq ft and cu ft",
 			text: "racm threshold in square ft and cubic ft"},

@@ -30,6 +30,10 @@ var shorthand = map[string]string{
 // number ("5 min" is five minutes).
 var minMax = map[string]string{"min": "minimum", "max": "maximum"}
 
+// clippedUnits are units that, after no number, name the span of time
+// itself: "sunrise hr" is the sunrise hour, "3 hr" stays three hours.
+var clippedUnits = map[string]string{"hr": "hour", "hrs": "hours", "wk": "week", "wks": "weeks"}
+
 // squareCubic are read as square/cubic only before a unit of length ("sq
 // ft", "cu m"): alone, "cu" is copper.
 var squareCubic = map[string]string{"sq": "square", "cu": "cubic"}
@@ -53,6 +57,10 @@ func expandShorthand(text string, known func(string) bool) (string, []Correction
 				(i == 0 || toks[i-1].Kind != analysis.Number)
 		}
 		if !ok {
+			long, ok = clippedUnits[t.Text]
+			ok = ok && (i == 0 || toks[i-1].Kind != analysis.Number)
+		}
+		if !ok {
 			long, ok = squareCubic[t.Text]
 			ok = ok && i+1 < len(toks) && lengthUnits[toks[i+1].Text]
 		}
@@ -67,7 +75,7 @@ func expandShorthand(text string, known func(string) bool) (string, []Correction
 // index has the short one (a "temp" folder, a "spec" sheet name, "V5 Avg"
 // on a chart).
 var alwaysExpand = map[string]bool{"temp": true, "coeff": true, "coef": true, "eff": true, "defualt": true,
-	"avg": true, "approx": true, "whats": true, "min": true, "max": true}
+	"avg": true, "approx": true, "whats": true, "min": true, "max": true, "hr": true, "hrs": true, "wk": true, "wks": true}
 
 // isShorthand reports whether the speller must leave w alone because the
 // shorthand table handles it.
@@ -75,5 +83,6 @@ func isShorthand(w string) bool {
 	_, ok := shorthand[w]
 	_, mm := minMax[w]
 	_, sc := squareCubic[w]
-	return ok || mm || sc
+	_, cu := clippedUnits[w]
+	return ok || mm || sc || cu
 }
