@@ -85,6 +85,8 @@ and measure on the others.`,
 	cmd.Flags().Float64Var(&squadShare, "squad-share", 1, "total weight of the SQuAD answers against the domain answers'")
 	cmd.Flags().StringVar(&out, "out", defaultConfidenceModel, "where to write the model")
 	cmd.Flags().Float64Var(&opts.L2, "l2", 0, "ridge penalty (default 1)")
+	cmd.Flags().Float64Var(&opts.HighPrecision, "high-precision", 0, "share of right answers \"high\" must keep out of fold (default 0.97)")
+	cmd.Flags().Float64Var(&opts.MediumPrecision, "medium-precision", 0, "share of right answers \"medium\" must keep out of fold (default 0.80)")
 	cmd.Flags().Float64Var(&opts.WrongCost, "wrong-cost", 0, "right answers one wrong answer is worth when choosing the refusal threshold (default 3)")
 	_ = cmd.MarkFlagRequired("outcomes")
 	return cmd
