@@ -33,7 +33,9 @@ import (
 //     embedder, and how far it stands above the most similar other quote
 //     (ten times the difference: similarities differ by hundredths);
 //   - first_chunk: the answer comes from the best-ranked passage;
-//   - parts: the answer quotes several units.
+//   - parts: the answer quotes several units;
+//   - polar: the question asks yes or no, and the quote is the sentence
+//     that holds most of it.
 func evidence(q question, picked, cands []candidate) map[string]float64 {
 	best := picked[0]
 	f := map[string]float64{
@@ -113,6 +115,9 @@ func evidence(q question, picked, cands []candidate) map[string]float64 {
 	}
 	if len(picked) > 1 {
 		f["parts"] = 1
+	}
+	if q.polar {
+		f["polar"] = 1
 	}
 	return f
 }

@@ -583,7 +583,7 @@ func (e *Extractive) score(q question, u unit, terms map[string]bool, ctx unitCo
 		return candidate{}, false
 	}
 	if u.kind == kindSentence && chartLabels(u.text, toks) || u.kind != kindRecord && formula(tokenShape(toks).add(ctx.header(u.header))) ||
-		q.countsAbsent(toks) {
+		q.countsAbsent(toks) || q.polar && pointer(toks) {
 		return candidate{}, false
 	}
 	var header, prev map[string]bool
@@ -751,6 +751,18 @@ func (e *Extractive) score(q question, u unit, terms map[string]bool, ctx unitCo
 func statesRate(text string) bool {
 	return slices.ContainsFunc(guard.Values(text), func(v guard.Value) bool { return strings.Contains(v.Unit, "/") })
 }
+
+// pointer reports whether a sentence only points to where more is said
+// ("For more information on the asbestos NESHAP, go to www…"): it says
+// neither yes nor no.
+func pointer(toks []analysis.Token) bool {
+	return analysis.StartsWith(toks, pointerOpening) || analysis.StartsWith(toks, pointerOpeningMore)
+}
+
+var (
+	pointerOpening     = []string{"for", "information"}
+	pointerOpeningMore = []string{"for", "more", "information"}
+)
 
 // chartLabels reports whether a unit reads as the labels of a chart
 // extracted from a PDF: axis ticks, three numbers or more in a row with

@@ -350,6 +350,11 @@ func TestExtractiveReadsTheQuestion(t *testing.T) {
 				{ID: "sandia-inverters/1/161", DocID: "sandia-inverters", Sheet: "Parameters", Row: 162,
 					Text: "Manufacturer: Diehl Controls; ID: Platinum 100 CS-A (208); Vintage: 2010; B4: 2.11E-07; Unique ID#: 462"}},
 			want: "Manufacturer: Diehl Controls; ID: Platinum 100 CS-A (480); Unique ID#: 463 [S2]."},
+		{name: "a pointer to more information says neither yes nor no", question: "asbestos neshap: do we notify epa on every renovation",
+			category: "technical_value", chunks: []store.Chunk{{ID: "epa/1/20", DocID: "epa", DocNumber: "EPA-FEDREQ-CONSTR", Page: 6,
+				Section: "ASBESTOS", Text: "For more information on the asbestos NESHAP for a renovation, go to www.epa.gov/asbestos/neshap.html. " +
+					"You must notify EPA only if the amounts reach the thresholds."}},
+			want: "You must notify EPA only if the amounts reach the thresholds [S1]."},
 		{name: "the sentence for the asked ground coverage ratio", question: "iea bifi pitch at gcr 0.25",
 			category: "technical_value", chunks: []store.Chunk{pitch}, want: "For a GCR of 0.25 the pitch is 9.536m [S1]."},
 		{name: "a yes or no question is answered by the sentence that says which", question: "is the total system loss just the sum of the individual losses",

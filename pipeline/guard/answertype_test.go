@@ -170,9 +170,12 @@ func TestIsPolar(t *testing.T) {
 		{"what is the default tilt", false},
 		{"is it?", false},
 		{"default losses is 14?", false},
+		{"vf note: is the integral for the avg sky vf exact or does it need numerical integration", true},
+		{"asbestos neshap - do we notify epa on every renovation or just on demo", true},
+		{"vf note: what is the integral", false},
 	}
 	for _, tc := range tests {
-		if got := IsPolar(analysis.Tokens(tc.question)); got != tc.want {
+		if got := IsPolar(tc.question, analysis.Tokens(tc.question)); got != tc.want {
 			t.Errorf("IsPolar(%q) = %v, want %v", tc.question, got, tc.want)
 		}
 	}

@@ -93,7 +93,7 @@ func expectation(text string, technical bool) guard.Expectation {
 		}
 	}
 	exp.Labelled = guard.LabelledNumbers(text)
-	if exp.Polar = guard.IsPolar(toks); exp.Polar {
+	if exp.Polar = guard.IsPolar(text, toks); exp.Polar {
 		// "is the total loss the sum of the losses": yes or no, and the
 		// sentence that says which; "loss" names no value asked for.
 		exp.Dims, exp.Cues, exp.NeedsValue = nil, nil, false
