@@ -393,12 +393,14 @@ func dropSiblingRecords(q question, cands []candidate, units []unit) []candidate
 		return n, true
 	}
 	var names []name
+	named := map[[2]int]name{}     // by chunk and position, for the candidates
 	filled := map[[2]string]bool{} // tables whose rows have cells beside the name
 	for _, u := range units {
 		n, ok := nameOf(u)
 		if !ok {
 			continue
 		}
+		named[[2]int{u.chunk, u.pos}] = n
 		if len(u.fields) > 1 {
 			filled[[2]string{n.doc, n.label}] = true
 		}
@@ -407,7 +409,7 @@ func dropSiblingRecords(q question, cands []candidate, units []unit) []candidate
 		}
 	}
 	return slices.DeleteFunc(cands, func(c candidate) bool {
-		own, ok := nameOf(c.unit)
+		own, ok := named[[2]int{c.chunk, c.pos}]
 		if !ok {
 			return false
 		}
