@@ -182,6 +182,7 @@ func TestIsStopword(t *testing.T) {
 		{"don't", true},
 		{"within", true}, // a preposition the Snowball list lacks
 		{"across", true},
+		{"vs", true}, // "v5 vs v1" compares; it names nothing
 		{"trench", false},
 		{"inverter", false},
 		{"The", false}, // callers pass lower-case words

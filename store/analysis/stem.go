@@ -24,8 +24,8 @@ func isIndexStopword(w string) bool {
 
 // broadStopwords extends the index set with the Snowball English stop list,
 // auxiliaries, contractions and the prepositions that list lacks ("within",
-// "across", "among"): words that carry no content a guard should demand to
-// find in a cited chunk.
+// "across", "among", "versus" and its "vs"): words that carry no content a
+// guard should demand to find in a cited chunk.
 var broadStopwords = func() map[string]struct{} {
 	words := strings.Fields(`
 		a about above across after again against all along am among amongst an and any
@@ -44,7 +44,7 @@ var broadStopwords = func() map[string]struct{} {
 		so some such t than that that's the their theirs them themselves then
 		there there's these they they'd they'll they're they've this those
 		through throughout thus to too toward towards under until up upon us
-		very via was wasn't we we'd we'll we're we've were weren't
+		versus very via vs was wasn't we we'd we'll we're we've were weren't
 		what what's when when's where where's whether which while who who's whom
 		why why's will with within without won't would wouldn't yes yet you
 		you'd you'll you're you've
