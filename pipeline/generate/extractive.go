@@ -584,7 +584,8 @@ func (e *Extractive) score(q question, u unit, terms map[string]bool, ctx unitCo
 		// Too short to say anything; a table row says it with its header.
 		return candidate{}, false
 	}
-	if u.kind == kindSentence && chartLabels(u.text, toks) || u.kind != kindRecord && formula(tokenShape(toks).add(ctx.header(u.header))) ||
+	if u.kind == kindSentence && (chartLabels(u.text, toks) || equations(u.text, toks)) ||
+		u.kind != kindRecord && formula(tokenShape(toks).add(ctx.header(u.header))) ||
 		q.countsAbsent(toks) || q.polar && pointer(toks) {
 		return candidate{}, false
 	}
@@ -836,6 +837,15 @@ func (ctx unitContext) header(h string) shape {
 // f xx cos"): ten tokens or more, three in five of them one or two
 // characters long.
 func formula(s shape) bool { return s.tokens >= 10 && 5*s.short >= 3*s.tokens }
+
+// equations reports whether a sentence runs into equations extracted from
+// a PDF ("Substituting the above and changing variables vf ( x ) = 11 + cos
+// ( + ) 22 = 1 + 1 cos cos − 1 sin sin"): two equals signs or more, and two
+// in five of its tokens one or two characters long.
+func equations(text string, toks []analysis.Token) bool {
+	s := tokenShape(toks)
+	return strings.Count(text, "=") >= 2 && 5*s.short >= 2*s.tokens
+}
 
 // unnamedCase reports whether a sentence leaves out a case the question
 // asks for while its passage tells that case from a sibling elsewhere:

@@ -62,3 +62,21 @@ func TestFormula(t *testing.T) {
 		}
 	}
 }
+
+// TestEquations: a sentence that runs into an equation extracted from a PDF
+// is not a sentence to quote; one stating a value with an equals sign is.
+func TestEquations(t *testing.T) {
+	tests := []struct {
+		text string
+		want bool
+	}{
+		{"Substituting the above and changing variables vf ( x ) = 11 + cos ( + ) 22 = 1 + 1 cos cos − 1 sin sin 2 2", true},
+		{"**10% grade = slope angle of 5.71 deg from horizontal (atan(0.1))", false},
+		{"With x = 0 at the bottom edge and x = L at the top edge, the view factor varies along the slant height.", false},
+	}
+	for _, tc := range tests {
+		if got := equations(tc.text, analysis.Tokens(tc.text)); got != tc.want {
+			t.Errorf("equations(%q) = %v, want %v", tc.text, got, tc.want)
+		}
+	}
+}
