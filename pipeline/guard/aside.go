@@ -9,10 +9,10 @@ import (
 // SetAside returns the positions of the tokens of what a question sets
 // aside: the words after "not the", "(not", ", not", "other than", "except"
 // or "excluding", to the end of the clause (at most maxAsideWords, or else
-// the first word but an article) — "diehl
-// platinum 100 cs-a (not the cs-a he)", "the cec 2015 listing not the 2014
-// one". The cue is among them. "does pvwatts not model snow" sets nothing
-// aside. It returns nil when nothing is.
+// the first word but an article) — "diehl platinum 100 cs-a (not the cs-a
+// he)", "the cec 2015 listing not the 2014 one". The cue is among them.
+// "does pvwatts not model snow" sets nothing aside. It returns nil when
+// nothing is.
 func SetAside(text string, toks []analysis.Token) map[int]bool {
 	gap := func(i int) string {
 		if i == 0 {

@@ -137,9 +137,6 @@ func signLen(t string) int {
 	return 0
 }
 
-// leadingNumber splits t into a leading (optionally signed) number with
-// decimal, grouping or ratio separators, and the rest. num is "" when t
-// does not start with one.
 // appendCode appends a code atom and each of its beginnings that ends
 // where a number gives way to letters: engineers leave a model's suffix
 // off ("mig300" for "MIG300UL00", "sb7000" for "SB7000TL").
@@ -175,6 +172,9 @@ func leadingWord(t string) (word, code string) {
 // minGluedWord is the shortest word leadingWord splits off.
 const minGluedWord = 4
 
+// leadingNumber splits t into a leading (optionally signed) number with
+// decimal, grouping or ratio separators, and the rest. num is "" when t
+// does not start with one.
 func leadingNumber(t string) (num, rest string) {
 	i := signLen(t)
 	if i >= len(t) || !isASCIIDigit(t[i]) {
