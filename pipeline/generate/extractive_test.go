@@ -441,6 +441,17 @@ func TestExtractiveEvidence(t *testing.T) {
 			category: "technical_value", chunks: []store.Chunk{{ID: "nrel/1/8", DocID: "nrel", Page: 5, Text: "By default PVWatts V5 uses 1020 TMY3s."},
 				pvwattsLosses, trenchSpec},
 			want: map[string]float64{"no_number": 0}},
+		{name: "passages stating the same value are one answer", question: "default soiling loss in pvwatts",
+			category: "technical_value", chunks: []store.Chunk{
+				{ID: "nrel/1/40", DocID: "nrel", Title: "PVWatts Version 5 Manual", Page: 13, Text: "The default soiling loss is 2 % in PVWatts."},
+				{ID: "nrel/1/41", DocID: "nrel", Title: "PVWatts Version 5 Manual", Page: 14, Text: "By default PVWatts assumes a soiling loss of 2 %."}},
+			want: map[string]float64{"margin": 1, "polar": 0}},
+		{name: "a yes-or-no question", question: "does the 2-axis tracking in pvwatts account for any shading",
+			category: "general", chunks: []store.Chunk{{ID: "nrel/1/23", DocID: "nrel", DocNumber: "NREL-TP-6A20-62641",
+				Title: "PVWatts Version 5 Manual", Page: 9, Section: "7 Plane-of-Array Irradiance",
+				Text: "The two axis tracking algorithm assumes no shading. The one axis tracking algorithm can backtrack."},
+				pvwattsLosses, trenchSpec},
+			want: map[string]float64{"polar": 1}},
 	}
 	g := generate.NewExtractive(generate.ExtractiveOptions{})
 	for _, tc := range tests {

@@ -1,9 +1,11 @@
 package generate
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/cewhq/cew/pipeline/guard"
+	"github.com/cewhq/cew/store"
 	"github.com/cewhq/cew/store/analysis"
 )
 
@@ -21,6 +23,18 @@ func TestFrameWords(t *testing.T) {
 	}
 	for term := range want {
 		t.Errorf("%q is not a term of the question", term)
+	}
+}
+
+// TestFrameWordsPointAtTheDocument: "according to the EPA construction
+// guide" says where to look, not what is asked about.
+func TestFrameWordsPointAtTheDocument(t *testing.T) {
+	q := parseQuestion("when is an eis not needed according to the epa construction guide", "general", "simple", guard.Expectation{})
+	for _, term := range q.terms {
+		want := term.term == "accord" || term.term == "guid"
+		if term.frame != want {
+			t.Errorf("%q: frame = %v, want %v", term.term, term.frame, want)
+		}
 	}
 }
 
@@ -78,5 +92,28 @@ func TestEquations(t *testing.T) {
 		if got := equations(tc.text, analysis.Tokens(tc.text)); got != tc.want {
 			t.Errorf("equations(%q) = %v, want %v", tc.text, got, tc.want)
 		}
+	}
+}
+
+// TestTableRowDefinesNothing: a question after what a value represents is
+// not answered as well by a row of a table of values ("Shading | 3 %") as a
+// question after the value is.
+func TestTableRowDefinesNothing(t *testing.T) {
+	table := store.Chunk{ID: "nrel/1/44", DocID: "nrel", Page: 13, Section: "Table 6. System Losses",
+		Text: "Table 6. System Losses\nCategory | Default value\nShading | 3 %\nSoiling | 2 %"}
+	score := func(defines bool) float64 {
+		q := parseQuestion("what is the 3% default shading loss meant to represent", "general", "simple", guard.Expectation{})
+		q.defines = defines
+		cands, _ := NewExtractive(ExtractiveOptions{}).candidates(q, []store.Chunk{table})
+		for _, c := range cands {
+			if strings.HasPrefix(c.quote, "Shading") {
+				return c.score
+			}
+		}
+		t.Fatalf("the shading row is no candidate (defines %v)", defines)
+		return 0
+	}
+	if asked, defined := score(false), score(true); defined >= asked {
+		t.Errorf("row scores %.3f asked what it represents, %.3f asked for its value; want lower", defined, asked)
 	}
 }
