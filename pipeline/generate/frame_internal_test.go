@@ -117,3 +117,22 @@ func TestTableRowDefinesNothing(t *testing.T) {
 		t.Errorf("row scores %.3f asked what it represents, %.3f asked for its value; want lower", defined, asked)
 	}
 }
+
+// TestHasParts: an identifier asked for is found by its parts, but the
+// beginnings analysis adds for a code ("sb7000" of "sb7000tl") are no parts.
+func TestHasParts(t *testing.T) {
+	tests := []struct {
+		in, id string
+		want   bool
+	}{
+		{"SMA America: SB7000TL-US-22 (208V)", "sb7000tl-us-22", true},
+		{"SMA America: SB7700TL-US-22 (208V)", "sb7000tl-us-22", false},
+		{"SC500CP-US 270V", "sc500u", false},
+		{"800 mm", "800mm", true},
+	}
+	for _, tc := range tests {
+		if got := hasParts(termSet(tc.in), tc.id); got != tc.want {
+			t.Errorf("hasParts(%q, %q) = %v, want %v", tc.in, tc.id, got, tc.want)
+		}
+	}
+}
