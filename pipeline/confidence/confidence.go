@@ -5,9 +5,10 @@
 // regression fitted on the tuning part of the domain dev set (cew eval
 // calibrate), optionally helped by answers to SQuAD questions that fit its
 // weights but not its thresholds; its thresholds are chosen on the domain
-// answers so that "high" answers are right at least 95 % of the time and
-// "medium" at least 80 % (see FitOptions for the margin "high" keeps), and below the refusal threshold the pipeline says
-// the information was not found. Two models ship: one for answers read with
+// answers so that "high" answers are right at least 95 % of the time (with
+// a margin, see FitOptions) and "medium" at least 80 %, and below the
+// refusal threshold the pipeline says the information was not found. Two
+// models ship: one for answers read with
 // the local embedder (extractive.json), one for answers read by words alone
 // (extractive-lexical.json).
 package confidence
