@@ -8,8 +8,8 @@
 // answers so that "high" answers are right at least 95 % of the time (with
 // a margin, see FitOptions) and "medium" at least 80 %, and below the
 // refusal threshold the pipeline says the information was not found. Two
-// models ship: one for answers read with
-// the local embedder (extractive.json), one for answers read by words alone
+// models ship: one for answers read with the local embedder
+// (extractive.json), one for answers read by words alone
 // (extractive-lexical.json).
 package confidence
 
