@@ -126,13 +126,13 @@ func evidence(q question, picked, cands []candidate) map[string]float64 {
 // own numbers and, for a spreadsheet row, beyond its name ("Platinum 100
 // CS-A (480)"), in order: what it answers with. "" when it states none.
 func answerValues(q question, c candidate) string {
-	quote := c.quote
-	if c.kind == kindRecord && len(c.fields) > 0 {
-		quote = strings.TrimPrefix(quote, c.fields[0])
+	name := 0
+	if c.kind == kindRecord && len(c.fields) > 0 && strings.HasPrefix(c.quote, c.fields[0]) {
+		name = len(c.fields[0])
 	}
 	var b strings.Builder
-	for _, v := range guard.Values(quote) {
-		if !q.numbers[v.Num] {
+	for _, v := range c.values {
+		if v.Start >= name && !q.numbers[v.Num] {
 			b.WriteString(v.Num + v.Unit + " ")
 		}
 	}

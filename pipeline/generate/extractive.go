@@ -353,77 +353,81 @@ func dropOddRecords(q question, cands []candidate, units []unit, unitTerms []map
 // for, no row answers rather than its sibling. A row whose name holds a
 // word of what the question sets aside is dropped too.
 func dropSiblingRecords(q question, cands []candidate, units []unit) []candidate {
-	type name struct {
-		doc, label string
-		asked      []int
-		// aside is set when the name holds a word of what the question
-		// sets aside ("(not the cs-a he)").
-		aside bool
-	}
-	nameOf := func(u unit) (name, bool) {
-		if u.kind != kindRecord {
-			return name{}, false
-		}
-		fields := u.fields
-		if len(fields) == 0 {
-			fields = []string{u.text} // a row of one cell has no fields
-		}
-		label, _, ok := strings.Cut(fields[0], ":")
-		if !ok {
-			return name{}, false
-		}
-		// The name is in the cells of words: "Manufacturer: Diehl
-		// Controls; ID: Platinum 100 CS-A HE (480)", not "Paco: 100000".
-		var words []string
-		for _, f := range fields {
-			if _, value, ok := strings.Cut(f, ":"); ok && namesSomething(value) {
-				words = append(words, value)
-			}
-		}
-		terms := termSet(strings.Join(words, " "))
-		n := name{doc: u.docID, label: strings.TrimSpace(label)}
-		for t := range q.excluded {
-			n.aside = n.aside || terms[t]
-		}
-		for i, t := range q.terms {
-			if !t.frame && (terms[t.term] || t.exact && (hasParts(terms, t.term) || pluralOf(terms, t.term))) {
-				n.asked = append(n.asked, i)
-			}
-		}
-		return n, true
-	}
-	var names []name
-	named := map[[2]int]name{}     // by chunk and position, for the candidates
+	var rows []rowName
+	at := map[[2]int]int{}         // a record's index in rows, by chunk and position
 	filled := map[[2]string]bool{} // tables whose rows have cells beside the name
 	for _, u := range units {
-		n, ok := nameOf(u)
+		n, ok := nameRow(q, u)
 		if !ok {
 			continue
 		}
-		named[[2]int{u.chunk, u.pos}] = n
+		at[[2]int{u.chunk, u.pos}] = len(rows)
+		rows = append(rows, n)
 		if len(u.fields) > 1 {
 			filled[[2]string{n.doc, n.label}] = true
 		}
-		if len(n.asked) > 0 && !n.aside {
-			names = append(names, n)
-		}
 	}
 	return slices.DeleteFunc(cands, func(c candidate) bool {
-		own, ok := named[[2]int{c.chunk, c.pos}]
+		i, ok := at[[2]int{c.chunk, c.pos}]
 		if !ok {
 			return false
 		}
+		own := rows[i]
 		if own.aside || len(c.fields) == 0 && filled[[2]string{own.doc, own.label}] {
 			// Set aside, or a row with a name and no values where the
 			// table's other rows have them ("Module type: AR
 			// Glass/cell"): it states nothing.
 			return true
 		}
-		return slices.ContainsFunc(names, func(n name) bool {
-			return n.doc == own.doc && n.label == own.label && len(own.asked) > 0 && len(n.asked) > len(own.asked) &&
+		return len(own.asked) > 0 && slices.ContainsFunc(rows, func(n rowName) bool {
+			return !n.aside && n.doc == own.doc && n.label == own.label && len(n.asked) > len(own.asked) &&
 				!slices.ContainsFunc(own.asked, func(i int) bool { return !slices.Contains(n.asked, i) })
 		})
 	})
+}
+
+// rowName is what a spreadsheet row is called, as dropSiblingRecords
+// compares rows.
+type rowName struct {
+	doc, label string // the document and the heading of the row's first cell
+	asked      []int  // the question terms the name holds
+	// aside is set when the name holds a word of what the question sets
+	// aside ("(not the cs-a he)").
+	aside bool
+}
+
+// nameRow reads the name of a spreadsheet row: its cells of words,
+// "Manufacturer: Diehl Controls; ID: Platinum 100 CS-A HE (480)", not
+// "Paco: 100000". ok is false for other units.
+func nameRow(q question, u unit) (rowName, bool) {
+	if u.kind != kindRecord {
+		return rowName{}, false
+	}
+	fields := u.fields
+	if len(fields) == 0 {
+		fields = []string{u.text} // a row of one cell has no fields
+	}
+	label, _, ok := strings.Cut(fields[0], ":")
+	if !ok {
+		return rowName{}, false
+	}
+	var words []string
+	for _, f := range fields {
+		if _, value, ok := strings.Cut(f, ":"); ok && namesSomething(value) {
+			words = append(words, value)
+		}
+	}
+	terms := termSet(strings.Join(words, " "))
+	n := rowName{doc: u.docID, label: strings.TrimSpace(label)}
+	for t := range q.excluded {
+		n.aside = n.aside || terms[t]
+	}
+	for i, t := range q.terms {
+		if !t.frame && holds(terms, t) {
+			n.asked = append(n.asked, i)
+		}
+	}
+	return n, true
 }
 
 // namesSomething reports whether a cell holds a word or a model number —
@@ -584,8 +588,8 @@ func (e *Extractive) score(q question, u unit, terms map[string]bool, ctx unitCo
 		// Too short to say anything; a table row says it with its header.
 		return candidate{}, false
 	}
-	if u.kind == kindSentence && (chartLabels(u.text, toks) || equations(u.text, toks)) ||
-		u.kind != kindRecord && formula(tokenShape(toks).add(ctx.header(u.header))) ||
+	if u.kind == kindSentence && chartLabels(u.text, toks) ||
+		u.kind != kindRecord && formula(u.text, tokenShape(toks).add(ctx.header(u.header))) ||
 		q.countsAbsent(toks) || q.polar && pointer(toks) {
 		return candidate{}, false
 	}
@@ -637,7 +641,7 @@ func (e *Extractive) score(q question, u unit, terms map[string]bool, ctx unitCo
 	var got float64
 	for i, t := range q.terms {
 		switch {
-		case terms[t.term] || t.exact && (hasParts(terms, t.term) || pluralOf(terms, t.term)):
+		case holds(terms, t):
 			c.matched[i] = 1
 		case ctx.title[t.term] || t.exact && hasParts(ctx.title, t.term):
 			c.matched[i] = 1
@@ -832,19 +836,14 @@ func (ctx unitContext) header(h string) shape {
 	return s
 }
 
-// formula reports whether a unit (with its table header) reads as an
-// equation extracted from a PDF ("VF ( x 01 , x ) = 1 − 1 | 1 | PP 2 + 2
-// f xx cos"): ten tokens or more, three in five of them one or two
-// characters long.
-func formula(s shape) bool { return s.tokens >= 10 && 5*s.short >= 3*s.tokens }
-
-// equations reports whether a sentence runs into equations extracted from
-// a PDF ("Substituting the above and changing variables vf ( x ) = 11 + cos
-// ( + ) 22 = 1 + 1 cos cos − 1 sin sin"): two equals signs or more, and two
-// in five of its tokens one or two characters long.
-func equations(text string, toks []analysis.Token) bool {
-	s := tokenShape(toks)
-	return strings.Count(text, "=") >= 2 && 5*s.short >= 2*s.tokens
+// formula reports whether a unit (with its table header, of shape s)
+// reads as an equation extracted from a PDF: ten tokens or more, three in
+// five of them one or two characters long ("VF ( x 01 , x ) = 1 − 1 | 1 |
+// PP 2 + 2 f xx cos"); or a sentence run into equations, two equals signs
+// or more and two in five tokens that short ("Substituting the above and
+// changing variables vf ( x ) = 11 + cos ( + ) 22 = 1 + 1 cos cos …").
+func formula(text string, s shape) bool {
+	return s.tokens >= 10 && 5*s.short >= 3*s.tokens || strings.Count(text, "=") >= 2 && 5*s.short >= 2*s.tokens
 }
 
 // unnamedCase reports whether a sentence leaves out a case the question
@@ -1000,6 +999,12 @@ func termSet(s string) map[string]bool {
 		m[t] = true
 	}
 	return m
+}
+
+// holds reports whether terms hold a question term: as it is, or for a
+// number or identifier, by its parts or in the plural.
+func holds(terms map[string]bool, t qterm) bool {
+	return terms[t.term] || t.exact && (hasParts(terms, t.term) || pluralOf(terms, t.term))
 }
 
 // hasParts reports whether every part of a compound number or identifier

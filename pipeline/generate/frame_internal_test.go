@@ -59,8 +59,9 @@ func TestChartLabels(t *testing.T) {
 	}
 }
 
-// TestFormula: an equation the PDF reader flattened into text is not an
-// answer; a table row of values is.
+// TestFormula: an equation the PDF reader flattened into text, or a
+// sentence that runs into one, is not an answer; a table row of values, or
+// a sentence stating a value with an equals sign, is.
 func TestFormula(t *testing.T) {
 	tests := []struct {
 		text string
@@ -69,28 +70,13 @@ func TestFormula(t *testing.T) {
 		{"VF ( x 01 , x ) = 1 − 1 | 1 | PP 2 + 2 f xx cos + ( f ) 2 | (16) 22 f xx 10 − f | L | L", true},
 		{"Location | Fixed | Fixed+Premium | 1 Axis | Backtracking | 2 Axis AK Anchorage | 14.7 % | 14.3 % | 6.8 % | 8.0 % | 9.6 %", false},
 		{"It is important to note that the total loss is not the sum of the individual losses.", false},
-	}
-	for _, tc := range tests {
-		if got := formula(tokenShape(analysis.Tokens(tc.text))); got != tc.want {
-			t.Errorf("formula(%.50q…) = %v, want %v", tc.text, got, tc.want)
-		}
-	}
-}
-
-// TestEquations: a sentence that runs into an equation extracted from a PDF
-// is not a sentence to quote; one stating a value with an equals sign is.
-func TestEquations(t *testing.T) {
-	tests := []struct {
-		text string
-		want bool
-	}{
 		{"Substituting the above and changing variables vf ( x ) = 11 + cos ( + ) 22 = 1 + 1 cos cos − 1 sin sin 2 2", true},
 		{"**10% grade = slope angle of 5.71 deg from horizontal (atan(0.1))", false},
 		{"With x = 0 at the bottom edge and x = L at the top edge, the view factor varies along the slant height.", false},
 	}
 	for _, tc := range tests {
-		if got := equations(tc.text, analysis.Tokens(tc.text)); got != tc.want {
-			t.Errorf("equations(%q) = %v, want %v", tc.text, got, tc.want)
+		if got := formula(tc.text, tokenShape(analysis.Tokens(tc.text))); got != tc.want {
+			t.Errorf("formula(%.50q…) = %v, want %v", tc.text, got, tc.want)
 		}
 	}
 }

@@ -80,5 +80,7 @@ const maxAsideWords = 5
 
 var articles = map[string]bool{"the": true, "a": true, "an": true, "one": true}
 
+// questionWords open a question that asks for something other than yes or
+// no.
 var questionWords = map[string]bool{"what": true, "which": true, "who": true, "whom": true, "whose": true,
 	"when": true, "where": true, "why": true, "how": true}

@@ -33,8 +33,7 @@ func IsPolar(text string, toks []analysis.Token) bool {
 		return false
 	}
 	for _, t := range toks[1:] {
-		switch t.Text {
-		case "what", "which", "who", "whom", "whose", "when", "where", "why", "how":
+		if questionWords[t.Text] {
 			return false
 		}
 	}
