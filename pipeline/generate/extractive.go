@@ -715,7 +715,7 @@ func (e *Extractive) score(q question, u unit, terms map[string]bool, ctx unitCo
 		// ("Site Latitude" in a "degrees" column), number or not.
 		typeOK, unitOK = true, true
 	}
-	if !typeOK && q.mustNumber && q.expect.WantsValue() {
+	if !typeOK && (q.counts || q.mustNumber && q.expect.WantsValue()) {
 		return candidate{}, false
 	}
 	score := c.coverage * (1 - proximityShare + proximityShare*proximity(q, toks))

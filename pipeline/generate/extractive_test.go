@@ -355,6 +355,11 @@ func TestExtractiveReadsTheQuestion(t *testing.T) {
 				Section: "ASBESTOS", Text: "For more information on the asbestos NESHAP for a renovation, go to www.epa.gov/asbestos/neshap.html. " +
 					"You must notify EPA only if the amounts reach the thresholds."}},
 			want: "You must notify EPA only if the amounts reach the thresholds [S1]."},
+		{name: "how much asks for a number a sentence without one does not give", question: "How much funding per site does the EPA Brownfield Program provide?",
+			category: "general", chunks: []store.Chunk{{ID: "epa/1/30", DocID: "epa", DocNumber: "EPA-FEDREQ-CONSTR", Page: 8,
+				Section: "OTHER CONSIDERATIONS", Text: "EPA’s Brownfield Program provides funding for the assessment, cleanup, and redevelopment " +
+					"of brownfield sites, and leverages public and private investments to help in these efforts."}},
+			want: generate.NotFoundText},
 		{name: "the sentence for the asked ground coverage ratio", question: "iea bifi pitch at gcr 0.25",
 			category: "technical_value", chunks: []store.Chunk{pitch}, want: "For a GCR of 0.25 the pitch is 9.536m [S1]."},
 		{name: "a yes or no question is answered by the sentence that says which", question: "is the total system loss just the sum of the individual losses",

@@ -57,6 +57,9 @@ type question struct {
 	// mustNumber is set when an answer without a number cannot be right
 	// (technical values, "how many", "how much").
 	mustNumber bool
+	// counts is set when the question itself says so ("how many", "how
+	// much"), not the category: a sentence stating no number is no answer.
+	counts bool
 	// unit is a unit of measure the question names, such as "mm" or "%".
 	unit    string
 	complex bool
@@ -109,7 +112,7 @@ func parseQuestion(text, category, complexity string, expect guard.Expectation) 
 			if unitWords[t.Text] && q.unit == "" && (i == 0 || toks[i-1].Kind != analysis.Number) {
 				q.unit = t.Text
 			}
-			if analysis.IsStopword(t.Text) || whWords[t.Text] || seen[t.Term] {
+			if analysis.IsStopword(t.Text) || whWords[t.Text] || seen[t.Term] || i > 0 && toks[i-1].Text == "how" && howForm[t.Text] {
 				continue
 			}
 			seen[t.Term] = true
@@ -155,11 +158,12 @@ func parseQuestion(text, category, complexity string, expect guard.Expectation) 
 		q.words["stands"] || q.words["definition"] || q.words["define"] || q.words["meaning"] || q.words["represent"] ||
 		q.words["represents"]
 	q.want, q.mustNumber = expectedAnswer(toks)
+	q.counts = q.mustNumber
 	if category == "technical_value" {
 		q.want, q.mustNumber = numberAnswer, true
 	}
 	if q.polar = expect.Polar; q.polar {
-		q.want, q.mustNumber = anyAnswer, false
+		q.want, q.mustNumber, q.counts = anyAnswer, false, false
 	}
 	return q
 }
@@ -400,6 +404,9 @@ var (
 		describe described refer refers referred happen happened stand stands acronym abbreviation definition
 		define defined entry entries listed specified stated given provided quoted use used uses using
 		threshold thresholds tab tabs worksheet find tell know look according guide manual handbook document documents`)
+	// howForm are the words that make "how" ask for a number and name
+	// nothing a sentence would repeat ("how many", "how much", "how often").
+	howForm   = set(`many much often`)
 	howNumber = set(`many much long deep high wide far big large old thick tall heavy often fast hot cold
 		warm low strong wide`)
 	dateNouns   = set(`year years date day month century decade era period`)
