@@ -351,7 +351,9 @@ func dropOddRecords(q question, cands []candidate, units []unit, unitTerms []map
 // about the "AR Glass/cell" row, not "Standard glass/cell"; "…-us-22 240v"
 // about the 240V variant. When the row asked about lacks the column asked
 // for, no row answers rather than its sibling. A row whose name holds a
-// word of what the question sets aside is dropped too.
+// word of what the question sets aside, or names another quantity of a
+// unit the question states ("(600 VDC) 480V" for "the 1000 vdc version"),
+// is dropped too.
 func dropSiblingRecords(q question, cands []candidate, units []unit) []candidate {
 	var rows []rowName
 	at := map[[2]int]int{}         // a record's index in rows, by chunk and position
@@ -373,8 +375,8 @@ func dropSiblingRecords(q question, cands []candidate, units []unit) []candidate
 			return false
 		}
 		own := rows[i]
-		if own.aside || len(c.fields) == 0 && filled[[2]string{own.doc, own.label}] {
-			// Set aside, or a row with a name and no values where the
+		if own.aside || own.other || len(c.fields) == 0 && filled[[2]string{own.doc, own.label}] {
+			// Set aside, another variant, or a row with a name and no values where the
 			// table's other rows have them ("Module type: AR
 			// Glass/cell"): it states nothing.
 			return true
@@ -394,6 +396,10 @@ type rowName struct {
 	// aside is set when the name holds a word of what the question sets
 	// aside ("(not the cs-a he)").
 	aside bool
+	// other is set when the name states quantities of a unit the question
+	// states, none of them the question's: "GTIB-480-100 (600 VDC) 480V"
+	// is not the 1000 VDC version.
+	other bool
 }
 
 // nameRow reads the name of a spreadsheet row: its cells of words,
@@ -417,8 +423,9 @@ func nameRow(q question, u unit) (rowName, bool) {
 			words = append(words, value)
 		}
 	}
-	terms := termSet(strings.Join(words, " "))
-	n := rowName{doc: u.docID, label: strings.TrimSpace(label)}
+	name := strings.Join(words, " ")
+	terms := termSet(name)
+	n := rowName{doc: u.docID, label: strings.TrimSpace(label), other: namesOtherQuantity(q.stated, name)}
 	for t := range q.excluded {
 		n.aside = n.aside || terms[t]
 	}
@@ -428,6 +435,28 @@ func nameRow(q question, u unit) (rowName, bool) {
 		}
 	}
 	return n, true
+}
+
+// namesOtherQuantity reports whether name states a quantity of the unit
+// of one of stated and none equal to it.
+func namesOtherQuantity(stated []guard.Value, name string) bool {
+	if len(stated) == 0 {
+		return false
+	}
+	values := guard.Values(name)
+	for _, s := range stated {
+		other, same := false, false
+		for _, v := range values {
+			if v.Unit == s.Unit {
+				same = same || v.Num == s.Num
+				other = other || v.Num != s.Num
+			}
+		}
+		if other && !same {
+			return true
+		}
+	}
+	return false
 }
 
 // namesSomething reports whether a cell holds a word or a model number —

@@ -302,6 +302,11 @@ func TestExtractiveReadsTheQuestion(t *testing.T) {
 	pitch := store.Chunk{ID: "iea/1/3", DocID: "iea", DocNumber: "IEA-PVPS-T13-BIFI", Page: 2, Section: "Scenarios",
 		Text: "A GCR of 0.4 for the Trina Vertex module (length = 2.384m) corresponds to a row-to-row spacing or pitch of 5.96m. " +
 			"For a GCR of 0.25 the pitch is 9.536m."}
+	gtib := []store.Chunk{
+		{ID: "cec/1/1150", DocID: "cec", DocNumber: "CEC-INVERTERS", Sheet: "CEC_Inverters", Row: 1150,
+			Text: "Name: Princeton Power Systems: GTIB-480-100 (600 VDC) 480V [CEC 2010]; Vdco (V): 489.4402778"},
+		{ID: "cec/1/1149", DocID: "cec", DocNumber: "CEC-INVERTERS", Sheet: "CEC_Inverters", Row: 1149,
+			Text: "Name: Princeton Power Systems: GTIB-480-100 (480 VDC) 480V [CEC 2010]; Vdco (V): 400.1566667"}}
 	tests := []struct {
 		name, question, category string
 		chunks                   []store.Chunk
@@ -360,6 +365,9 @@ func TestExtractiveReadsTheQuestion(t *testing.T) {
 				Section: "OTHER CONSIDERATIONS", Text: "EPA’s Brownfield Program provides funding for the assessment, cleanup, and redevelopment " +
 					"of brownfield sites, and leverages public and private investments to help in these efforts."}},
 			want: generate.NotFoundText},
+		{name: "the row named for the quantity asked", question: "gtib-480-100 600 vdc version vdco",
+			category: "technical_value", chunks: gtib,
+			want: "Name: Princeton Power Systems: GTIB-480-100 (600 VDC) 480V [CEC 2010]; Vdco (V): 489.4402778 [S1]."},
 		{name: "the sentence for the asked ground coverage ratio", question: "iea bifi pitch at gcr 0.25",
 			category: "technical_value", chunks: []store.Chunk{pitch}, want: "For a GCR of 0.25 the pitch is 9.536m [S1]."},
 		{name: "a yes or no question is answered by the sentence that says which", question: "is the total system loss just the sum of the individual losses",

@@ -122,3 +122,28 @@ func TestHasParts(t *testing.T) {
 		}
 	}
 }
+
+// TestNamesOtherQuantity: a spreadsheet row named for another quantity of
+// a unit the question states is another variant of the model.
+func TestNamesOtherQuantity(t *testing.T) {
+	const gtib = "Princeton Power Systems GTIB-480-100 (600 VDC) 480V [CEC 2010]"
+	tests := []struct {
+		question, name string
+		want           bool
+	}{
+		{"gtib-480-100 1000 vdc version vdco", gtib, true},
+		{"gtib-480-100 600 vdc version vdco", gtib, false},
+		{"gtib-480-100 480v vdco", gtib, false},
+		{"gtib-480-100 vdco", gtib, false},
+		{"evershine tl6000-us 277v paco", "Jiangsu Zeversolar New Energy Evershine TL6000-US-240 240V [CEC 2013]", true},
+		{"evershine tl6000-us 240v paco", "Jiangsu Zeversolar New Energy Evershine TL6000-US-240 240V [CEC 2013]", false},
+		{"refusol 24 kw vdco", "REFUsol 24K (480V)", false},
+		{"gtib-480-100 vdco (not the 600 vdc one)", gtib, false},
+	}
+	for _, tc := range tests {
+		q := parseQuestion(tc.question, "technical_value", "simple", guard.Expectation{})
+		if got := namesOtherQuantity(q.stated, tc.name); got != tc.want {
+			t.Errorf("%q: namesOtherQuantity(%q) = %v, want %v", tc.question, tc.name, got, tc.want)
+		}
+	}
+}

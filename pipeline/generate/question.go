@@ -88,6 +88,10 @@ type question struct {
 	// platinum 100 cs-a (not the cs-a he)"): they are not asked about, and
 	// a row named by one is the other entry.
 	excluded map[string]bool
+	// stated holds the question's quantities with a unit ("1000 vdc",
+	// "240v"): a spreadsheet row named for another quantity of that unit
+	// is another variant (see nameRow).
+	stated []guard.Value
 }
 
 func parseQuestion(text, category, complexity string, expect guard.Expectation) question {
@@ -159,6 +163,11 @@ func parseQuestion(text, category, complexity string, expect guard.Expectation) 
 		q.words["represents"]
 	q.want, q.mustNumber = expectedAnswer(toks)
 	q.counts = q.mustNumber
+	for _, v := range guard.Values(guard.WithoutAside(text)) {
+		if v.Unit != "" {
+			q.stated = append(q.stated, v)
+		}
+	}
 	if category == "technical_value" {
 		q.want, q.mustNumber = numberAnswer, true
 	}
