@@ -506,10 +506,16 @@ const maxVariants = 3
 // to be quoted beside it.
 const variantShare = 0.95
 
+// variantNamedShare is how close a row holding a number or identifier of
+// the question that the best row lacks must come: "paco 208 vs 240" names
+// both variants, each row holds one of the two.
+const variantNamedShare = 0.85
+
 // variants returns the other spreadsheet rows that match a model name of
 // the question as well as the best row does ("SB7000TL-US-22" names both
-// the -208V and the -240V rows): quoting one would pick a variant for the
-// user. Rows must come from the same document.
+// the -208V and the -240V rows), or nearly as well and hold a number of
+// the question the best row does not ("208 vs 240"): quoting one would
+// pick a variant for the user. Rows must come from the same document.
 func variants(q question, cands []candidate) []candidate {
 	best := cands[0]
 	if best.kind != kindRecord || !slices.ContainsFunc(q.terms, func(t qterm) bool { return t.code }) {
@@ -517,14 +523,28 @@ func variants(q question, cands []candidate) []candidate {
 	}
 	var out []candidate
 	for _, c := range cands[1:] {
-		if len(out) == maxVariants-1 || c.score < variantShare*best.score {
+		if len(out) == maxVariants-1 || c.score < variantNamedShare*best.score {
 			break
 		}
-		if c.kind == kindRecord && c.docID == best.docID && c.quote != best.quote {
+		if c.kind != kindRecord || c.docID != best.docID || c.quote == best.quote {
+			continue
+		}
+		if c.score >= variantShare*best.score || addsExact(q, c, best) {
 			out = append(out, c)
 		}
 	}
 	return out
+}
+
+// addsExact reports whether c holds a number or identifier of the question
+// that best does not.
+func addsExact(q question, c, best candidate) bool {
+	for i, t := range q.terms {
+		if t.exact && c.matched[i] == 1 && best.matched[i] < 1 {
+			return true
+		}
+	}
+	return false
 }
 
 // combine answers a complex question ("compare X and Y", two questions in

@@ -147,3 +147,33 @@ func TestNamesOtherQuantity(t *testing.T) {
 		}
 	}
 }
+
+// TestVariants: the rows quoted beside the best one for a model name the
+// question shortens are those that match as well, or nearly as well and
+// hold a number of the question the best row lacks ("paco 208 vs 240").
+func TestVariants(t *testing.T) {
+	q := parseQuestion("evershine tl6000-us paco 208 vs 240", "technical_value", "simple", guard.Expectation{})
+	row := func(quote string, score float64, has ...string) candidate {
+		c := candidate{unit: unit{kind: kindRecord, docID: "cec"}, quote: quote, score: score, matched: make([]float64, len(q.terms))}
+		for _, h := range has {
+			c.matched[q.index[h]] = 1
+		}
+		return c
+	}
+	best := row("TL6000-US-240 240V; Paco: 5990", 0.89, "tl6000-us", "240")
+	tests := []struct {
+		name  string
+		other candidate
+		want  int
+	}{
+		{"nearly as good, holding the other number", row("TL6000-US-208 208V; Paco: 5320", 0.83, "tl6000-us", "208"), 1},
+		{"nearly as good, holding nothing more", row("TL5000-US-240 240V; Paco: 4990", 0.83, "240"), 0},
+		{"as good", row("TL6000-US-240 240V [CEC 2019]; Paco: 5990", 0.88, "tl6000-us", "240"), 1},
+		{"far behind, holding the other number", row("TL6000-US-208 208V; Paco: 5320", 0.6, "tl6000-us", "208"), 0},
+	}
+	for _, tc := range tests {
+		if got := variants(q, []candidate{best, tc.other}); len(got) != tc.want {
+			t.Errorf("%s: %d variants, want %d", tc.name, len(got), tc.want)
+		}
+	}
+}
