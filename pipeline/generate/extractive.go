@@ -688,7 +688,9 @@ func (e *Extractive) score(q question, u unit, terms map[string]bool, ctx unitCo
 		}
 	}
 	var got float64
+	own := false // the unit itself, or its column, holds a word of the question
 	for i, t := range q.terms {
+		own = own || !t.frame && (holds(terms, t) || header[t.term])
 		switch {
 		case holds(terms, t):
 			c.matched[i] = 1
@@ -723,6 +725,12 @@ func (e *Extractive) score(q question, u unit, terms map[string]bool, ctx unitCo
 			// its context: this unit is about something else.
 			return candidate{}, false
 		}
+	}
+	if !own {
+		// Only the title or the section names what is asked: "Module:
+		// Trina Vertex 650 W" under the study's title does not say which
+		// strings the study's DC power is reported from.
+		return candidate{}, false
 	}
 	if u.kind == kindSentence && unnamedCase(q, c.matched, ctx.cases) {
 		return candidate{}, false
