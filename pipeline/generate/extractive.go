@@ -110,6 +110,9 @@ const (
 	askedColumnBonus = 1.3
 	// labelBonus lifts a table row whose label the question names whole.
 	labelBonus = 1.25
+	// definitionBonus favours a sentence that opens by saying what the
+	// subject of a "what is X" question is.
+	definitionBonus = 1.5
 	// rankBonus is added for the first chunk, decreasing to 0 for the
 	// last: retrieval's order breaks near ties.
 	rankBonus = 0.03
@@ -790,6 +793,12 @@ func (e *Extractive) score(q question, u unit, terms map[string]bool, ctx unitCo
 			score *= missingTypePenalty
 		}
 	}
+	if u.kind == kindSentence && definesSubject(q.subject, toks) {
+		// "Brownfields are abandoned, idled, or underused … facilities"
+		// answers "what is a brownfield"; "EPA's Brownfield Program
+		// provides funding for … brownfield sites" only mentions it.
+		score = min(1, score*definitionBonus)
+	}
 	if c.label = labelAsked(q, u); c.label {
 		// The row is about what the question names ("Module type" in a
 		// table of defaults): a sentence that only mentions the words
@@ -815,6 +824,28 @@ func (e *Extractive) score(q question, u unit, terms map[string]bool, ctx unitCo
 func statesRate(text string) bool {
 	return slices.ContainsFunc(guard.Values(text), func(v guard.Value) bool { return strings.Contains(v.Unit, "/") })
 }
+
+// definesSubject reports whether a sentence opens with subject (after an
+// article or a list mark) followed by "is", "are", "means" or "refers".
+func definesSubject(subject []string, toks []analysis.Token) bool {
+	if len(subject) == 0 {
+		return false
+	}
+	i := 0
+	for i < len(toks) && (toks[i].Kind == analysis.Symbol || toks[i].Text == "a" || toks[i].Text == "an" || toks[i].Text == "the") {
+		i++
+	}
+	for _, term := range subject {
+		if i >= len(toks) || toks[i].Term != term {
+			return false
+		}
+		i++
+	}
+	return i < len(toks) && definingVerbs[toks[i].Text]
+}
+
+// definingVerbs follow the subject of a sentence that says what it is.
+var definingVerbs = set(`is are means refers describes denotes`)
 
 // pointer reports whether a sentence only points to where more is said
 // ("For more information on the asbestos NESHAP, go to www…"): it says

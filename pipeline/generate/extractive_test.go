@@ -373,6 +373,14 @@ func TestExtractiveReadsTheQuestion(t *testing.T) {
 				Title: "IEA PVPS Task 13 bifacial tracker simulation", Section: "Scenarios",
 				Text: "▪ Module: Trina Vertex 650 W (TSM-DEG21C.20)\n▪ Rows: 5 rows, each with 25 modules"}},
 			want: generate.NotFoundText},
+		{name: "what a thing is is said by the sentence that opens with it", question: "what is a brownfield per the epa construction guide",
+			category: "general", chunks: []store.Chunk{{ID: "epa/1/31", DocID: "epa", DocNumber: "EPA-FEDREQ-CONSTR", Page: 8,
+				Title: "Federal Environmental Requirements for Construction", Section: "OTHER CONSIDERATIONS",
+				Text: "EPA’s Brownfield Program provides funding for the assessment, cleanup, and redevelopment of brownfield sites. " +
+					"Brownfields are abandoned, idled, or underused industrial and commercial facilities where expansion or redevelopment " +
+					"is complicated by real or perceived environmental contamination."}},
+			want: "Brownfields are abandoned, idled, or underused industrial and commercial facilities where expansion or redevelopment " +
+				"is complicated by real or perceived environmental contamination [S1]."},
 		{name: "the sentence for the asked ground coverage ratio", question: "iea bifi pitch at gcr 0.25",
 			category: "technical_value", chunks: []store.Chunk{pitch}, want: "For a GCR of 0.25 the pitch is 9.536m [S1]."},
 		{name: "a yes or no question is answered by the sentence that says which", question: "is the total system loss just the sum of the individual losses",

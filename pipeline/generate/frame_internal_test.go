@@ -177,3 +177,25 @@ func TestVariants(t *testing.T) {
 		}
 	}
 }
+
+// TestAskedSubject: "what is X" asks what X is when nothing but where to
+// look follows X.
+func TestAskedSubject(t *testing.T) {
+	tests := []struct {
+		in   string
+		want string
+	}{
+		{"what is a brownfield per the epa construction guide", "brownfield"},
+		{"what are universal wastes", "univers wast"},
+		{"what is the default tilt for trackers in pvwatts", "default tilt"},
+		{"what is the default tilt of a 1-axis tracker", ""},
+		{"what is swppp", "swppp"},
+		{"how deep is the trench", ""},
+	}
+	for _, tc := range tests {
+		got := strings.Join(askedSubject(analysis.Tokens(tc.in)), " ")
+		if got != tc.want {
+			t.Errorf("askedSubject(%q) = %q, want %q", tc.in, got, tc.want)
+		}
+	}
+}

@@ -88,6 +88,10 @@ type question struct {
 	// platinum 100 cs-a (not the cs-a he)"): they are not asked about, and
 	// a row named by one is the other entry.
 	excluded map[string]bool
+	// subject holds the terms of what a "what is X" question asks to be
+	// told about ("what is a brownfield" → "brownfield"): a sentence that
+	// opens by saying what X is defines it.
+	subject []string
 	// stated holds the question's quantities with a unit ("1000 vdc",
 	// "240v"): a spreadsheet row named for another quantity of that unit
 	// is another variant (see nameRow).
@@ -163,6 +167,7 @@ func parseQuestion(text, category, complexity string, expect guard.Expectation) 
 		q.words["represents"]
 	q.want, q.mustNumber = expectedAnswer(toks)
 	q.counts = q.mustNumber
+	q.subject = askedSubject(toks)
 	for _, v := range guard.Values(guard.WithoutAside(text)) {
 		if v.Unit != "" {
 			q.stated = append(q.stated, v)
@@ -176,6 +181,43 @@ func parseQuestion(text, category, complexity string, expect guard.Expectation) 
 	}
 	return q
 }
+
+// maxSubjectWords bounds the words of a "what is X" subject.
+const maxSubjectWords = 3
+
+// askedSubject returns the terms of X in a question that opens "what is
+// (a|an|the) X" or "what are X", X running to the first function or frame
+// word ("what is a brownfield per the epa guide"); nil otherwise, and when
+// X is followed by more than a frame ("what is the default tilt for
+// trackers" asks for a value, not what the tilt is).
+func askedSubject(toks []analysis.Token) []string {
+	if len(toks) < 3 || toks[0].Text != "what" || toks[1].Text != "is" && toks[1].Text != "are" {
+		return nil
+	}
+	i := 2
+	if i < len(toks) && (toks[i].Text == "a" || toks[i].Text == "an" || toks[i].Text == "the") {
+		i++
+	}
+	var subject []string
+	for ; i < len(toks) && len(subject) <= maxSubjectWords; i++ {
+		t := toks[i]
+		if t.Kind != analysis.Word || analysis.IsStopword(t.Text) || frameWords[t.Text] {
+			break
+		}
+		subject = append(subject, t.Term)
+	}
+	if len(subject) == 0 || len(subject) > maxSubjectWords {
+		return nil
+	}
+	if i < len(toks) && !subjectEnds[toks[i].Text] {
+		return nil
+	}
+	return subject
+}
+
+// subjectEnds are the words after which a "what is X" question only says
+// where to look ("per the epa guide", "in pvwatts", "according to").
+var subjectEnds = set(`per in according from under for`)
 
 // absentTerms returns the terms of the words that follow "no" or "without"
 // in a question ("flush roof mount with no standoff").
