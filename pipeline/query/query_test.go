@@ -29,6 +29,8 @@ func TestAnalyse(t *testing.T) {
 			text: "default system losses in pvwatts?", dims: []guard.Dimension{guard.DimPercent}},
 		{name: "shorthand spelled out", in: "temp coeff for premium modules",
 			text: "temperature coefficient for premium modules", dims: []guard.Dimension{guard.DimTempCoeff}},
+		{name: "site shorthand spelled out", in: "can we toss haz waste from demo into the c&d landfill",
+			text: "can we toss hazardous waste from demolition into the c&d landfill"},
 		{name: "db is database", in: "what does fd mean in the sandia module db",
 			text: "what does fd mean in the sandia module database"},
 		{name: "eff is efficiency", in: "pvwatts nominal inverter eff default?",

@@ -23,6 +23,10 @@ var shorthand = map[string]string{
 	"std": "standard", "prem": "premium", "defualt": "default", "dflt": "default",
 	"jan": "january", "feb": "february", "mar": "march", "apr": "april", "jun": "june", "jul": "july",
 	"aug": "august", "sep": "september", "sept": "september", "oct": "october", "nov": "november", "dec": "december",
+	"haz": "hazardous", "env": "environmental", "enviro": "environmental", "reg": "regulation", "regs": "regulations",
+	"cert": "certification", "certs": "certifications", "demo": "demolition", "constr": "construction",
+	"bldg": "building", "bldgs": "buildings", "equip": "equipment", "mgmt": "management", "govt": "government",
+	"dept": "department", "maint": "maintenance", "elec": "electrical", "pct": "percent", "hrly": "hourly",
 	"db": "database", "docs": "documents", "tbl": "table", "tbls": "tables", "vs": "versus", "whats": "what is", "hows": "how is", "whts": "what is",
 }
 
