@@ -1,6 +1,7 @@
 package generate
 
 import (
+	"slices"
 	"strings"
 	"testing"
 
@@ -196,6 +197,30 @@ func TestAskedSubject(t *testing.T) {
 		got := strings.Join(askedSubject(analysis.Tokens(tc.in)), " ")
 		if got != tc.want {
 			t.Errorf("askedSubject(%q) = %q, want %q", tc.in, got, tc.want)
+		}
+	}
+}
+
+// TestQuestionFormWords: the words that only shape a question are not
+// looked for in the passages — "how much", "the 240v one" — while the
+// same words naming something are.
+func TestQuestionFormWords(t *testing.T) {
+	tests := []struct {
+		in     string
+		word   string
+		isTerm bool
+	}{
+		{"outback gs8048a paco, the 240v one", "one", false},
+		{"the 2014 ones, not the 2013 listing", "one", false},
+		{"gcr for one axis trackers", "one", true},
+		{"how much funding per site", "much", false},
+		{"how often is the albedo read", "often", false},
+	}
+	for _, tc := range tests {
+		q := parseQuestion(tc.in, "general", "simple", guard.Expectation{})
+		got := slices.ContainsFunc(q.terms, func(t qterm) bool { return strings.HasPrefix(t.term, tc.word) })
+		if got != tc.isTerm {
+			t.Errorf("%q: %q is a term = %v, want %v (terms %v)", tc.in, tc.word, got, tc.isTerm, q.terms)
 		}
 	}
 }

@@ -120,7 +120,8 @@ func parseQuestion(text, category, complexity string, expect guard.Expectation) 
 			if unitWords[t.Text] && q.unit == "" && (i == 0 || toks[i-1].Kind != analysis.Number) {
 				q.unit = t.Text
 			}
-			if analysis.IsStopword(t.Text) || whWords[t.Text] || seen[t.Term] || i > 0 && toks[i-1].Text == "how" && howForm[t.Text] {
+			if analysis.IsStopword(t.Text) || whWords[t.Text] || seen[t.Term] || i > 0 && toks[i-1].Text == "how" && howForm[t.Text] ||
+				pronounOne(toks, i) {
 				continue
 			}
 			seen[t.Term] = true
@@ -180,6 +181,16 @@ func parseQuestion(text, category, complexity string, expect guard.Expectation) 
 		q.want, q.mustNumber, q.counts = anyAnswer, false, false
 	}
 	return q
+}
+
+// pronounOne reports whether toks[i] is "one" or "ones" standing for a
+// thing named before ("the 240v one", "the 2014 ones, not …"): no word
+// follows it. "one axis" is a count.
+func pronounOne(toks []analysis.Token, i int) bool {
+	if toks[i].Text != "one" && toks[i].Text != "ones" {
+		return false
+	}
+	return i+1 == len(toks) || toks[i+1].Kind != analysis.Word || analysis.IsStopword(toks[i+1].Text)
 }
 
 // maxSubjectWords bounds the words of a "what is X" subject.
