@@ -224,3 +224,30 @@ func TestQuestionFormWords(t *testing.T) {
 		}
 	}
 }
+
+// TestHeaderOfTwoLines: a table header the PDF reader split over two lines
+// is a header in both, never a row that answers; a table of words keeps its
+// first row.
+func TestHeaderOfTwoLines(t *testing.T) {
+	tests := []struct {
+		text string
+		rows []string // the rows that are not headers
+	}{
+		{"Scenario Scenario GCR* Albedo Hub | Configuration Ground\nnumber | name | Height | surface\n" +
+			"2 | A1 | 0.25 0.2 1.5 m 1-Up portrait Horizontal\n3 | A2 | 0.4 0.5 1.5 m 1-Up portrait Horizontal",
+			[]string{"2 | A1 | 0.25 0.2 1.5 m 1-Up portrait Horizontal", "3 | A2 | 0.4 0.5 1.5 m 1-Up portrait Horizontal"}},
+		{"Module type | Cover\nStandard | Glass\nPremium | Anti-reflective",
+			[]string{"Standard | Glass", "Premium | Anti-reflective"}},
+	}
+	for _, tc := range tests {
+		var rows []string
+		for _, u := range splitUnits(0, store.Chunk{ID: "d/1/1", DocID: "d", Page: 1, Text: tc.text}) {
+			if u.kind == kindRow && !u.isHeader {
+				rows = append(rows, u.text)
+			}
+		}
+		if !slices.Equal(rows, tc.rows) {
+			t.Errorf("rows of %q\n got %q\nwant %q", tc.text, rows, tc.rows)
+		}
+	}
+}

@@ -177,6 +177,9 @@ func parseQuestion(text, category, complexity string, expect guard.Expectation) 
 	if category == "technical_value" {
 		q.want, q.mustNumber = numberAnswer, true
 	}
+	if expect.Thing {
+		q.want, q.mustNumber, q.counts = anyAnswer, false, false
+	}
 	if q.polar = expect.Polar; q.polar {
 		q.want, q.mustNumber, q.counts = anyAnswer, false, false
 	}

@@ -142,7 +142,11 @@ func splitUnits(idx int, c store.Chunk) []unit {
 				}
 			}
 			u := unit{chunk: idx, kind: kindRow, text: line, isHeader: header != "" && line == header}
-			if header != "" && line != header {
+			if header != "" && line != header && headerGoesOn(units, line, lines[i+1:]) {
+				// "Scenario Scenario GCR* Albedo Hub | …" over "number |
+				// name | Height | surface": the header's second line.
+				u.isHeader = true
+			} else if header != "" && line != header {
 				u.header = header
 			}
 			u.pos = len(units)
@@ -277,6 +281,16 @@ func sentences(p string) []string { return guard.SplitLine(p) }
 
 // oneLine writes every run of white space as one space and trims the ends.
 func oneLine(s string) string { return strings.Join(strings.Fields(s), " ") }
+
+// headerGoesOn reports whether a table line is the second line of a header
+// that the PDF reader split in two: it comes right after the header line,
+// holds no digit, and the line after it does (the first data row).
+func headerGoesOn(units []unit, line string, rest []string) bool {
+	if len(units) == 0 || !units[len(units)-1].isHeader || hasDigit(line) {
+		return false
+	}
+	return len(rest) > 0 && hasDigit(rest[0])
+}
 
 func hasAlnum(s string) bool {
 	return strings.IndexFunc(s, func(r rune) bool { return unicode.IsLetter(r) || unicode.IsDigit(r) }) >= 0

@@ -280,6 +280,10 @@ type Expectation struct {
 	// Polar is set for a question that asks yes or no (IsPolar): it asks
 	// for no value, and the sentence that states or denies it answers.
 	Polar bool
+	// Thing is set for a question that asks which thing ("which weather
+	// file formats carry an hourly albedo", "from which strings"): the
+	// answer names it, and the value words it uses only say which.
+	Thing bool
 }
 
 // Contradicts returns a described value of the question that text (with

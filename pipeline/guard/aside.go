@@ -7,9 +7,10 @@ import (
 )
 
 // SetAside returns the positions of the tokens of what a question sets
-// aside: the words after "not the", "(not", ", not", "other than", "except"
-// or "excluding", to the end of the clause (at most maxAsideWords, or else
-// the first word but an article) — "diehl platinum 100 cs-a (not the cs-a
+// aside: the words after "not the", "(not", ", not", "other than",
+// "except", "excluding", "besides", "apart from" or "aside from", to the
+// end of the clause (at most maxAsideWords, or else the first word but an
+// article) — "diehl platinum 100 cs-a (not the cs-a
 // he)", "the cec 2015 listing not the 2014 one". The cue is among them.
 // "does pvwatts not model snow" sets nothing aside. It returns nil when
 // nothing is.
@@ -26,8 +27,10 @@ func SetAside(text string, toks []analysis.Token) map[int]bool {
 		switch t := toks[i].Text; {
 		case t == "not" && i+1 < len(toks) && (articles[toks[i+1].Text] || strings.ContainsAny(gap(i), "(,;")):
 			start = i + 1
-		case t == "except" || t == "excluding":
+		case t == "except" || t == "excluding" || t == "besides":
 			start = i + 1
+		case (t == "apart" || t == "aside") && i+1 < len(toks) && toks[i+1].Text == "from":
+			start = i + 2
 		case t == "other" && i+1 < len(toks) && toks[i+1].Text == "than":
 			start = i + 2
 		default:

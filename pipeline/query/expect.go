@@ -98,12 +98,46 @@ func expectation(text string, technical bool) guard.Expectation {
 		// sentence that says which; "loss" names no value asked for.
 		exp.Dims, exp.Cues, exp.NeedsValue = nil, nil, false
 	}
+	if asksWhich(toks) {
+		// "which weather file formats can carry an hourly albedo": a
+		// name answers; "albedo" says which, it is not asked for.
+		exp.Thing, exp.Dims, exp.Cues, exp.NeedsValue = true, nil, nil, false
+	}
 	if asksForUnit(toks) {
 		// "wind speed units": the unit is the answer, not a value.
 		exp.WantsUnit, exp.Dims, exp.Cues = true, nil, nil
 	}
 	return exp
 }
+
+// asksWhich reports whether the question asks "which" of things: "which"
+// followed by a word that names no value ("which weather file formats",
+// "from which strings"), not by a cue ("which voltage"), a word for a date
+// or a count ("which year"), or a function word ("which is the clear day").
+func asksWhich(toks []analysis.Token) bool {
+	for i := 0; i+1 < len(toks); i++ {
+		if toks[i].Text != "which" {
+			continue
+		}
+		next := toks[i+1]
+		if next.Kind != analysis.Word || analysis.IsStopword(next.Text) || valueNouns[next.Text] {
+			return false
+		}
+		if dims, n := strongCues.At(toks[i+1:]); n > 0 && dims != nil {
+			return false
+		}
+		if dims, n := weakCues.At(toks[i+1:]); n > 0 && dims != nil {
+			return false
+		}
+		return true
+	}
+	return false
+}
+
+// valueNouns after "which" ask for a value all the same.
+var valueNouns = map[string]bool{"year": true, "years": true, "date": true, "dates": true, "day": true,
+	"days": true, "month": true, "months": true, "value": true, "values": true, "number": true, "numbers": true,
+	"percentage": true, "percent": true, "amount": true, "size": true, "rating": true}
 
 // firstCue returns the dimensions of the first cue in toks, the terms of
 // the words that name it and the index of its first token, or nil.
