@@ -719,6 +719,9 @@ func (e *Extractive) score(q question, u unit, terms map[string]bool, ctx unitCo
 			c.framed = append(c.framed, i)
 		case !t.exact && sharesStem(terms, t.term):
 			c.matched[i] = relatedWeight
+		case !t.exact && spelledOut(t.term, u.text, toks):
+			// "EPA" is the unit's "Environmental Protection Agency".
+			c.matched[i] = 1
 		case t.term == "rate" && statesRate(u.text):
 			// "degradation rate" is answered by "∼ 0.5 %/year": a value
 			// per unit of time or quantity is the rate, named or not.
@@ -1134,6 +1137,42 @@ func pluralOf(terms map[string]bool, id string) bool {
 // one family: long enough that "religi" joins "religion" and "religious"
 // while "cat" and "catalogue" stay apart.
 const minSharedPrefix = 5
+
+// Acronyms a unit spells out are from two to six letters long.
+const (
+	minAcronym = 2
+	maxAcronym = 6
+)
+
+// spelledOut reports whether the tokens of text spell the acronym out as
+// the initials of capitalised words in a row — "Environmental Protection
+// Agency" for "epa", "System Advisor Model" for "sam" — with function words
+// between them skipped ("Office of Enforcement").
+func spelledOut(acronym, text string, toks []analysis.Token) bool {
+	if len(acronym) < minAcronym || len(acronym) > maxAcronym || strings.IndexFunc(acronym, func(r rune) bool { return r < 'a' || r > 'z' }) >= 0 {
+		return false
+	}
+	for i := range toks {
+		k := 0
+		for j := i; j < len(toks) && k < len(acronym); j++ {
+			t := toks[j]
+			if t.Kind != analysis.Word {
+				break
+			}
+			if t.Text[0] == acronym[k] && unicode.IsUpper(rune(text[t.Start])) {
+				k++
+				continue
+			}
+			if k == 0 || !analysis.IsStopword(t.Text) {
+				break
+			}
+		}
+		if k == len(acronym) {
+			return true
+		}
+	}
+	return false
+}
 
 // sharesStem reports whether terms holds a word of the same family as stem.
 func sharesStem(terms map[string]bool, stem string) bool {

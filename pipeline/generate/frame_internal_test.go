@@ -251,3 +251,25 @@ func TestHeaderOfTwoLines(t *testing.T) {
 		}
 	}
 }
+
+// TestSpelledOut: an acronym of the question is found where the unit
+// spells it out in capitalised words.
+func TestSpelledOut(t *testing.T) {
+	tests := []struct {
+		acronym, text string
+		want          bool
+	}{
+		{"epa", "United States Environmental Protection Agency Office of Enforcement", true},
+		{"oeca", "Office of Enforcement and Compliance Assurance, Washington", true},
+		{"sam", "The System Advisor Model (SAM) is a free desktop application", true},
+		{"epa", "each phase angle is measured", false},
+		{"epa", "Environmental Protection", false},
+		{"cwa", "Clean Water Act", true},
+		{"a", "A section", false},
+	}
+	for _, tc := range tests {
+		if got := spelledOut(tc.acronym, tc.text, analysis.Tokens(tc.text)); got != tc.want {
+			t.Errorf("spelledOut(%q, %q) = %v, want %v", tc.acronym, tc.text, got, tc.want)
+		}
+	}
+}
