@@ -110,6 +110,9 @@ const (
 	askedColumnBonus = 1.3
 	// labelBonus lifts a table row whose label the question names whole.
 	labelBonus = 1.25
+	// asidePenalty weighs down a sentence about what the question sets
+	// aside.
+	asidePenalty = 0.6
 	// definitionBonus favours a sentence that opens by saying what the
 	// subject of a "what is X" question is.
 	definitionBonus = 1.5
@@ -796,6 +799,11 @@ func (e *Extractive) score(q question, u unit, terms map[string]bool, ctx unitCo
 			score *= missingTypePenalty
 		}
 	}
+	if u.kind == kindSentence && holdsAside(q, terms) {
+		// "besides PV, which other technologies can SAM simulate": a
+		// sentence about PV is about what the question sets aside.
+		score *= asidePenalty
+	}
 	if u.kind == kindSentence && definesSubject(q.subject, toks) {
 		// "Brownfields are abandoned, idled, or underused … facilities"
 		// answers "what is a brownfield"; "EPA's Brownfield Program
@@ -827,6 +835,29 @@ func (e *Extractive) score(q question, u unit, terms map[string]bool, ctx unitCo
 func statesRate(text string) bool {
 	return slices.ContainsFunc(guard.Values(text), func(v guard.Value) bool { return strings.Contains(v.Unit, "/") })
 }
+
+// holdsAside reports whether a unit's terms hold a content word of what
+// the question sets aside (not the words that set it aside).
+func holdsAside(q question, terms map[string]bool) bool {
+	for t := range q.excluded {
+		if terms[t] && !asideCues[t] && !analysis.IsStopword(t) {
+			return true
+		}
+	}
+	return false
+}
+
+// asideCues are the terms of the words that set something aside
+// (guard.SetAside).
+var asideCues = func() map[string]bool {
+	m := map[string]bool{}
+	for _, w := range strings.Fields(`not except excluding besides other than apart aside from`) {
+		for _, t := range analysis.Terms(w) {
+			m[t] = true
+		}
+	}
+	return m
+}()
 
 // definesSubject reports whether a sentence opens with subject (after an
 // article or a list mark) followed by "is", "are", "means" or "refers".

@@ -273,3 +273,22 @@ func TestSpelledOut(t *testing.T) {
 		}
 	}
 }
+
+// TestHoldsAside: a sentence naming what the question sets aside is about
+// the other thing; the words that set it aside are not what is set aside.
+func TestHoldsAside(t *testing.T) {
+	q := parseQuestion("besides pv, which other technologies can sam simulate", "general", "simple", guard.Expectation{})
+	tests := []struct {
+		text string
+		want bool
+	}{
+		{"SAM allows users to model PV systems in much greater detail.", true},
+		{"SAM also includes performance models for CSP, wind and geothermal systems.", false},
+		{"Besides, other models exist.", false},
+	}
+	for _, tc := range tests {
+		if got := holdsAside(q, termSet(tc.text)); got != tc.want {
+			t.Errorf("holdsAside(%q) = %v, want %v", tc.text, got, tc.want)
+		}
+	}
+}
