@@ -583,7 +583,7 @@ func (e *Extractive) combine(q question, cands []candidate, total float64) []can
 				bestGain, bestIdx = gain, i
 			}
 		}
-		if bestIdx < 0 || bestGain/total < minPartGain {
+		if bestIdx < 0 || bestGain/total < minPartGain && !(q.versus && bestGain/total >= minVersusGain && sameTable(picked[0], cands[bestIdx])) {
 			break
 		}
 		picked = append(picked, cands[bestIdx])
@@ -604,6 +604,23 @@ func (e *Extractive) combine(q question, cands []candidate, total float64) []can
 // minPartGain is the share of the question's weight a further unit of a
 // complex answer must add: less is repetition, not a new part.
 const minPartGain = 0.1
+
+// minVersusGain is that share when the question sets two cases side by
+// side and the further unit is a row of the table the first one is from:
+// the second case's words ("c-si" after "mc-si") may weigh little.
+const minVersusGain = 0.05
+
+// sameTable reports whether two units are rows of one table: spreadsheet
+// rows of one document, or lines of one table in a page.
+func sameTable(a, b candidate) bool {
+	switch {
+	case a.kind == kindRecord && b.kind == kindRecord:
+		return a.docID == b.docID
+	case a.kind == kindRow && b.kind == kindRow:
+		return a.chunk == b.chunk && a.header == b.header
+	}
+	return false
+}
 
 // nearDuplicate reports whether two units say much the same thing (as
 // neighbouring chunks and repeated table rows do).

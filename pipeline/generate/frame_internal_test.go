@@ -292,3 +292,44 @@ func TestHoldsAside(t *testing.T) {
 		}
 	}
 }
+
+// TestCombineVersus: a question that sets two cases side by side takes the
+// second case's row of the same table, though its words weigh little; a
+// unit of another kind still has to add a part's weight.
+func TestCombineVersus(t *testing.T) {
+	e := NewExtractive(ExtractiveOptions{})
+	q := parseQuestion("defaults tab air mass a0, glass/mc-si vs glass/c-si", "technical_value", "complex", guard.Expectation{})
+	q.terms[q.index["c"]].weight = 0.5
+	var total float64
+	for i := range q.terms {
+		if q.terms[i].weight == 0 {
+			q.terms[i].weight = 1
+		}
+		total += q.terms[i].weight
+	}
+	cand := func(kind unitKind, quote string, score float64, missing ...string) candidate {
+		c := candidate{unit: unit{kind: kind, docID: "sandia-modules"}, quote: quote, score: score,
+			matched: make([]float64, len(q.terms)), terms: termSet(quote)}
+		for i := range c.matched {
+			c.matched[i] = 1
+		}
+		for _, m := range missing {
+			c.matched[q.index[m]] = 0
+		}
+		return c
+	}
+	mc := cand(kindRecord, "Module type: Glass/mc-Si; A0: 0.9219", 0.8, "c")
+	tests := []struct {
+		name   string
+		second candidate
+		want   int
+	}{
+		{"the other case's row", cand(kindRecord, "Module type: Glass/c-Si; A0: 0.9315", 0.7, "mc"), 2},
+		{"a sentence adding as little", cand(kindSentence, "The c-Si modules use an air mass modifier.", 0.7, "mc"), 1},
+	}
+	for _, tc := range tests {
+		if got := e.combine(q, []candidate{mc, tc.second}, total); len(got) != tc.want {
+			t.Errorf("%s: %d units, want %d", tc.name, len(got), tc.want)
+		}
+	}
+}

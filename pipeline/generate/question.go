@@ -92,6 +92,10 @@ type question struct {
 	// told about ("what is a brownfield" → "brownfield"): a sentence that
 	// opens by saying what X is defines it.
 	subject []string
+	// versus is set for a question that sets two cases side by side
+	// ("glass/mc-si vs glass/c-si"): each is a part of the answer,
+	// however little of the question's weight its words carry.
+	versus bool
 	// stated holds the question's quantities with a unit ("1000 vdc",
 	// "240v"): a spreadsheet row named for another quantity of that unit
 	// is another variant (see nameRow).
@@ -169,6 +173,7 @@ func parseQuestion(text, category, complexity string, expect guard.Expectation) 
 	q.want, q.mustNumber = expectedAnswer(toks)
 	q.counts = q.mustNumber
 	q.subject = askedSubject(toks)
+	q.versus = q.words["vs"] || q.words["versus"]
 	for _, v := range guard.Values(guard.WithoutAside(text)) {
 		if v.Unit != "" {
 			q.stated = append(q.stated, v)

@@ -73,6 +73,7 @@ func TestAnalyse(t *testing.T) {
 			technical: true, text: "which weather file formats carry an hourly albedo"},
 		{name: "which of a cue asks for its value", in: "which albedo is assumed for tmy2 files", technical: true,
 			text: "which albedo is assumed for tmy2 files", dims: []guard.Dimension{guard.DimRatio}},
+		{name: "air mass is no mass", in: "air mass coefficient a0 for glass/cell", text: "air mass coefficient a0 for glass/cell"},
 		{name: "nothing but a reference is kept", in: "#3", text: "#3"},
 		{name: "a parameter of a named model is its column", in: "SB7000TL-US-22 240V max ac power?",
 			text: "SB7000TL-US-22 240V Paco?", dims: []guard.Dimension{guard.DimPower}},
