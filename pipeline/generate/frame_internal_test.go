@@ -333,3 +333,23 @@ func TestCombineVersus(t *testing.T) {
 		}
 	}
 }
+
+// TestRefersBack: a sentence that opens with a pronoun, or answers the
+// question before it ("If so, …"), is read with that sentence.
+func TestRefersBack(t *testing.T) {
+	tests := []struct {
+		in   string
+		want bool
+	}{
+		{"These wastes are treated as universal waste.", true},
+		{"If so, you may have to get Clean Water Act (CWA) permit coverage.", true},
+		{"If not, the generator is responsible.", true},
+		{"If the storage time is exceeded, a RCRA permit is needed.", false},
+		{"Storm water general permits are issued through the EPA.", false},
+	}
+	for _, tc := range tests {
+		if got := refersBack(tc.in); got != tc.want {
+			t.Errorf("refersBack(%q) = %v, want %v", tc.in, got, tc.want)
+		}
+	}
+}

@@ -212,9 +212,20 @@ func itemEnds(para []string, line string) bool {
 // refersBack reports whether a sentence opens with a pronoun or a
 // demonstrative that points at the sentence before.
 func refersBack(s string) bool {
-	first, _, _ := strings.Cut(s, " ")
-	return anaphora[strings.ToLower(strings.TrimRight(first, ",;:"))]
+	first, rest, _ := strings.Cut(s, " ")
+	first = strings.ToLower(strings.TrimRight(first, ",;:"))
+	if first == "if" {
+		// "Do you disturb one or more acres? If so, you may have to …":
+		// the answer to the question before is the condition.
+		second, _, _ := strings.Cut(rest, " ")
+		return conditionReplies[strings.ToLower(strings.TrimRight(second, ",;:"))]
+	}
+	return anaphora[first]
 }
+
+// conditionReplies follow "if" in a sentence that answers the question
+// before it: "If so", "If yes", "If not".
+var conditionReplies = map[string]bool{"so": true, "yes": true, "not": true}
 
 var anaphora = map[string]bool{
 	"he": true, "she": true, "it": true, "they": true, "his": true, "her": true, "its": true,
