@@ -110,6 +110,9 @@ const (
 	askedColumnBonus = 1.3
 	// labelBonus lifts a table row whose label the question names whole.
 	labelBonus = 1.25
+	// negationPenalty weighs down a sentence that denies nothing, for a
+	// question about what is not so.
+	negationPenalty = 0.5
 	// asidePenalty weighs down a sentence about what the question sets
 	// aside.
 	asidePenalty = 0.6
@@ -739,6 +742,9 @@ func (e *Extractive) score(q question, u unit, terms map[string]bool, ctx unitCo
 			c.framed = append(c.framed, i)
 		case !t.exact && sharesStem(terms, t.term):
 			c.matched[i] = relatedWeight
+		case !t.exact && holdsSynonym(terms, t.term):
+			// "where do we get an MSDS" — "you can obtain an MSDS".
+			c.matched[i] = relatedWeight
 		case !t.exact && spelledOut(t.term, u.text, toks):
 			// "EPA" is the unit's "Environmental Protection Agency".
 			c.matched[i] = 1
@@ -815,6 +821,11 @@ func (e *Extractive) score(q question, u unit, terms map[string]bool, ctx unitCo
 		} else {
 			score *= missingTypePenalty
 		}
+	}
+	if q.negated && !q.polar && u.kind == kindSentence && !slices.ContainsFunc(toks, func(t analysis.Token) bool { return guard.NegatesVerb(t.Text) }) {
+		// "when is an EIS not needed": "an EIS … may be required" says
+		// when it is.
+		score *= negationPenalty
 	}
 	if u.kind == kindSentence && holdsAside(q, terms) {
 		// "besides PV, which other technologies can SAM simulate": a
@@ -1185,6 +1196,45 @@ func pluralOf(terms map[string]bool, id string) bool {
 // one family: long enough that "religi" joins "religion" and "religious"
 // while "cat" and "catalogue" stay apart.
 const minSharedPrefix = 5
+
+// synonyms are the everyday verbs of a question with the words documents
+// use for them, as sets of words that stand for one another.
+var synonyms = func() map[string][]string {
+	groups := [][]string{
+		{"get", "obtain", "acquire", "receive"},
+		{"find", "identify", "determine", "locate"},
+		{"ask", "contact", "consult", "call"},
+		{"toss", "dump", "discard", "dispose"},
+		{"need", "require"},
+		{"buy", "purchase"},
+		{"show", "depict", "represent"},
+		{"allow", "permit"},
+		{"start", "begin"},
+		{"end", "finish"},
+		{"build", "construct"},
+		{"tear", "demolish"},
+	}
+	m := map[string][]string{}
+	for _, g := range groups {
+		var terms []string
+		for _, w := range g {
+			terms = append(terms, analysis.Terms(w)...)
+		}
+		for _, t := range terms {
+			for _, o := range terms {
+				if o != t {
+					m[t] = append(m[t], o)
+				}
+			}
+		}
+	}
+	return m
+}()
+
+// holdsSynonym reports whether terms hold a word that stands for term.
+func holdsSynonym(terms map[string]bool, term string) bool {
+	return slices.ContainsFunc(synonyms[term], func(s string) bool { return terms[s] })
+}
 
 // Acronyms a unit spells out are from two to six letters long.
 const (

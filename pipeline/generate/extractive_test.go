@@ -381,6 +381,12 @@ func TestExtractiveReadsTheQuestion(t *testing.T) {
 					"is complicated by real or perceived environmental contamination."}},
 			want: "Brownfields are abandoned, idled, or underused industrial and commercial facilities where expansion or redevelopment " +
 				"is complicated by real or perceived environmental contamination [S1]."},
+		{name: "a word a document says otherwise", question: "where do we get msds's for the chemicals on site",
+			category: "general", chunks: []store.Chunk{{ID: "epa/1/15", DocID: "epa", DocNumber: "EPA-FEDREQ-CONSTR", Page: 4,
+				Title: "Federal Environmental Requirements for Construction", Section: "HAZARDOUS CHEMICALS",
+				Text: "EPCRA also requires that you maintain a material safety data sheet (MSDS) for all materials on your site that contain hazardous chemicals. " +
+					"You can obtain an MSDS from the chemical supplier."}},
+			want: "You can obtain an MSDS from the chemical supplier [S1]."},
 		{name: "the sentence for the asked ground coverage ratio", question: "iea bifi pitch at gcr 0.25",
 			category: "technical_value", chunks: []store.Chunk{pitch}, want: "For a GCR of 0.25 the pitch is 9.536m [S1]."},
 		{name: "a yes or no question is answered by the sentence that says which", question: "is the total system loss just the sum of the individual losses",

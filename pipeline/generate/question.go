@@ -92,6 +92,9 @@ type question struct {
 	// told about ("what is a brownfield" → "brownfield"): a sentence that
 	// opens by saying what X is defines it.
 	subject []string
+	// negated is set for a question about what is not so ("when is an EIS
+	// not needed"): a sentence that denies nothing answers the opposite.
+	negated bool
 	// versus is set for a question that sets two cases side by side
 	// ("glass/mc-si vs glass/c-si"): each is a part of the answer,
 	// however little of the question's weight its words carry.
@@ -174,6 +177,9 @@ func parseQuestion(text, category, complexity string, expect guard.Expectation) 
 	q.counts = q.mustNumber
 	q.subject = askedSubject(toks)
 	q.versus = q.words["vs"] || q.words["versus"]
+	for i, t := range toks {
+		q.negated = q.negated || !aside[i] && guard.NegatesVerb(t.Text)
+	}
 	for _, v := range guard.Values(guard.WithoutAside(text)) {
 		if v.Unit != "" {
 			q.stated = append(q.stated, v)
@@ -388,7 +394,7 @@ func (q *question) satisfies(text string, toks []analysis.Token) (ok, unitOK boo
 			if i == 0 || t.Kind != analysis.Word || q.words[t.Text] || analysis.IsStopword(t.Text) || monthNames[t.Text] {
 				continue
 			}
-			if capitalised(text, t) {
+			if capitalised(text, t) || bodyNouns[t.Text] {
 				return true, true
 			}
 		}
@@ -479,6 +485,12 @@ var (
 	howForm   = set(`many much often`)
 	howNumber = set(`many much long deep high wide far big large old thick tall heavy often fast hot cold
 		warm low strong wide`)
+	// bodyNouns name who one turns to, in lower case as often as not:
+	// "your local fire department", "the chemical supplier".
+	bodyNouns = set(`department departments agency agencies office offices authority authorities supplier
+		suppliers manufacturer manufacturers vendor vendors contractor contractors owner owners operator
+		operators service services center centre hotline board commission administration council
+		committee inspector inspectors official officials engineer engineers utility utilities`)
 	dateNouns   = set(`year years date day month century decade era period`)
 	placeNouns  = set(`country city place region location state town continent area province county island river`)
 	personNouns = set(`person people man woman king queen leader president emperor author founder scientist`)

@@ -130,6 +130,16 @@ func withoutNegation(w string) (string, bool) {
 	return "", false
 }
 
+// NegatesVerb reports whether the lower-cased word w negates a verb: "not",
+// "never", "cannot", "isn't" — not "no" or "without", which deny a thing.
+func NegatesVerb(w string) bool {
+	if w == "no" {
+		return false
+	}
+	_, ok := withoutNegation(w)
+	return ok
+}
+
 func isDoSupport(w string) bool { return w == "do" || w == "does" || w == "did" }
 
 func hasContentTerm(run []string) bool {
