@@ -381,3 +381,22 @@ func TestNegatedQuestion(t *testing.T) {
 		t.Error("NegatesVerb: want isn't and not, not no")
 	}
 }
+
+// TestWhoIsABody: "who" is answered by a name or by a body written in lower
+// case ("your local fire department").
+func TestWhoIsABody(t *testing.T) {
+	q := parseQuestion("who do we ask about permitting the used oil space heater", "general", "simple", guard.Expectation{})
+	tests := []struct {
+		text string
+		want bool
+	}{
+		{"contact your local air quality agency for additional information.", true},
+		{"you can identify the authority by contacting your local fire department.", true},
+		{"you may be subject to air permitting requirements depending on the rating of the heater.", false},
+	}
+	for _, tc := range tests {
+		if got, _ := q.satisfies(tc.text, analysis.Tokens(tc.text)); got != tc.want {
+			t.Errorf("satisfies(%q) = %v, want %v", tc.text, got, tc.want)
+		}
+	}
+}
