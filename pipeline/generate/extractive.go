@@ -764,6 +764,11 @@ func (e *Extractive) score(q question, u unit, terms map[string]bool, ctx unitCo
 		// strings the study's DC power is reported from.
 		return candidate{}, false
 	}
+	if otherMeasure(q, terms) {
+		// "module width": "the Trina Vertex module (length = 2.384m)"
+		// gives its length.
+		return candidate{}, false
+	}
 	if u.kind == kindSentence && unnamedCase(q, c.matched, ctx.cases) {
 		return candidate{}, false
 	}
@@ -862,6 +867,39 @@ func (e *Extractive) score(q question, u unit, terms map[string]bool, ctx unitCo
 // %/year", "10 %/min", "2 m/s".
 func statesRate(text string) bool {
 	return slices.ContainsFunc(guard.Values(text), func(v guard.Value) bool { return strings.Contains(v.Unit, "/") })
+}
+
+// measures are the extents of a thing; a unit that names another one than
+// the question and not the question's states another extent.
+var measures = func() map[string]bool {
+	m := map[string]bool{}
+	for _, w := range strings.Fields(`width length height depth thickness diameter`) {
+		m[analysis.Terms(w)[0]] = true
+	}
+	return m
+}()
+
+// otherMeasure reports whether the question names an extent ("width") and
+// the unit's terms name another one ("length") and not the question's.
+func otherMeasure(q question, terms map[string]bool) bool {
+	asked := ""
+	for _, t := range q.terms {
+		if measures[t.term] {
+			if asked != "" {
+				return false // several asked: any may answer
+			}
+			asked = t.term
+		}
+	}
+	if asked == "" || terms[asked] {
+		return false
+	}
+	for m := range measures {
+		if terms[m] {
+			return true
+		}
+	}
+	return false
 }
 
 // holdsAside reports whether a unit's terms hold a content word of what

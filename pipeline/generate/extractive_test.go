@@ -387,6 +387,8 @@ func TestExtractiveReadsTheQuestion(t *testing.T) {
 				Text: "EPCRA also requires that you maintain a material safety data sheet (MSDS) for all materials on your site that contain hazardous chemicals. " +
 					"You can obtain an MSDS from the chemical supplier."}},
 			want: "You can obtain an MSDS from the chemical supplier [S1]."},
+		{name: "another extent of the thing asked about is not the one asked", question: "trina vertex module width in the iea bifi sim",
+			category: "technical_value", chunks: []store.Chunk{pitch}, want: generate.NotFoundText},
 		{name: "the sentence for the asked ground coverage ratio", question: "iea bifi pitch at gcr 0.25",
 			category: "technical_value", chunks: []store.Chunk{pitch}, want: "For a GCR of 0.25 the pitch is 9.536m [S1]."},
 		{name: "a yes or no question is answered by the sentence that says which", question: "is the total system loss just the sum of the individual losses",

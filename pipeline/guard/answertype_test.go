@@ -123,6 +123,8 @@ func TestLabelledNumbers(t *testing.T) {
 		{"paco of the SB7000TL-US-22 at 240 v", nil},
 		{"avg increase (see table 8)", nil},
 		{"losses above 14% in the 4 kW system", nil},
+		// The tail of a hyphenated name names nothing of its own.
+		{"nextronex ray-max 150 weight", nil},
 	}
 	for _, tc := range tests {
 		t.Run(tc.question, func(t *testing.T) {

@@ -41,6 +41,9 @@ func LabelledNumbers(text string) []Labelled {
 			referenceLabels[w.Term] || strings.HasSuffix(t.Text, "%") {
 			continue
 		}
+		if w.Start > 0 && text[w.Start-1] == '-' {
+			continue // "ray-max 150": the number is of the name "Ray-Max"
+		}
 		if i+1 < len(toks) && toks[i+1].Kind != analysis.Number {
 			if _, ok := unitOf(text, toks[i+1]); ok {
 				continue // "at 240 v": a value with a unit
