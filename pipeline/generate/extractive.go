@@ -385,9 +385,9 @@ func dropSiblingRecords(q question, cands []candidate, units []unit) []candidate
 		}
 		own := rows[i]
 		if own.aside || own.other || len(c.fields) == 0 && filled[[2]string{own.doc, own.label}] {
-			// Set aside, another variant, or a row with a name and no values where the
-			// table's other rows have them ("Module type: AR
-			// Glass/cell"): it states nothing.
+			// Set aside, another variant, or a row with a name and no
+			// values where the table's other rows have them ("Module
+			// type: AR Glass/cell"): it states nothing.
 			return true
 		}
 		return len(own.asked) > 0 && slices.ContainsFunc(rows, func(n rowName) bool {
@@ -586,7 +586,7 @@ func (e *Extractive) combine(q question, cands []candidate, total float64) []can
 				bestGain, bestIdx = gain, i
 			}
 		}
-		if bestIdx < 0 || bestGain/total < minPartGain && !(q.versus && bestGain/total >= minVersusGain && sameTable(picked[0], cands[bestIdx])) {
+		if bestIdx < 0 || !addsPart(q, picked[0], cands[bestIdx], bestGain/total) {
 			break
 		}
 		picked = append(picked, cands[bestIdx])
@@ -612,6 +612,12 @@ const minPartGain = 0.1
 // side and the further unit is a row of the table the first one is from:
 // the second case's words ("c-si" after "mc-si") may weigh little.
 const minVersusGain = 0.05
+
+// addsPart reports whether a unit adding share of the question's weight to
+// an answer that opens with first is a part of it.
+func addsPart(q question, first, c candidate, share float64) bool {
+	return share >= minPartGain || q.versus && share >= minVersusGain && sameTable(first, c)
+}
 
 // sameTable reports whether two units are rows of one table: spreadsheet
 // rows of one document, or lines of one table in a page.

@@ -213,8 +213,8 @@ const maxSubjectWords = 3
 // askedSubject returns the terms of X in a question that opens "what is
 // (a|an|the) X" or "what are X", X running to the first function or frame
 // word ("what is a brownfield per the epa guide"); nil otherwise, and when
-// X is followed by more than a frame ("what is the default tilt for
-// trackers" asks for a value, not what the tilt is).
+// X is followed by anything but where to look or what it is for ("what is
+// the default tilt of a 1-axis tracker" asks about the tracker's tilt).
 func askedSubject(toks []analysis.Token) []string {
 	if len(toks) < 3 || toks[0].Text != "what" || toks[1].Text != "is" && toks[1].Text != "are" {
 		return nil

@@ -142,12 +142,15 @@ func splitUnits(idx int, c store.Chunk) []unit {
 				}
 			}
 			u := unit{chunk: idx, kind: kindRow, text: line, isHeader: header != "" && line == header}
-			if header != "" && line != header && headerGoesOn(units, line, lines[i+1:]) {
-				// "Scenario Scenario GCR* Albedo Hub | …" over "number |
-				// name | Height | surface": the header's second line.
-				u.isHeader = true
-			} else if header != "" && line != header {
-				u.header = header
+			if header != "" && line != header {
+				if headerGoesOn(units, line, lines[i+1:]) {
+					// "Scenario Scenario GCR* Albedo Hub | …" over
+					// "number | name | Height | surface": the header's
+					// second line.
+					u.isHeader = true
+				} else {
+					u.header = header
+				}
 			}
 			u.pos = len(units)
 			units = append(units, u)
