@@ -10,12 +10,14 @@ import (
 // calibrated confidence. Every feature is on [0,1]:
 //
 //   - reader_score, reader_coverage: the best unit's score and the weighted
-//     share of the question's terms it (or its context) holds;
+//     share of the question's terms it (or its context) holds — or, when
+//     another unit states every value it quotes and holds more of the
+//     question, that unit's share (see support);
 //   - margin: how far the best unit's score is above the best unit that
 //     would have quoted something else from another place — and stated
 //     other values: the -208V and -240V rows giving one Paco are one answer;
 //   - missing: the largest weight share of one question term found nowhere
-//     near the unit ("snow" when a table has no snow scenario);
+//     near that unit ("snow" when a table has no snow scenario);
 //   - dims_asked, typed_value: the question wants a value of a known
 //     dimension, and the quote states one with its unit (or the table's
 //     unit column types it);
@@ -38,9 +40,10 @@ import (
 //     that holds most of it.
 func evidence(q question, picked, cands []candidate) map[string]float64 {
 	best := picked[0]
+	sup := support(q, best, cands)
 	f := map[string]float64{
 		"reader_score":    clamp01(best.score),
-		"reader_coverage": clamp01(best.coverage),
+		"reader_coverage": clamp01(sup.coverage),
 		"margin":          1,
 	}
 	said := answerValues(q, best)
@@ -54,7 +57,7 @@ func evidence(q question, picked, cands []candidate) map[string]float64 {
 	var total, worst float64
 	for i, t := range q.terms {
 		total += t.weight
-		if best.matched[i] == 0 && !t.frame {
+		if sup.matched[i] == 0 && !t.frame {
 			worst = max(worst, t.weight)
 		}
 	}
@@ -126,17 +129,60 @@ func evidence(q question, picked, cands []candidate) map[string]float64 {
 // own numbers and, for a spreadsheet row, beyond its name ("Platinum 100
 // CS-A (480)"), in order: what it answers with. "" when it states none.
 func answerValues(q question, c candidate) string {
+	var b strings.Builder
+	for _, v := range statedValues(q, c) {
+		b.WriteString(v.Num + v.Unit + " ")
+	}
+	return b.String()
+}
+
+// statedValues are the values c quotes that are not the question's own nor
+// in a row's name.
+func statedValues(q question, c candidate) []guard.Value {
 	name := 0
 	if c.kind == kindRecord && len(c.fields) > 0 && strings.HasPrefix(c.quote, c.fields[0]) {
 		name = len(c.fields[0])
 	}
-	var b strings.Builder
+	var out []guard.Value
 	for _, v := range c.values {
 		if v.Start >= name && !q.numbers[v.Num] {
-			b.WriteString(v.Num + v.Unit + " ")
+			out = append(out, v)
 		}
 	}
-	return b.String()
+	return out
+}
+
+// support returns the unit whose share of the question speaks for best's
+// answer: best, or a unit that states every number best quotes and holds
+// more of the question — "Total system losses are specified as a
+// percentage, with a default value of 14 %" for the row "System losses (%)
+// — Default Value: 14" asked for the total system losses.
+func support(q question, best candidate, cands []candidate) candidate {
+	nums := map[string]bool{}
+	for _, v := range statedValues(q, best) {
+		nums[v.Num] = true
+	}
+	if len(nums) == 0 {
+		return best
+	}
+	sup := best
+	for _, c := range cands {
+		if c.coverage <= sup.coverage || c.quote == best.quote {
+			continue
+		}
+		has := map[string]bool{}
+		for _, v := range statedValues(q, c) {
+			has[v.Num] = true
+		}
+		all := len(has) > 0
+		for n := range nums {
+			all = all && has[n]
+		}
+		if all {
+			sup = c
+		}
+	}
+	return sup
 }
 
 // statesNumber reports whether the picked units state a number the

@@ -400,3 +400,27 @@ func TestWhoIsABody(t *testing.T) {
 		}
 	}
 }
+
+// TestSupport: the coverage the confidence reads for an answer is that of
+// the unit stating its value that holds most of the question.
+func TestSupport(t *testing.T) {
+	q := parseQuestion("what is the default value of the total system losses in pvwatts", "technical_value", "simple", guard.Expectation{})
+	cand := func(quote string, coverage float64) candidate {
+		return candidate{quote: quote, coverage: coverage, values: guard.Values(quote)}
+	}
+	row := cand("System losses (%) — Default Value: 14", 0.68)
+	tests := []struct {
+		name  string
+		other candidate
+		want  float64
+	}{
+		{"a sentence stating the same value", cand("Total system losses are specified as a percentage, with a default value of 14 %.", 1), 1},
+		{"a sentence stating another value", cand("Soiling losses default to 2 %.", 0.9), 0.68},
+		{"a sentence stating no value", cand("Total system losses are a percentage of DC energy.", 0.95), 0.68},
+	}
+	for _, tc := range tests {
+		if got := support(q, row, []candidate{row, tc.other}).coverage; got != tc.want {
+			t.Errorf("%s: coverage %v, want %v", tc.name, got, tc.want)
+		}
+	}
+}
