@@ -180,7 +180,7 @@ func TestVariants(t *testing.T) {
 }
 
 // TestAskedSubject: "what is X" asks what X is when nothing but where to
-// look follows X.
+// look, or what X is for, follows it.
 func TestAskedSubject(t *testing.T) {
 	tests := []struct {
 		in   string
