@@ -174,7 +174,7 @@ func support(q question, best candidate, cands []candidate) candidate {
 		for _, v := range statedValues(q, c) {
 			has[v.Num] = true
 		}
-		all := len(has) > 0
+		all := true
 		for n := range nums {
 			all = all && has[n]
 		}

@@ -722,10 +722,11 @@ func (e *Extractive) score(q question, u unit, terms map[string]bool, ctx unitCo
 	var got float64
 	own := false // the unit itself, or its column, holds a word of the question
 	for i, t := range q.terms {
-		own = own || !t.frame && (holds(terms, t) || header[t.term])
+		own = own || !t.frame && header[t.term]
 		switch {
 		case holds(terms, t):
 			c.matched[i] = 1
+			own = own || !t.frame
 		case ctx.title[t.term] || t.exact && hasParts(ctx.title, t.term):
 			c.matched[i] = 1
 		case header[t.term]:
@@ -909,27 +910,15 @@ func otherMeasure(q question, terms map[string]bool) bool {
 }
 
 // holdsAside reports whether a unit's terms hold a content word of what
-// the question sets aside (not the words that set it aside).
+// the question sets aside.
 func holdsAside(q question, terms map[string]bool) bool {
 	for t := range q.excluded {
-		if terms[t] && !asideCues[t] && !analysis.IsStopword(t) {
+		if terms[t] && !analysis.IsStopword(t) {
 			return true
 		}
 	}
 	return false
 }
-
-// asideCues are the terms of the words that set something aside
-// (guard.SetAside).
-var asideCues = func() map[string]bool {
-	m := map[string]bool{}
-	for _, w := range strings.Fields(`not except excluding besides other than apart aside from`) {
-		for _, t := range analysis.Terms(w) {
-			m[t] = true
-		}
-	}
-	return m
-}()
 
 // definesSubject reports whether a sentence opens with subject (after an
 // article or a list mark) followed by "is", "are", "means" or "refers".

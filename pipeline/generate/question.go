@@ -260,8 +260,8 @@ func absentTerms(toks []analysis.Token) map[string]bool {
 }
 
 // excludedTerms returns the terms of what the question sets aside (see
-// guard.SetAside) that the rest of the question does not hold, with the
-// positions of the tokens set aside.
+// guard.SetAside), not the words that set it aside, that the rest of the
+// question does not hold, with the positions of the tokens set aside.
 func excludedTerms(text string, toks []analysis.Token) (map[string]bool, map[int]bool) {
 	aside := guard.SetAside(text, toks)
 	if aside == nil {
@@ -275,7 +275,7 @@ func excludedTerms(text string, toks []analysis.Token) (map[string]bool, map[int
 	}
 	excluded := map[string]bool{}
 	for i, t := range toks {
-		if !aside[i] || kept[t.Term] || kept[t.Text] || t.Text == "one" {
+		if !aside[i] || kept[t.Term] || kept[t.Text] || t.Text == "one" || guard.IsAsideCue(t.Text) {
 			continue // "not the 2014 one"
 		}
 		for _, term := range analysis.Terms(t.Text) {

@@ -6,14 +6,22 @@ import (
 	"github.com/cewhq/cew/store/analysis"
 )
 
+// asideCues are the words of the cues SetAside reads.
+var asideCues = map[string]bool{"not": true, "other": true, "than": true, "except": true, "excluding": true,
+	"besides": true, "apart": true, "aside": true, "from": true}
+
+// IsAsideCue reports whether the lower-cased word w is one of the words
+// that set something aside, not a word of what is set aside.
+func IsAsideCue(w string) bool { return asideCues[w] }
+
 // SetAside returns the positions of the tokens of what a question sets
 // aside: the words after "not the", "(not", ", not", "other than",
 // "except", "excluding", "besides", "apart from" or "aside from", to the
 // end of the clause (at most maxAsideWords, or else the first word but an
-// article) — "diehl platinum 100 cs-a (not the cs-a
-// he)", "the cec 2015 listing not the 2014 one". The cue is among them.
-// "does pvwatts not model snow" sets nothing aside. It returns nil when
-// nothing is.
+// article) — "diehl platinum 100 cs-a (not the cs-a he)", "the cec 2015
+// listing not the 2014 one". The cue is among them (IsAsideCue tells it
+// apart). "does pvwatts not model snow" sets nothing aside. It returns nil
+// when nothing is.
 func SetAside(text string, toks []analysis.Token) map[int]bool {
 	gap := func(i int) string {
 		if i == 0 {

@@ -29,3 +29,11 @@ func TestWithoutAside(t *testing.T) {
 		})
 	}
 }
+
+func TestIsAsideCue(t *testing.T) {
+	for w, want := range map[string]bool{"besides": true, "except": true, "other": true, "apart": true, "premium": false, "he": false} {
+		if got := IsAsideCue(w); got != want {
+			t.Errorf("IsAsideCue(%q) = %v, want %v", w, got, want)
+		}
+	}
+}

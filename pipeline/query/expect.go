@@ -123,13 +123,9 @@ func asksWhich(toks []analysis.Token) bool {
 		if next.Kind != analysis.Word || analysis.IsStopword(next.Text) || valueNouns[next.Text] {
 			return false
 		}
-		if dims, n := strongCues.At(toks[i+1:]); n > 0 && dims != nil {
-			return false
-		}
-		if dims, n := weakCues.At(toks[i+1:]); n > 0 && dims != nil {
-			return false
-		}
-		return true
+		_, strong := strongCues.At(toks[i+1:])
+		_, weak := weakCues.At(toks[i+1:])
+		return strong == 0 && weak == 0
 	}
 	return false
 }
