@@ -138,7 +138,11 @@ var valueNouns = map[string]bool{"year": true, "years": true, "date": true, "dat
 // firstCue returns the dimensions of the first cue in toks, the terms of
 // the words that name it and the index of its first token, or nil.
 func firstCue(toks []analysis.Token, cues *analysis.PhraseTable[[]guard.Dimension]) ([]guard.Dimension, []string, int) {
+	named, skip := -1, 0 // a cue that may be part of a maker's name, and its end
 	for i := range toks {
+		if i < skip {
+			continue
+		}
 		if i > 0 && rateWords[toks[i-1].Text] {
 			// "per year", "a year": a rate, not the value asked for.
 			continue
@@ -159,14 +163,39 @@ func firstCue(toks []analysis.Token, cues *analysis.PhraseTable[[]guard.Dimensio
 				// for is a coefficient of the speed, not a speed.
 				continue
 			}
-			words := make([]string, n)
-			for j, t := range toks[i : i+n] {
-				words[j] = t.Term
+			if named < 0 && len(dims) > 0 && makersName(toks, i, n) {
+				named, skip = i, i+n
+				continue
 			}
-			return dims, words, i
+			return dims, cueWords(toks[i : i+n]), i
 		}
 	}
+	if named >= 0 {
+		dims, n := cues.At(toks[named:])
+		return dims, cueWords(toks[named : named+n]), named
+	}
 	return nil, nil, -1
+}
+
+// makersName reports whether the cue toks[i:i+n] stands between a word and
+// a model number, as in "ideal power ipv-30kw mppt low" or "green power
+// pv900wd": the maker's name, when a later cue names what is asked.
+func makersName(toks []analysis.Token, i, n int) bool {
+	if i == 0 || i+n >= len(toks) {
+		return false
+	}
+	before, after := toks[i-1], toks[i+n]
+	return before.Kind == analysis.Word && !analysis.IsStopword(before.Text) &&
+		after.Kind == analysis.Identifier && strings.ContainsAny(after.Text, "0123456789")
+}
+
+// cueWords are the index terms of a cue's tokens.
+func cueWords(toks []analysis.Token) []string {
+	words := make([]string, len(toks))
+	for j, t := range toks {
+		words[j] = t.Term
+	}
+	return words
 }
 
 // givenBefore reports whether the question states a value of the kind its
