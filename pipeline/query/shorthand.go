@@ -68,11 +68,22 @@ func expandShorthand(text string, known func(string) bool) (string, []Correction
 			long, ok = squareCubic[t.Text]
 			ok = ok && i+1 < len(toks) && lengthUnits[toks[i+1].Text]
 		}
+		if !ok && t.Text == "n" && between(toks, i) {
+			// "vac n paco": a lone "n" between two words joins them.
+			return "and"
+		}
 		if !ok || known != nil && known(t.Text) && !alwaysExpand[t.Text] {
 			return ""
 		}
 		return long
 	})
+}
+
+// between reports whether toks[i] stands between two words that are not
+// function words.
+func between(toks []analysis.Token, i int) bool {
+	content := func(t analysis.Token) bool { return t.Kind == analysis.Word && !analysis.IsStopword(t.Text) }
+	return i > 0 && i+1 < len(toks) && content(toks[i-1]) && content(toks[i+1])
 }
 
 // alwaysExpand are shorthand forms that mean the long word even where the
