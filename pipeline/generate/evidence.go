@@ -1,6 +1,7 @@
 package generate
 
 import (
+	"slices"
 	"strings"
 
 	"github.com/cewhq/cew/pipeline/guard"
@@ -46,10 +47,10 @@ func evidence(q question, picked, cands []candidate) map[string]float64 {
 		"reader_coverage": clamp01(sup.coverage),
 		"margin":          1,
 	}
-	said := answerValues(q, best)
+	said := statedValues(q, best)
 	for _, c := range cands {
 		if c.chunk != best.chunk && c.quote != best.quote && !isPicked(picked, c) &&
-			(said == "" || answerValues(q, c) != said) {
+			(len(said) == 0 || !sameValues(said, statedValues(q, c))) {
 			f["margin"] = clamp01(best.score - c.score)
 			break
 		}
@@ -125,27 +126,34 @@ func evidence(q question, picked, cands []candidate) map[string]float64 {
 	return f
 }
 
-// answerValues lists the values a unit's quote states beyond the question's
-// own numbers and, for a spreadsheet row, beyond its name ("Platinum 100
-// CS-A (480)"), in order: what it answers with. "" when it states none.
-func answerValues(q question, c candidate) string {
-	var b strings.Builder
-	for _, v := range statedValues(q, c) {
-		b.WriteString(v.Num + v.Unit + " ")
-	}
-	return b.String()
+// sameValues reports whether two units state the same values in the same
+// order: the same numbers, with the same unit or one of them without ("Idcmax
+// (A): 14" and "Idcmax: 14").
+func sameValues(a, b []guard.Value) bool {
+	return slices.EqualFunc(a, b, func(x, y guard.Value) bool {
+		return x.Num == y.Num && (x.Unit == y.Unit || x.Unit == "" || y.Unit == "")
+	})
 }
 
 // statedValues are the values c quotes that are not the question's own nor
-// in a row's name.
+// in a row's name: its first cell, or a cell naming what the question
+// names ("ID: Soleil 2000-120", see namesAsked).
 func statedValues(q question, c candidate) []guard.Value {
-	name := 0
-	if c.kind == kindRecord && len(c.fields) > 0 && strings.HasPrefix(c.quote, c.fields[0]) {
-		name = len(c.fields[0])
+	type span struct{ from, to int }
+	var names []span
+	if c.kind == kindRecord {
+		for i, f := range c.fields {
+			if i > 0 && !namesAsked(q, f) {
+				continue
+			}
+			if at := strings.Index(c.quote, f); at >= 0 {
+				names = append(names, span{at, at + len(f)})
+			}
+		}
 	}
 	var out []guard.Value
 	for _, v := range c.values {
-		if v.Start >= name && !q.numbers[v.Num] {
+		if !q.numbers[v.Num] && !slices.ContainsFunc(names, func(s span) bool { return v.Start >= s.from && v.Start < s.to }) {
 			out = append(out, v)
 		}
 	}

@@ -322,6 +322,11 @@ func TestExtractiveReadsTheQuestion(t *testing.T) {
 			category: "technical_value", chunks: []store.Chunk{{ID: "sandia-inverters/1/845", DocID: "sandia-inverters", Sheet: "Parameters", Row: 846,
 				Text: "Manufacturer: Yes! Solar Inc.; ID: ES5300 (208V); Unique ID#: 413; Paco: 5000"}},
 			want: "Manufacturer: Yes! [S1] Solar Inc.; ID: ES5300 (208V); Unique ID#: 413 [S1]."},
+		{name: "the cell that names the row asked about is quoted", question: "sunteams 5000 240v tamb low / tamb max",
+			category: "technical_value", chunks: []store.Chunk{{ID: "sandia-inverters/1/52", DocID: "sandia-inverters", Sheet: "Parameters", Row: 53,
+				Text: "Manufacturer: Beijing Kinglong New Energy; ID: Sunteams 5000 (240V); Source: CEC; Paco: 4850; Pdco: 5088.2; Vdco: 368; " +
+					"Vdcmax: 500; Idcmax: 14.8; MPPT-Low: 110; MPPT-Hi: 450; Tamb Low: -4; Tamb Max: 131; Weight: 20"}},
+			want: "Manufacturer: Beijing Kinglong New Energy; ID: Sunteams 5000 (240V); MPPT-Low: 110; Tamb Low: -4; Tamb Max: 131 [S1]."},
 		{name: "an identifier asked in the singular matches its plural", question: "how many tmy3 sites does v5 use by default",
 			category: "technical_value", chunks: []store.Chunk{weather},
 			want: "By default PVWatts V5 uses 1020 TMY3s [S1]."},
@@ -480,6 +485,18 @@ func TestExtractiveEvidence(t *testing.T) {
 				{ID: "nrel/1/40", DocID: "nrel", Title: "PVWatts Version 5 Manual", Page: 13, Text: "The default soiling loss is 2 % in PVWatts."},
 				{ID: "nrel/1/41", DocID: "nrel", Title: "PVWatts Version 5 Manual", Page: 14, Text: "By default PVWatts assumes a soiling loss of 2 %."}},
 			want: map[string]float64{"margin": 1, "polar": 0}},
+		{name: "rows giving one number, with a unit and without, are one answer", question: "IG Plus 3.0-1 uni 277V idcmax 2010 listing",
+			category: "technical_value", chunks: []store.Chunk{
+				{ID: "cec/1/532", DocID: "cec", DocNumber: "CEC-INVERTERS", Sheet: "CEC_Inverters", Row: 533,
+					Text: "Name: Fronius USA, LLC: IG Plus 3.0-1 uni(277) 277V [CEC 2010]; Vac (V): 277; Paco (W): 3000; Pdco (W): 3116.251979; " +
+						"Vdco (V): 329.0044921; Pso (W): 19.94789038; C0 (1/W): -2.80E-06; C1 (1/V): -1.59E-05; C2 (1/V): -2.29E-03; " +
+						"C3 (1/V): -1.02E-02; Pnt (W): 0.94; Vdcmax (V): 600; Idcmax (A): 14; Mppt_low (V): 230; Mppt_high (V): 500"},
+				{ID: "sandia-inverters/1/176", DocID: "sandia-inverters", DocNumber: "SANDIA-INVERTERS", Sheet: "Parameters", Row: 177,
+					Text: "Manufacturer: Fronius USA, LLC; ID: IG Plus 3.0-1 uni(277); Source: CEC; ac Voltage: 277; Vintage: 2010; Paco: 3000; " +
+						"Pdco: 3116.251979; Vdco: 329.0044921; Pso: 19.94789038; Co: -2.796298484E-06; C1: -1.588138647E-05; " +
+						"C2: -0.002288674272; C3: -0.01016061382; Pnt: 0.94; Vdcmax: 600; Idcmax: 14; MPPT-Low: 230; MPPT-Hi: 500; " +
+						"Tamb Low: -20; Tamb Max: 50; Weight: 55; Unique ID#: 539"}},
+			want: map[string]float64{"margin": 1}},
 		{name: "a yes-or-no question", question: "does the 2-axis tracking in pvwatts account for any shading",
 			category: "general", chunks: []store.Chunk{{ID: "nrel/1/23", DocID: "nrel", DocNumber: "NREL-TP-6A20-62641",
 				Title: "PVWatts Version 5 Manual", Page: 9, Section: "7 Plane-of-Array Irradiance",

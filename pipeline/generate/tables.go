@@ -213,7 +213,7 @@ func (e *Extractive) trimRecord(q question, c candidate) (text string, asked boo
 		switch {
 		case slices.ContainsFunc(q.terms, func(t qterm) bool {
 			return ns[t.term] && !analysis.IsStopword(t.term) || t.code && (fs[t.term] || hasParts(fs, t.term))
-		}) || q.joined[compactName(name)]:
+		}) || q.joined[compactName(name)] || namesAsked(q, f):
 			keep = append(keep, f)
 		case len(strings.TrimSpace(name)) <= 2 && q.words[strings.ToLower(strings.TrimSpace(name))]:
 			short = append(short, f)
@@ -237,6 +237,18 @@ func (e *Extractive) trimRecord(q question, c candidate) (text string, asked boo
 		return c.text, false
 	}
 	return strings.Join(keep, c.sep), true
+}
+
+// namesAsked reports whether a field's value names something and holds
+// a word of the question: "ID: Sunteams 5000 (240V)" says which row this
+// is for "sunteams 5000 240v tamb low".
+func namesAsked(q question, field string) bool {
+	_, value, ok := strings.Cut(field, ":")
+	if !ok || !namesSomething(value) {
+		return false
+	}
+	vs := termSet(value)
+	return slices.ContainsFunc(q.terms, func(t qterm) bool { return !t.frame && !t.exact && vs[t.term] })
 }
 
 // compactName is a column name without its bracketed unit, folded as
