@@ -329,14 +329,31 @@ func (e Expectation) Contradicts(text string) (asked, stated Value, ok bool) {
 	return Value{}, Value{}, false
 }
 
+var (
+	// bracketed finds short bracketed texts, where tables put units.
+	bracketed = regexp.MustCompile(`[(\[]([^()\[\]]{1,10})[)\]]`)
+	// reciprocal is a unit per unit of something: "1/C", "1/W", "1/°C".
+	reciprocal = regexp.MustCompile(`^1\s*/\s*°?[A-Za-z]{1,3}$`)
+)
+
 // WantsValue reports whether an answer must hold a value of a known
 // dimension. NeedsValue alone only suggests a number: "the default module
 // type" is a technical question answered by a word.
 func (e Expectation) WantsValue() bool { return len(e.Dims) > 0 }
 
 // namesUnit reports whether text names a unit of measure ("m/s", "W/m2",
-// "degrees").
+// "degrees"), bare or in brackets after what it measures ("current (A)",
+// "temperature coefficient, normalized, (1/C)").
 func namesUnit(text string) bool {
+	for _, m := range bracketed.FindAllStringSubmatch(text, -1) {
+		in := strings.TrimSpace(m[1])
+		if reciprocal.MatchString(in) {
+			return true
+		}
+		if vs := Values("1 " + in); len(vs) == 1 && vs[0].Unit != "" && vs[0].End == len(in)+2 {
+			return true
+		}
+	}
 	for _, t := range analysis.Tokens(text) {
 		if t.Kind == analysis.Number {
 			continue

@@ -67,6 +67,9 @@ func TestExpectationAccepts(t *testing.T) {
 		{"a year beside year", year, "houses built before the year 1978", true},
 		{"a unit answers a units question", units, "Wind speed at 10 m — Units/Values: m/s", true},
 		{"no unit does not", units, "The wind speed is measured at the site", false},
+		{"a reciprocal unit in brackets", units, "Heading: αIsc; Description: Module Isc temperature coefficient, normalized, (1/C)", true},
+		{"a unit in brackets", units, "Heading: Isco; Description: Short circuit current at reference conditions (A)", true},
+		{"a bracketed note is no unit", units, "Model: First Solar FS-272; Vintage: 2007 (E)", false},
 		{"nothing expected, anything goes", Expectation{}, "no number here", true},
 	}
 	for _, tc := range tests {
