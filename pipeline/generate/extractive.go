@@ -324,7 +324,9 @@ func dropOddRecords(q question, cands []candidate, units []unit, unitTerms []map
 	var rows int
 	df := make([]int, len(q.terms))
 	for i, u := range units {
-		if u.kind != kindRecord {
+		if u.kind != kindRecord || len(u.fields) < 2 && len(unitTerms[i]) > maxNameTerms {
+			// A row of one long cell is a note ("All values notated by
+			// "o" are at Standard Test Conditions …"), not a name.
 			continue
 		}
 		rows++
@@ -351,6 +353,10 @@ func dropOddRecords(q question, cands []candidate, units []unit, unitTerms []map
 		return c.kind == kindRecord && slices.ContainsFunc(key, func(i int) bool { return c.matched[i] < 1 })
 	})
 }
+
+// maxNameTerms is the most words a one-cell spreadsheet row has when it
+// names something.
+const maxNameTerms = 8
 
 // dropSiblingRecords drops the spreadsheet rows whose name another
 // retrieved row of the same table names the question's case better: that

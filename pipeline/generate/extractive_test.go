@@ -327,6 +327,17 @@ func TestExtractiveReadsTheQuestion(t *testing.T) {
 				Text: "Manufacturer: Beijing Kinglong New Energy; ID: Sunteams 5000 (240V); Source: CEC; Paco: 4850; Pdco: 5088.2; Vdco: 368; " +
 					"Vdcmax: 500; Idcmax: 14.8; MPPT-Low: 110; MPPT-Hi: 450; Tamb Low: -4; Tamb Max: 131; Weight: 20"}},
 			want: "Manufacturer: Beijing Kinglong New Energy; ID: Sunteams 5000 (240V); MPPT-Low: 110; Tamb Low: -4; Tamb Max: 131 [S1]."},
+		{name: "a legend row among the legend's notes", question: "vintage column in the sandia module db - year tested or year manufactured?",
+			chunks: []store.Chunk{
+				{ID: "sandia-modules/2/12", DocID: "sandia-modules", DocNumber: "SANDIA-MODULE-DB", Sheet: "Legend", Row: 13,
+					Text: "Heading: Vintage; Description: Year manufactured"},
+				{ID: "sandia-modules/2/0", DocID: "sandia-modules", DocNumber: "SANDIA-MODULE-DB", Sheet: "Legend", Row: 1,
+					Text: "The values are calculated based on outdoor testing of one or more modules of each type, conducted using a dual-axis tracker at Sandia National Laboratories."},
+				{ID: "sandia-modules/2/4", DocID: "sandia-modules", DocNumber: "SANDIA-MODULE-DB", Sheet: "Legend", Row: 5,
+					Text: "All temperature coefficients are calculated based on module-level testing under stable clear sky conditions."},
+				{ID: "sandia-modules/2/8", DocID: "sandia-modules", DocNumber: "SANDIA-MODULE-DB", Sheet: "Legend", Row: 9,
+					Text: "However, temperature coefficients and all other coefficients are based on test results for similar modules from same manufactuer."}},
+			want: "Heading: Vintage; Description: Year manufactured [S1]."},
 		{name: "an identifier asked in the singular matches its plural", question: "how many tmy3 sites does v5 use by default",
 			category: "technical_value", chunks: []store.Chunk{weather},
 			want: "By default PVWatts V5 uses 1020 TMY3s [S1]."},

@@ -1,6 +1,7 @@
 package query
 
 import (
+	"slices"
 	"strings"
 
 	"github.com/cewhq/cew/pipeline/guard"
@@ -82,6 +83,11 @@ func expectation(text string, technical bool) guard.Expectation {
 	} else if dims, words, i := firstCue(toks, weakCues); dims != nil && technical {
 		exp.Dims, exp.Cues, at = dims, words, i
 	}
+	if at >= 0 && choice(toks, at, exp.Cues) {
+		// "year tested or year manufactured": both answers are of the
+		// kind the cue names; the question asks which, not for a value.
+		exp.Dims, exp.Cues = nil, nil
+	}
 	if at >= 0 && givenBefore(toks, at, exp) {
 		// "what is the 3% default shading loss meant to represent": the
 		// question states the loss; it asks about it, not for it.
@@ -108,6 +114,24 @@ func expectation(text string, technical bool) guard.Expectation {
 		exp.WantsUnit, exp.Dims, exp.Cues = true, nil, nil
 	}
 	return exp
+}
+
+// choice reports whether the cue at toks[at] opens one of two alternatives
+// joined by "or" and the other names the same cue: "year tested or year
+// manufactured".
+func choice(toks []analysis.Token, at int, cue []string) bool {
+	for k := at + len(cue); k+len(cue) < len(toks); k++ {
+		if toks[k].Text != "or" {
+			continue
+		}
+		for j := k + 1; j+len(cue) <= len(toks) && j <= k+3; j++ {
+			if slices.Equal(cueWords(toks[j:j+len(cue)]), cue) {
+				return true
+			}
+		}
+		return false
+	}
+	return false
 }
 
 // asksWhich reports whether the question asks "which" of things: "which"
