@@ -812,7 +812,9 @@ func (e *Extractive) score(q question, u unit, terms map[string]bool, ctx unitCo
 	}
 	c.quote, c.typed = e.quoteText(q, c)
 	c.values = guard.Values(c.quote)
-	if c.quote == "" || !c.typed && !q.expect.AcceptsValues(c.quote, c.values, q.numbers) {
+	// A number in a row's name ("Solis-20K-US", "[CEC 2015]") is no value
+	// of the kind asked for.
+	if c.quote == "" || !c.typed && !q.expect.AcceptsValues(c.quote, statedValues(q, c), q.numbers) {
 		return candidate{}, false
 	}
 

@@ -327,6 +327,17 @@ func TestExtractiveReadsTheQuestion(t *testing.T) {
 				Text: "Manufacturer: Beijing Kinglong New Energy; ID: Sunteams 5000 (240V); Source: CEC; Paco: 4850; Pdco: 5088.2; Vdco: 368; " +
 					"Vdcmax: 500; Idcmax: 14.8; MPPT-Low: 110; MPPT-Hi: 450; Tamb Low: -4; Tamb Max: 131; Weight: 20"}},
 			want: "Manufacturer: Beijing Kinglong New Energy; ID: Sunteams 5000 (240V); MPPT-Low: 110; Tamb Low: -4; Tamb Max: 131 [S1]."},
+		{name: "a number in a row's name counts nothing", question: "how many mppt inputs dose the solis-20k-us have",
+			category: "technical_value", chunks: []store.Chunk{{ID: "cec/1/974", DocID: "cec", DocNumber: "CEC-INVERTERS", Sheet: "CEC_Inverters", Row: 975,
+				Text: "Name: Ningbo Ginlong Technologies: Solis-20K-US (480Vac) 480V [CEC 2015]; Vac (V): 480; Paco (W): 20000; " +
+					"Pdco (W): 20534.55863; Vdco (V): 649.8297292; Pso (W): 128.5871835; C0 (1/W): -8.25E-07; C1 (1/V): -2.81E-05; " +
+					"C2 (1/V): -1.26E-03; C3 (1/V): -2.30E-03; Pnt (W): 15; Vdcmax (V): 1000; Idcmax (A): 72; Mppt_low (V): 200; Mppt_high (V): 800"},
+				{ID: "cec/1/972", DocID: "cec", DocNumber: "CEC-INVERTERS", Sheet: "CEC_Inverters", Row: 973,
+					Text: "Name: Ningbo Ginlong Technologies: Solis-2.5K-2G-US (208V) 208V [CEC 2014]; Vac (V): 208; Paco (W): 2490; Vdcmax (V): 600; " +
+						"Idcmax (A): 20; Mppt_low (V): 100; Mppt_high (V): 500"},
+				{ID: "nrel/1/30", DocID: "nrel", DocNumber: "NREL-TP-6A20-62641", Page: 12, Section: "9 Inverter",
+					Text: "The inverter model in PVWatts V5 uses a part-load efficiency curve and a nominal efficiency of 96 %. Inputs are the DC power and the rated AC power of the inverter."}},
+			want: generate.NotFoundText},
 		{name: "a legend row among the legend's notes", question: "vintage column in the sandia module db - year tested or year manufactured?",
 			chunks: []store.Chunk{
 				{ID: "sandia-modules/2/12", DocID: "sandia-modules", DocNumber: "SANDIA-MODULE-DB", Sheet: "Legend", Row: 13,
