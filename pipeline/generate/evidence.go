@@ -41,13 +41,13 @@ import (
 //     that holds most of it.
 func evidence(q question, picked, cands []candidate) map[string]float64 {
 	best := picked[0]
-	sup := support(q, best, cands)
+	said := statedValues(q, best)
+	sup := support(q, best, said, cands)
 	f := map[string]float64{
 		"reader_score":    clamp01(best.score),
 		"reader_coverage": clamp01(sup.coverage),
 		"margin":          1,
 	}
-	said := statedValues(q, best)
 	for _, c := range cands {
 		if c.chunk != best.chunk && c.quote != best.quote && !isPicked(picked, c) &&
 			(len(said) == 0 || !sameValues(said, statedValues(q, c))) {
@@ -143,10 +143,9 @@ func statedValues(q question, c candidate) []guard.Value {
 	var names []span
 	if c.kind == kindRecord {
 		for i, f := range c.fields {
-			if i > 0 && !namesAsked(q, f) {
-				continue
-			}
-			if at := strings.Index(c.quote, f); at >= 0 {
+			// Only the cells quoted count; whether a cell names what is
+			// asked is read after the cheaper test.
+			if at := strings.Index(c.quote, f); at >= 0 && (i == 0 || namesAsked(q, f)) {
 				names = append(names, span{at, at + len(f)})
 			}
 		}
@@ -161,13 +160,14 @@ func statedValues(q question, c candidate) []guard.Value {
 }
 
 // support returns the unit whose share of the question speaks for best's
-// answer: best, or a unit that states every number best quotes and holds
-// more of the question — "Total system losses are specified as a
-// percentage, with a default value of 14 %" for the row "System losses (%)
-// — Default Value: 14" asked for the total system losses.
-func support(q question, best candidate, cands []candidate) candidate {
+// answer, which states said (statedValues): best, or a unit that states
+// every number best quotes and holds more of the question — "Total system
+// losses are specified as a percentage, with a default value of 14 %" for
+// the row "System losses (%) — Default Value: 14" asked for the total
+// system losses.
+func support(q question, best candidate, said []guard.Value, cands []candidate) candidate {
 	nums := map[string]bool{}
-	for _, v := range statedValues(q, best) {
+	for _, v := range said {
 		nums[v.Num] = true
 	}
 	if len(nums) == 0 {

@@ -886,13 +886,7 @@ func statesRate(text string) bool {
 
 // measures are the extents of a thing; a unit that names another one than
 // the question and not the question's states another extent.
-var measures = func() map[string]bool {
-	m := map[string]bool{}
-	for _, w := range strings.Fields(`width length height depth thickness diameter`) {
-		m[analysis.Terms(w)[0]] = true
-	}
-	return m
-}()
+var measures = termSet(`width length height depth thickness diameter`)
 
 // otherMeasure reports whether the question names an extent ("width") and
 // the unit's terms name another one ("length") and not the question's.

@@ -419,7 +419,7 @@ func TestSupport(t *testing.T) {
 		{"a sentence stating no value", cand("Total system losses are a percentage of DC energy.", 0.95), 0.68},
 	}
 	for _, tc := range tests {
-		if got := support(q, row, []candidate{row, tc.other}).coverage; got != tc.want {
+		if got := support(q, row, statedValues(q, row), []candidate{row, tc.other}).coverage; got != tc.want {
 			t.Errorf("%s: coverage %v, want %v", tc.name, got, tc.want)
 		}
 	}
