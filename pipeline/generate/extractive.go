@@ -730,7 +730,7 @@ func (e *Extractive) score(q question, u unit, terms map[string]bool, ctx unitCo
 	for i, t := range q.terms {
 		own = own || !t.frame && header[t.term]
 		switch {
-		case holds(terms, t):
+		case holds(terms, t) && (!t.code || terms[t.term] || partsTogether(u.text, t.term)):
 			c.matched[i] = 1
 			own = own || !t.frame
 		case ctx.title[t.term] || t.exact && hasParts(ctx.title, t.term):
@@ -815,6 +815,12 @@ func (e *Extractive) score(q question, u unit, terms map[string]bool, ctx unitCo
 	// A number in a row's name ("Solis-20K-US", "[CEC 2015]") is no value
 	// of the kind asked for.
 	if c.quote == "" || !c.typed && !q.expect.AcceptsValues(c.quote, statedValues(q, c), q.numbers) {
+		return candidate{}, false
+	}
+
+	if u.kind == kindRecord && q.mustNumber && !c.typed && len(statedValues(q, c)) == 0 {
+		// A row quoted for its name alone ("Manufacturer: GreenVolts; ID:
+		// GV-SCP001") states no value of what is asked.
 		return candidate{}, false
 	}
 
@@ -1208,6 +1214,44 @@ func hasParts(terms map[string]bool, compound string) bool {
 	}
 	return found
 }
+
+// partsTogether reports whether the parts of a compound identifier stand
+// together in text, a few terms apart at most ("PV.500" written "PV 500"),
+// rather than in different places ("PV Powered … Vdcmax: 500").
+func partsTogether(text, compound string) bool {
+	var parts []string
+	for i, p := range analysis.Terms(compound) {
+		if i > 0 && !isBeginning(parts, p) {
+			parts = append(parts, p)
+		}
+	}
+	if len(parts) == 0 {
+		return true
+	}
+	seq := analysis.Terms(text)
+	for i, t := range seq {
+		if t != parts[0] {
+			continue
+		}
+		at, ok := i, true
+		for _, p := range parts[1:] {
+			next := slices.Index(seq[at+1:min(len(seq), at+1+partsGap)], p)
+			if next < 0 {
+				ok = false
+				break
+			}
+			at += 1 + next
+		}
+		if ok {
+			return true
+		}
+	}
+	return false
+}
+
+// partsGap is how many terms may lie between two parts of an identifier
+// that stand together: a compound is emitted whole before its parts.
+const partsGap = 3
 
 // isBeginning reports whether term is a beginning of a code that analysis
 // adds after it — the "sc500" of "sc500u", letters and a number — which is

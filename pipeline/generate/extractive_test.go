@@ -460,6 +460,19 @@ func TestExtractiveReadsTheQuestion(t *testing.T) {
 		{name: "the case a sentence opens with frames the sentence after it", question: "inoct for roof mount",
 			category: "technical_value", chunks: []store.Chunk{thermal},
 			want: "The estimate is for INOCT to be roughly 49 °C for 4 inch standoffs [S1]."},
+		{name: "a row quoted for its name alone states no value", question: "greenvolts gv-scp001 tamb max sandia inv list",
+			category: "technical_value", chunks: []store.Chunk{{ID: "sandia-inverters/1/270", DocID: "sandia-inverters", DocNumber: "SANDIA-INVERTERS",
+				Sheet: "Parameters", Row: 271, Text: "Manufacturer: GreenVolts; ID: GV-SCP001; Source: CEC; ac Voltage: 208; Vintage: 2011; " +
+					"Paco: 16000; Pdco: 16602.15576; Vdco: 812.497619; Pso: 99.3405085; Co: -9.740242596E-07; C1: 2.029274984E-05; " +
+					"C2: 0.0004665673529; C3: -0.0004316049694; Pnt: 85; Unique ID#: 666"}},
+			want: generate.NotFoundText},
+		{name: "the parts of a model number apart in a row do not name it", question: "aeg protect pv.500 weight",
+			category: "technical_value", chunks: []store.Chunk{{ID: "sandia-inverters/1/453", DocID: "sandia-inverters", DocNumber: "SANDIA-INVERTERS",
+				Sheet: "Parameters", Row: 454, Text: "Manufacturer: PV Powered; ID: PVP2900; Source: CEC; ac Voltage: 208; Vintage: 2005; " +
+					"Paco: 2900; Pdco: 3062.74237549426; Vdco: 255.378; Pso: 48.663651912264; Co: -1.3606593561964E-05; " +
+					"C1: 9.99465895373736E-05; C2: 0.00345207643828709; C3: 0.000145811808913527; Pnt: 3; Vdcmax: 500; Idcmax: 15; " +
+					"MPPT-Low: 205; MPPT-Hi: 500; Tamb Low: -20; Tamb Max: 40; Weight: 89; Unique ID#: 180"}},
+			want: generate.NotFoundText},
 		{name: "a shortened model name quotes every row it names", question: "paco SB7000TL-US-22",
 			category: "technical_value", chunks: []store.Chunk{inverter240, inverter208},
 			want: "Manufacturer: SMA America; ID: SB7000TL-US-22-240V; Paco: 7000 [S1]. Manufacturer: SMA America; ID: SB7000TL-US-22-208V; Paco: 6650 [S2]."},

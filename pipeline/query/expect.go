@@ -78,7 +78,11 @@ func expectation(text string, technical bool) guard.Expectation {
 	toks := analysis.Tokens(text)
 	exp := guard.Expectation{NeedsValue: technical, Qualifiers: guard.Qualifiers(text)}
 	at := -1
-	if dims, words, i := firstCue(toks, strongCues); dims != nil {
+	if dims, words, i := howCue(toks); dims != nil {
+		// "if a full year is too slow how many days can we run": the
+		// "how" asks; a cue before it describes the case.
+		exp.Dims, exp.Cues, at = dims, words, i
+	} else if dims, words, i := firstCue(toks, strongCues); dims != nil {
 		exp.Dims, exp.Cues, at = dims, words, i
 	} else if dims, words, i := firstCue(toks, weakCues); dims != nil && technical {
 		exp.Dims, exp.Cues, at = dims, words, i
@@ -114,6 +118,26 @@ func expectation(text string, technical bool) guard.Expectation {
 		exp.WantsUnit, exp.Dims, exp.Cues = true, nil, nil
 	}
 	return exp
+}
+
+// howCue returns the dimensions of the first strong cue that opens with
+// "how" ("how many", "how deep"), its words and the index of its first
+// token, or nil.
+func howCue(toks []analysis.Token) ([]guard.Dimension, []string, int) {
+	for i, t := range toks {
+		if t.Text != "how" {
+			continue
+		}
+		if dims, n := strongCues.At(toks[i:]); n > 0 {
+			if n == 2 && toks[i+1].Text == "many" && i+n < len(toks) && durationUnits[toks[i+n].Term] {
+				// "how many days": a count of days is a span of time,
+				// "6 days" as much as "6".
+				dims = []guard.Dimension{guard.DimCount, guard.DimTime}
+			}
+			return dims, cueWords(toks[i : i+n]), i
+		}
+	}
+	return nil, nil, -1
 }
 
 // choice reports whether the cue at toks[at] opens one of two alternatives
@@ -201,16 +225,20 @@ func firstCue(toks []analysis.Token, cues *analysis.PhraseTable[[]guard.Dimensio
 	return nil, nil, -1
 }
 
-// makersName reports whether the cue toks[i:i+n] stands between a word and
-// a model number, as in "ideal power ipv-30kw mppt low" or "green power
-// pv900wd": the maker's name, when a later cue names what is asked.
+// makersName reports whether the cue toks[i:i+n] is a word of the name
+// before a model number: between a word and the number ("ideal power
+// ipv-30kw mppt low", "green power pv900wd") or the first of two words
+// before it ("power electronics fs0640cu vdcmax"). It is the maker's name
+// when a later cue names what is asked.
 func makersName(toks []analysis.Token, i, n int) bool {
-	if i == 0 || i+n >= len(toks) {
-		return false
+	word := func(t analysis.Token) bool { return t.Kind == analysis.Word && !analysis.IsStopword(t.Text) }
+	model := func(j int) bool {
+		return j < len(toks) && toks[j].Kind == analysis.Identifier && strings.ContainsAny(toks[j].Text, "0123456789")
 	}
-	before, after := toks[i-1], toks[i+n]
-	return before.Kind == analysis.Word && !analysis.IsStopword(before.Text) &&
-		after.Kind == analysis.Identifier && strings.ContainsAny(after.Text, "0123456789")
+	if i > 0 && word(toks[i-1]) && model(i+n) {
+		return true
+	}
+	return i+n < len(toks) && word(toks[i+n]) && model(i+n+1)
 }
 
 // cueWords are the index terms of a cue's tokens.

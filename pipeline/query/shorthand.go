@@ -20,7 +20,7 @@ var shorthand = map[string]string{
 	"calcs": "calculations", "sim": "simulation", "sims": "simulations", "param": "parameter", "params": "parameters", "info": "information",
 	"req": "requirement", "reqs": "requirements", "reqd": "required", "dist": "distance",
 	"ht": "height", "wt": "weight", "dims": "dimensions", "dim": "dimension", "loc": "location",
-	"std": "standard", "prem": "premium", "defualt": "default", "dflt": "default",
+	"std": "standard", "prem": "premium", "ref": "reference", "refs": "references", "defualt": "default", "dflt": "default",
 	"jan": "january", "feb": "february", "mar": "march", "apr": "april", "jun": "june", "jul": "july",
 	"aug": "august", "sep": "september", "sept": "september", "oct": "october", "nov": "november", "dec": "december",
 	"haz": "hazardous", "env": "environmental", "enviro": "environmental", "reg": "regulation", "regs": "regulations",
@@ -51,7 +51,8 @@ var lengthUnits = map[string]bool{"ft": true, "feet": true, "foot": true, "in": 
 // text and the replacements made.
 func expandShorthand(text string, known func(string) bool) (string, []Correction) {
 	return replaceWords(text, func(i int, t analysis.Token, toks []analysis.Token) string {
-		if t.Kind != analysis.Word {
+		if t.Kind != analysis.Word || hyphenated(text, t) {
+			// "Ref-A" is a name, not a clipped word.
 			return ""
 		}
 		long, ok := shorthand[t.Text]
@@ -79,6 +80,11 @@ func expandShorthand(text string, known func(string) bool) (string, []Correction
 	})
 }
 
+// hyphenated reports whether a hyphen joins t to the text around it.
+func hyphenated(text string, t analysis.Token) bool {
+	return t.End < len(text) && text[t.End] == '-' || t.Start > 0 && text[t.Start-1] == '-'
+}
+
 // between reports whether toks[i] stands between two words that are not
 // function words.
 func between(toks []analysis.Token, i int) bool {
@@ -89,7 +95,7 @@ func between(toks []analysis.Token, i int) bool {
 // alwaysExpand are shorthand forms that mean the long word even where the
 // index has the short one (a "temp" folder, a "spec" sheet name, "V5 Avg"
 // on a chart).
-var alwaysExpand = map[string]bool{"temp": true, "coeff": true, "coef": true, "eff": true, "defualt": true,
+var alwaysExpand = map[string]bool{"temp": true, "ref": true, "coeff": true, "coef": true, "eff": true, "defualt": true,
 	"avg": true, "approx": true, "whats": true, "min": true, "max": true, "hr": true, "hrs": true, "wk": true, "wks": true}
 
 // isShorthand reports whether the speller must leave w alone because the
