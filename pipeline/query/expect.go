@@ -60,7 +60,7 @@ var strongCues = analysis.NewPhraseTable(map[string][]guard.Dimension{
 	"pressure": {guard.DimPressure}, "frequency": {guard.DimFrequency}, "resistance": {guard.DimResistance},
 	"cost": {guard.DimMoney}, "price": {guard.DimMoney}, "fee": {guard.DimMoney},
 	"lifetime": timeDim, "duration": timeDim, "days": timeDim, "hours": timeDim, "weeks": timeDim,
-	"months": timeDim, "minutes": timeDim, "how often": timeDim,
+	"months": timeDim, "minutes": timeDim, "how often": timeDim, "interval": timeDim,
 })
 
 // weakCues are loss mechanisms and the like: they suggest a percentage
@@ -90,6 +90,11 @@ func expectation(text string, technical bool) guard.Expectation {
 	if at >= 0 && choice(toks, at, exp.Cues) {
 		// "year tested or year manufactured": both answers are of the
 		// kind the cue names; the question asks which, not for a value.
+		exp.Dims, exp.Cues = nil, nil
+	}
+	if at >= 0 && asksNoMeasure(toks, at) {
+		// "LID - when does the module power drop": the question asks
+		// when or why; the cue after it is its subject.
 		exp.Dims, exp.Cues = nil, nil
 	}
 	if at >= 0 && givenBefore(toks, at, exp) {
@@ -139,6 +144,21 @@ func howCue(toks []analysis.Token) ([]guard.Dimension, []string, int) {
 	}
 	return nil, nil, -1
 }
+
+// asksNoMeasure reports whether the first question word before the cue at
+// toks[at] asks for no value: "when" or "why". ("Who" and "where" have
+// answer types of their own in the reader.)
+func asksNoMeasure(toks []analysis.Token, at int) bool {
+	for _, t := range toks[:at] {
+		if questionWords[t.Text] && t.Kind == analysis.Word {
+			return noMeasureWords[t.Text]
+		}
+	}
+	return false
+}
+
+// noMeasureWords open questions that no quantity answers.
+var noMeasureWords = map[string]bool{"when": true, "why": true}
 
 // choice reports whether the cue at toks[at] opens one of two alternatives
 // joined by "or" and the other names the same cue: "year tested or year
