@@ -424,3 +424,24 @@ func TestSupport(t *testing.T) {
 		}
 	}
 }
+
+// TestPersonAnswer: a "who" question is answered by a unit naming someone
+// (a capitalised name or a body such as an agency), and the capital of a
+// word opening a sentence names no one.
+func TestPersonAnswer(t *testing.T) {
+	q := parseQuestion("who do we ask about the used oil space heater", "general", "simple", guard.Expectation{})
+	tests := []struct {
+		text string
+		want bool
+	}{
+		{text: "Do you have a space heater fueled with used oil? If so, you may be subject to air permitting requirements.", want: false},
+		{text: "Space heaters fueled with used oil: See the permit rules.", want: false},
+		{text: "Space heaters fueled with used oil are permitted by the Corps.", want: true},
+		{text: "Contact your local air quality agency for additional information.", want: true},
+	}
+	for _, tc := range tests {
+		if got, _ := q.satisfies(tc.text, analysis.Tokens(tc.text)); got != tc.want {
+			t.Errorf("%q: satisfies = %v, want %v", tc.text, got, tc.want)
+		}
+	}
+}

@@ -394,7 +394,7 @@ func (q *question) satisfies(text string, toks []analysis.Token) (ok, unitOK boo
 			if i == 0 || t.Kind != analysis.Word || q.words[t.Text] || analysis.IsStopword(t.Text) || monthNames[t.Text] {
 				continue
 			}
-			if capitalised(text, t) || bodyNouns[t.Text] {
+			if capitalised(text, t) && !opensSentence(text, t) || bodyNouns[t.Text] {
 				return true, true
 			}
 		}
@@ -432,6 +432,14 @@ func capitalised(text string, t analysis.Token) bool {
 
 // startsWithDigit reports whether s starts with a digit, after a sign
 // ("-0.5%/°c" is a number with its unit).
+// opensSentence reports whether t is the first word of a sentence in text
+// ("… heater fueled with used oil? If so, …"): its capital names nothing.
+func opensSentence(text string, t analysis.Token) bool {
+	before := strings.TrimRight(text[:t.Start], " \t\n\"'“‘(")
+	return before == "" || strings.HasSuffix(before, ".") || strings.HasSuffix(before, "?") || strings.HasSuffix(before, "!") ||
+		strings.HasSuffix(before, ":") || strings.HasSuffix(before, "■") || strings.HasSuffix(before, "▪") || strings.HasSuffix(before, "•")
+}
+
 func startsWithDigit(s string) bool {
 	s = strings.TrimLeft(s, "-+±")
 	return s != "" && s[0] >= '0' && s[0] <= '9'

@@ -3,6 +3,7 @@ package query
 import (
 	"slices"
 	"strings"
+	"unicode"
 
 	"github.com/cewhq/cew/pipeline/guard"
 	"github.com/cewhq/cew/store/analysis"
@@ -220,7 +221,11 @@ func firstCue(toks []analysis.Token, cues *analysis.PhraseTable[[]guard.Dimensio
 			// value, it does not name a duration as the answer.
 			continue
 		}
-		if dims, n := cues.At(toks[i:]); n > 0 {
+		if dims, n, phrase := cues.Match(toks[i:]); n > 0 {
+			if n == 1 && !formOf(toks[i].Text, phrase) {
+				// "space heater": the stem of "spacing", not a form of it.
+				continue
+			}
 			if n == 1 && durationUnits[toks[i].Term] && !strings.HasSuffix(toks[i].Text, "s") {
 				// "a cloudy day in june": one day names a day, not
 				// a duration asked for ("how many days").
@@ -243,6 +248,13 @@ func firstCue(toks []analysis.Token, cues *analysis.PhraseTable[[]guard.Dimensio
 		return dims, cueWords(toks[named : named+n]), named
 	}
 	return nil, nil, -1
+}
+
+// formOf reports whether word is a form of the one-word cue: the cue
+// itself or the cue with an ending ("losses", "efficiencies"), not another
+// word of the same stem ("space" for "spacing").
+func formOf(word, cue string) bool {
+	return strings.HasPrefix(word, strings.TrimSuffix(cue, "y")) || !strings.ContainsFunc(cue, unicode.IsLetter)
 }
 
 // makersName reports whether the cue toks[i:i+n] is a word of the name

@@ -87,6 +87,8 @@ func TestAnalyse(t *testing.T) {
 			text: "LID - when does the module power drop"},
 		{name: "an interval is a span of time", in: "reinspection interval for school buildings",
 			text: "reinspection interval for school buildings", dims: []guard.Dimension{guard.DimTime}},
+		{name: "a word of the cue's stem is not the cue", in: "permit for the used oil space heater",
+			text: "permit for the used oil space heater"},
 		{name: "a how cue asks whatever cue comes before it", in: "if a full year is too slow how many days can we run",
 			text: "if a full year is too slow how many days can we run", dims: []guard.Dimension{guard.DimCount, guard.DimTime}},
 		{name: "the maker's name cues when nothing else does", in: "green power pv900wd rating",

@@ -452,12 +452,18 @@ func NewPhraseTable[T any](spec map[string]T) *PhraseTable[T] {
 // At returns the value of the longest phrase toks start with and how many
 // tokens it spans, or n 0 when none does.
 func (t *PhraseTable[T]) At(toks []Token) (v T, n int) {
+	v, n, _ = t.Match(toks)
+	return v, n
+}
+
+// Match is At that also returns the phrase found, as the table spells it.
+func (t *PhraseTable[T]) Match(toks []Token) (v T, n int, phrase string) {
 	for _, p := range t.phrases {
 		if len(p.terms) > 0 && StartsWith(toks, p.terms) {
-			return p.value, len(p.terms)
+			return p.value, len(p.terms), p.phrase
 		}
 	}
-	return v, 0
+	return v, 0, ""
 }
 
 // StartsWith reports whether toks begin with the phrase terms, each token
