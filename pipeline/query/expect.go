@@ -93,6 +93,11 @@ func expectation(text string, technical bool) guard.Expectation {
 		// kind the cue names; the question asks which, not for a value.
 		exp.Dims, exp.Cues = nil, nil
 	}
+	if at >= 0 && changeOf(toks, at) && !slices.Contains(exp.Dims, guard.DimPercent) {
+		// "increase in annual energy": the change is as often stated
+		// as a percentage ("8 % more annual energy").
+		exp.Dims = append(slices.Clone(exp.Dims), guard.DimPercent)
+	}
 	if at >= 0 && asksNoMeasure(toks, at) {
 		// "LID - when does the module power drop": the question asks
 		// when or why; the cue after it is its subject.
@@ -144,6 +149,29 @@ func howCue(toks []analysis.Token) ([]guard.Dimension, []string, int) {
 		}
 	}
 	return nil, nil, -1
+}
+
+// changeWords name a change of a quantity.
+var changeWords = func() map[string]bool {
+	m := map[string]bool{}
+	for _, t := range analysis.Terms("increase decrease reduction change difference gain drop rise loss") {
+		m[t] = true
+	}
+	return m
+}()
+
+// changeOf reports whether the cue at toks[at] names what a change is of:
+// "increase in annual energy", a word or two between.
+func changeOf(toks []analysis.Token, at int) bool {
+	for j := at - 1; j >= 1 && j >= at-3; j-- {
+		if toks[j].Text == "in" || toks[j].Text == "of" {
+			return changeWords[toks[j-1].Term]
+		}
+		if toks[j].Kind != analysis.Word {
+			return false
+		}
+	}
+	return false
 }
 
 // asksNoMeasure reports whether the first question word before the cue at
