@@ -17,7 +17,7 @@ var squadPath = flag.String("squad", "../../../shared/eval/squad2/dev-v2.0.artic
 // of answerable questions answered with a gold answer and the share of
 // unanswerable ones refused. Every question is asked; the floors sit a
 // little under the numbers measured on this tree (n = 1,278 and 1,527:
-// without a model 42.9 % and 57.6 %, with the embedder 46.6 % and 54.7 %)
+// without a model 43.3 % and 57.1 %, with the embedder 47.0 % and 57.6 %)
 // and above the project's refusal target of 40 %.
 func TestSQuADOperatingPoint(t *testing.T) {
 	if testing.Short() {
@@ -34,8 +34,8 @@ func TestSQuADOperatingPoint(t *testing.T) {
 		cli                     func(*testing.T) *cli
 		goldFloor, refusedFloor float64
 	}{
-		{name: "without a model", cli: newCLI, goldFloor: 0.41, refusedFloor: 0.56},
-		{name: "with the local embedder", cli: newLocalModelCLI, goldFloor: 0.45, refusedFloor: 0.53},
+		{name: "without a model", cli: newCLI, goldFloor: 0.42, refusedFloor: 0.56},
+		{name: "with the local embedder", cli: newLocalModelCLI, goldFloor: 0.46, refusedFloor: 0.56},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
