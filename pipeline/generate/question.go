@@ -430,16 +430,17 @@ func capitalised(text string, t analysis.Token) bool {
 	return unicode.IsUpper(r)
 }
 
-// startsWithDigit reports whether s starts with a digit, after a sign
-// ("-0.5%/°c" is a number with its unit).
-// opensSentence reports whether t is the first word of a sentence in text
-// ("… heater fueled with used oil? If so, …"): its capital names nothing.
+// opensSentence reports whether t is the first word of a sentence or list
+// item in text ("… heater fueled with used oil? If so, …"): its capital
+// names nothing.
 func opensSentence(text string, t analysis.Token) bool {
 	before := strings.TrimRight(text[:t.Start], " \t\n\"'“‘(")
-	return before == "" || strings.HasSuffix(before, ".") || strings.HasSuffix(before, "?") || strings.HasSuffix(before, "!") ||
-		strings.HasSuffix(before, ":") || strings.HasSuffix(before, "■") || strings.HasSuffix(before, "▪") || strings.HasSuffix(before, "•")
+	last, _ := utf8.DecodeLastRuneInString(before)
+	return before == "" || strings.ContainsRune(".?!:■▪•", last)
 }
 
+// startsWithDigit reports whether s starts with a digit, after a sign
+// ("-0.5%/°c" is a number with its unit).
 func startsWithDigit(s string) bool {
 	s = strings.TrimLeft(s, "-+±")
 	return s != "" && s[0] >= '0' && s[0] <= '9'
