@@ -244,7 +244,7 @@ func (e *Extractive) candidates(q question, chunks []store.Chunk) ([]candidate, 
 	unitTerms := make([]map[string]bool, len(units))
 	df := map[string]int{}
 	for i, u := range units {
-		unitTerms[i] = termSet(u.text)
+		unitTerms[i] = analysis.TermSet(u.text)
 		for t := range unitTerms[i] {
 			df[t]++
 		}
@@ -272,8 +272,8 @@ func (e *Extractive) candidates(q question, chunks []store.Chunk) ([]candidate, 
 	titles := make([]map[string]bool, len(chunks))
 	sections := make([]map[string]bool, len(chunks))
 	for i, c := range chunks {
-		titles[i] = termSet(c.DocNumber + " " + c.Title)
-		sections[i] = termSet(c.Section + " " + c.Sheet)
+		titles[i] = analysis.TermSet(c.DocNumber + " " + c.Title)
+		sections[i] = analysis.TermSet(c.Section + " " + c.Sheet)
 	}
 
 	var cands []candidate
@@ -332,7 +332,7 @@ func dropOddRecords(q question, cands []candidate, units []unit, unitTerms []map
 		rows++
 		name := unitTerms[i]
 		if len(u.fields) > 1 {
-			name = termSet(u.fields[0])
+			name = analysis.TermSet(u.fields[0])
 		}
 		for j, t := range q.terms {
 			if name[t.term] {
@@ -439,7 +439,7 @@ func nameRow(q question, u unit) (rowName, bool) {
 		}
 	}
 	name := strings.Join(words, " ")
-	terms := termSet(name)
+	terms := analysis.TermSet(name)
 	n := rowName{doc: u.docID, label: strings.TrimSpace(label), other: namesOtherQuantity(q.stated, name)}
 	for t := range q.excluded {
 		n.aside = n.aside || terms[t]
@@ -682,15 +682,15 @@ func (e *Extractive) score(q question, u unit, terms map[string]bool, ctx unitCo
 	}
 	var header, prev map[string]bool
 	if u.header != "" {
-		header = termSet(u.header)
+		header = analysis.TermSet(u.header)
 	}
 	if u.prev != "" {
-		prev = termSet(u.prev)
+		prev = analysis.TermSet(u.prev)
 	}
 	c := candidate{unit: u, matched: make([]float64, len(q.terms)), terms: terms}
 	var near map[string]bool
 	if u.before != "" {
-		near = termSet(u.before)
+		near = analysis.TermSet(u.before)
 	}
 	// A qualifier the question names counts as found when the unit names
 	// the same case in another spelling ("V5" and "Version 5").
@@ -814,11 +814,12 @@ func (e *Extractive) score(q question, u unit, terms map[string]bool, ctx unitCo
 	c.values = guard.Values(c.quote)
 	// A number in a row's name ("Solis-20K-US", "[CEC 2015]") is no value
 	// of the kind asked for.
-	if c.quote == "" || !c.typed && !q.expect.AcceptsValues(c.quote, statedValues(q, c), q.numbers) {
+	said := statedValues(q, c)
+	if c.quote == "" || !c.typed && !q.expect.AcceptsValues(c.quote, said, q.numbers) {
 		return candidate{}, false
 	}
 
-	if u.kind == kindRecord && q.mustNumber && !c.typed && len(statedValues(q, c)) == 0 {
+	if u.kind == kindRecord && q.mustNumber && !c.typed && len(said) == 0 {
 		// A row quoted for its name alone ("Manufacturer: GreenVolts; ID:
 		// GV-SCP001") states no value of what is asked.
 		return candidate{}, false
@@ -892,7 +893,7 @@ func statesRate(text string) bool {
 
 // measures are the extents of a thing; a unit that names another one than
 // the question and not the question's states another extent.
-var measures = termSet(`width length height depth thickness diameter`)
+var measures = analysis.TermSet(`width length height depth thickness diameter`)
 
 // otherMeasure reports whether the question names an extent ("width") and
 // the unit's terms name another one ("length") and not the question's.
@@ -1181,15 +1182,6 @@ func cited(text string, chunk int) string {
 		return text + " " + citation(chunk)
 	}
 	return text + " " + citation(chunk) + "."
-}
-
-// termSet is the set of index terms of s.
-func termSet(s string) map[string]bool {
-	m := map[string]bool{}
-	for _, t := range analysis.Terms(s) {
-		m[t] = true
-	}
-	return m
 }
 
 // holds reports whether terms hold a question term: as it is, or for a

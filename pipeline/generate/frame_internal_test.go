@@ -118,7 +118,7 @@ func TestHasParts(t *testing.T) {
 		{"800 mm", "800mm", true},
 	}
 	for _, tc := range tests {
-		if got := hasParts(termSet(tc.in), tc.id); got != tc.want {
+		if got := hasParts(analysis.TermSet(tc.in), tc.id); got != tc.want {
 			t.Errorf("hasParts(%q, %q) = %v, want %v", tc.in, tc.id, got, tc.want)
 		}
 	}
@@ -287,7 +287,7 @@ func TestHoldsAside(t *testing.T) {
 		{"Besides, other models exist.", false},
 	}
 	for _, tc := range tests {
-		if got := holdsAside(q, termSet(tc.text)); got != tc.want {
+		if got := holdsAside(q, analysis.TermSet(tc.text)); got != tc.want {
 			t.Errorf("holdsAside(%q) = %v, want %v", tc.text, got, tc.want)
 		}
 	}
@@ -309,7 +309,7 @@ func TestCombineVersus(t *testing.T) {
 	}
 	cand := func(kind unitKind, quote string, score float64, missing ...string) candidate {
 		c := candidate{unit: unit{kind: kind, docID: "sandia-modules"}, quote: quote, score: score,
-			matched: make([]float64, len(q.terms)), terms: termSet(quote)}
+			matched: make([]float64, len(q.terms)), terms: analysis.TermSet(quote)}
 		for i := range c.matched {
 			c.matched[i] = 1
 		}

@@ -207,7 +207,7 @@ func (e *Extractive) trimRecord(q question, c candidate) (text string, asked boo
 	var short []string // fields named by a letter or two ("a", "b")
 	for _, f := range c.fields[1:] {
 		name, _, _ := strings.Cut(f, ":")
-		ns, fs := termSet(name), termSet(f)
+		ns, fs := analysis.TermSet(name), analysis.TermSet(f)
 		// A field the question names, or one holding the model number
 		// it asks about (which says which row this is).
 		switch {
@@ -227,7 +227,7 @@ func (e *Extractive) trimRecord(q question, c candidate) (text string, asked boo
 	}
 	if len(keep) == 1 {
 		for _, f := range c.fields[1:] {
-			fs := termSet(f)
+			fs := analysis.TermSet(f)
 			if slices.ContainsFunc(q.terms, func(t qterm) bool { return fs[t.term] || t.exact && hasParts(fs, t.term) }) {
 				keep = append(keep, f)
 			}
@@ -247,7 +247,7 @@ func namesAsked(q question, field string) bool {
 	if !ok || !namesSomething(value) {
 		return false
 	}
-	vs := termSet(value)
+	vs := analysis.TermSet(value)
 	return slices.ContainsFunc(q.terms, func(t qterm) bool { return !t.frame && !t.exact && vs[t.term] })
 }
 

@@ -3,7 +3,6 @@ package query
 import (
 	"slices"
 	"strings"
-	"unicode"
 
 	"github.com/cewhq/cew/pipeline/guard"
 	"github.com/cewhq/cew/store/analysis"
@@ -152,13 +151,7 @@ func howCue(toks []analysis.Token) ([]guard.Dimension, []string, int) {
 }
 
 // changeWords name a change of a quantity.
-var changeWords = func() map[string]bool {
-	m := map[string]bool{}
-	for _, t := range analysis.Terms("increase decrease reduction change difference gain drop rise loss") {
-		m[t] = true
-	}
-	return m
-}()
+var changeWords = analysis.TermSet("increase decrease reduction change difference gain drop rise loss")
 
 // changeOf reports whether the cue at toks[at] names what a change is of:
 // "increase in annual energy", a word or two between.
@@ -282,7 +275,7 @@ func firstCue(toks []analysis.Token, cues *analysis.PhraseTable[[]guard.Dimensio
 // itself or the cue with an ending ("losses", "efficiencies"), not another
 // word of the same stem ("space" for "spacing").
 func formOf(word, cue string) bool {
-	return strings.HasPrefix(word, strings.TrimSuffix(cue, "y")) || !strings.ContainsFunc(cue, unicode.IsLetter)
+	return strings.HasPrefix(word, strings.TrimSuffix(cue, "y"))
 }
 
 // makersName reports whether the cue toks[i:i+n] is a word of the name
@@ -353,13 +346,7 @@ func asksForUnit(toks []analysis.Token) bool {
 }
 
 // durationUnits are the time units that are cues only in the plural.
-var durationUnits = func() map[string]bool {
-	m := map[string]bool{}
-	for _, t := range analysis.Terms("days hours weeks months minutes") {
-		m[t] = true
-	}
-	return m
-}()
+var durationUnits = analysis.TermSet("days hours weeks months minutes")
 
 // coefficientWords after a cue make it the quantity a coefficient applies
 // to.

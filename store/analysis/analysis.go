@@ -104,6 +104,19 @@ func Terms(s string) []string {
 	return terms
 }
 
+// TermSet is the set of the index terms of s (see Terms).
+func TermSet(s string) map[string]bool {
+	m := map[string]bool{}
+	var buf []string
+	scan(s, func(t Token) {
+		buf = appendTokenTerms(buf[:0], t)
+		for _, term := range buf {
+			m[term] = true
+		}
+	})
+	return m
+}
+
 // AppendTerms appends the index terms of s to dst and returns the extended
 // slice; it lets a caller that analyses many texts reuse one buffer.
 func AppendTerms(dst []string, s string) []string {

@@ -135,6 +135,15 @@ func TestTerms(t *testing.T) {
 			if got := Terms(c.in); !slices.Equal(got, c.want) {
 				t.Errorf("Terms(%q) = %q, want %q", c.in, got, c.want)
 			}
+			set := TermSet(c.in)
+			for _, w := range c.want {
+				if !set[w] {
+					t.Errorf("TermSet(%q) lacks %q", c.in, w)
+				}
+			}
+			if distinct := slices.Compact(slices.Sorted(slices.Values(c.want))); len(set) != len(distinct) {
+				t.Errorf("TermSet(%q) = %v, want the terms %q", c.in, set, distinct)
+			}
 		})
 	}
 }
