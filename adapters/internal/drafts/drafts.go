@@ -60,7 +60,10 @@ func (d *Throttler) Stop() {
 
 func (d *Throttler) loop(ctx context.Context) {
 	defer close(d.exited)
-	var last time.Time
+	var (
+		last time.Time
+		sent string
+	)
 	for {
 		select {
 		case <-d.done:
@@ -84,11 +87,15 @@ func (d *Throttler) loop(ctx context.Context) {
 		d.mu.Lock()
 		text := d.text.String()
 		d.mu.Unlock()
-		if strings.TrimSpace(text) == "" {
+		// A wake-up that brought nothing new (its text was already
+		// shown by the update before it) sends nothing.
+		if strings.TrimSpace(text) == "" || text == sent {
 			continue
 		}
 		if err := d.update(ctx, text); err != nil {
 			d.log.Debug("draft not updated", "stage", "draft", "err", err)
+		} else {
+			sent = text
 		}
 		last = time.Now()
 	}

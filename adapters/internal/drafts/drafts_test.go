@@ -52,10 +52,15 @@ func TestThrottlerSendsAccumulatedText(t *testing.T) {
 	defer d.Stop()
 	d.Add("   ") // blank drafts are not shown
 	d.Add("a")
+	var prev string
 	for text := range got {
 		if strings.TrimSpace(text) == "" {
 			t.Fatalf("blank draft sent")
 		}
+		if text == prev {
+			t.Fatalf("draft %q sent twice", text)
+		}
+		prev = text
 		if text == "   a" {
 			d.Add("b")
 		}
