@@ -180,6 +180,9 @@ type candidate struct {
 	sense float64
 	// values are the values the quote states (guard.Values), read once.
 	values []guard.Value
+	// unnamed marks a table row that holds no word of the question in
+	// its own cells: it never answers.
+	unnamed bool
 }
 
 // parts is what a unit itself says of the question's terms: matched without
@@ -227,8 +230,13 @@ func (e *Extractive) candidates(q question, chunks []store.Chunk) ([]candidate, 
 	}
 	var units []unit
 	seen := map[string]bool{}
+	split := make([][]unit, len(chunks))
 	for i, c := range chunks {
-		for _, u := range splitUnits(i, c) {
+		split[i] = splitUnits(i, c)
+	}
+	carryHeaders(chunks, split)
+	for _, us := range split {
+		for _, u := range us {
 			// Overlapping chunks repeat sentences; the better-ranked copy
 			// is kept.
 			if key := strings.ToLower(u.text); !seen[key] {
@@ -294,6 +302,7 @@ func (e *Extractive) candidates(q question, chunks []store.Chunk) ([]candidate, 
 			cands = append(cands, c)
 		}
 	}
+	cands = dropUnnamedRows(cands)
 	cands = dropOddRecords(q, cands, units, unitTerms)
 	cands = dropSiblingRecords(q, cands, units)
 	if q.polar {
@@ -486,6 +495,60 @@ func namesSomething(cell string) bool {
 	})
 }
 
+// carryHeaders gives the rows a chunk opens with, cut from their header by
+// a page or chunk break ("7 | Ref-B 0.4 | 0.2 3.5 m 2-Up portrait
+// Horizontal" at the top of page 2), the header of the table the previous
+// chunk of their document ends with, when that chunk was retrieved too.
+// Lines of wrapped cells between the rows ("grade* down to the East") are
+// passed over.
+func carryHeaders(chunks []store.Chunk, split [][]unit) {
+	type key struct {
+		doc, rev string
+		index    int
+	}
+	last := map[key]string{}
+	for i, c := range chunks {
+		if us := split[i]; len(us) > 0 && us[len(us)-1].kind == kindRow && us[len(us)-1].header != "" {
+			last[key{c.DocID, c.Revision, c.Index}] = us[len(us)-1].header
+		}
+	}
+	for i, c := range chunks {
+		header, ok := last[key{c.DocID, c.Revision, c.Index - 1}]
+		if !ok {
+			continue
+		}
+		for j := range split[i] {
+			u := &split[i][j]
+			if u.kind == kindRow && u.header == "" && !u.isHeader {
+				u.header, u.carried = header, true
+				continue
+			}
+			if u.kind == kindRow || endsWithStop(u.text) {
+				break
+			}
+		}
+	}
+}
+
+// dropUnnamedRows removes the rows of a table that hold no word of the
+// question when another row of it does: the question picked that row, and
+// the rest of its table neither answers nor competes with it. A table none
+// of whose rows is named stays, and refuses if it comes first (see
+// decide).
+func dropUnnamedRows(cands []candidate) []candidate {
+	type table struct {
+		chunk  int
+		header string
+	}
+	named := map[table]bool{}
+	for _, c := range cands {
+		if c.kind == kindRow && !c.unnamed {
+			named[table{c.chunk, c.header}] = true
+		}
+	}
+	return slices.DeleteFunc(cands, func(c candidate) bool { return c.unnamed && named[table{c.chunk, c.header}] })
+}
+
 // sortByScore orders candidates best first; ties keep their order.
 func sortByScore(cands []candidate) {
 	slices.SortStableFunc(cands, func(a, b candidate) int { return cmp.Compare(b.score, a.score) })
@@ -494,6 +557,19 @@ func sortByScore(cands []candidate) {
 // decide applies the thresholds to the sorted candidates: the best one
 // answers a simple question; a complex one may take more (see combine).
 func (e *Extractive) decide(q question, cands []candidate, total float64) []candidate {
+	picked := e.pick(q, cands, total)
+	for i, t := range q.terms {
+		if t.lettered != nil && !slices.ContainsFunc(picked, func(c candidate) bool { return c.matched[i] == 1 }) {
+			// "hub height ref-a vs ref-b": an answer that says nothing of
+			// a case the question names by its letter leaves it out.
+			return nil
+		}
+	}
+	return picked
+}
+
+// pick returns the candidates that answer, or none.
+func (e *Extractive) pick(q question, cands []candidate, total float64) []candidate {
 	if q.complex {
 		if picked := e.combine(q, cands, total); len(picked) > 1 {
 			// Quoted in reading order: the chunks' order, then each
@@ -507,7 +583,7 @@ func (e *Extractive) decide(q question, cands []candidate, total float64) []cand
 			return picked
 		}
 	}
-	if best := cands[0]; best.score >= e.opts.MinScore && best.coverage >= e.opts.MinCoverage {
+	if best := cands[0]; !best.unnamed && best.score >= e.opts.MinScore && best.coverage >= e.opts.MinCoverage {
 		return append(cands[:1:1], variants(q, cands)...)
 	}
 	return nil
@@ -533,6 +609,9 @@ const variantNamedShare = 0.85
 // pick a variant for the user. Rows must come from the same document.
 func variants(q question, cands []candidate) []candidate {
 	best := cands[0]
+	if best.kind == kindRow {
+		return sameValueRows(q, cands)
+	}
 	if best.kind != kindRecord || !slices.ContainsFunc(q.terms, func(t qterm) bool { return t.code }) {
 		return nil
 	}
@@ -545,6 +624,37 @@ func variants(q question, cands []candidate) []candidate {
 			continue
 		}
 		if c.score >= variantShare*best.score || addsExact(q, c, best) {
+			out = append(out, c)
+		}
+	}
+	return out
+}
+
+// sameValueRows returns the other table rows of the best row's document
+// that hold every quantity of the question (a number with its unit) the
+// best row holds: "which scenarios use the 3.5 m hub height" is answered
+// by each row with 3.5 m, wherever the table goes on. A bare number ("table
+// 5", "#3") picks no rows.
+func sameValueRows(q question, cands []candidate) []candidate {
+	best := cands[0]
+	var numbers []int
+	for i, t := range q.terms {
+		if t.exact && best.matched[i] == 1 && slices.ContainsFunc(q.stated, func(v guard.Value) bool { return v.Num == t.term }) {
+			numbers = append(numbers, i)
+		}
+	}
+	if len(numbers) == 0 {
+		return nil
+	}
+	var out []candidate
+	for _, c := range cands[1:] {
+		if len(out) == maxVariants-1 {
+			break
+		}
+		if c.kind != kindRow || c.unnamed || c.docID != best.docID || c.quote == best.quote {
+			continue
+		}
+		if !slices.ContainsFunc(numbers, func(i int) bool { return c.matched[i] < 1 }) {
 			out = append(out, c)
 		}
 	}
@@ -569,7 +679,7 @@ func addsExact(q question, c, best candidate) bool {
 // together they must cover the question as well as one sentence must
 // cover a simple one.
 func (e *Extractive) combine(q question, cands []candidate, total float64) []candidate {
-	if total == 0 || cands[0].score < e.opts.MinPartScore {
+	if total == 0 || cands[0].unnamed || cands[0].score < e.opts.MinPartScore {
 		return nil
 	}
 	picked := []candidate{cands[0]}
@@ -577,7 +687,7 @@ func (e *Extractive) combine(q question, cands []candidate, total float64) []can
 	for len(picked) < e.opts.MaxSentences {
 		bestGain, bestIdx := 0.0, -1
 		for i, c := range cands {
-			if c.score < e.opts.MinPartScore || slices.ContainsFunc(picked, func(p candidate) bool { return nearDuplicate(p, c) }) {
+			if c.unnamed || c.score < e.opts.MinPartScore || slices.ContainsFunc(picked, func(p candidate) bool { return nearDuplicate(p, c) }) {
 				continue
 			}
 			var gain float64
@@ -726,13 +836,21 @@ func (e *Extractive) score(q question, u unit, terms map[string]bool, ctx unitCo
 		}
 	}
 	var got float64
-	own := false // the unit itself, or its column, holds a word of the question
+	own := false   // the unit itself, or its column, holds a word of the question
+	named := false // the unit itself holds a word of the question
 	for i, t := range q.terms {
 		own = own || !t.frame && header[t.term]
 		switch {
+		case t.lettered != nil:
+			// "Ref-A" is found as written or not at all.
+			if t.lettered.MatchString(u.text) {
+				c.matched[i] = 1
+				own, named = true, true
+			}
 		case holds(terms, t) && (!t.code || terms[t.term] || partsTogether(u.text, t.term)):
 			c.matched[i] = 1
 			own = own || !t.frame
+			named = named || !t.frame
 		case ctx.title[t.term] || t.exact && hasParts(ctx.title, t.term):
 			c.matched[i] = 1
 		case header[t.term]:
@@ -777,7 +895,7 @@ func (e *Extractive) score(q question, u unit, terms map[string]bool, ctx unitCo
 		// strings the study's DC power is reported from.
 		return candidate{}, false
 	}
-	if otherMeasure(q, terms) {
+	if otherMeasure(q, terms) || header != nil && otherMeasure(q, header) {
 		// "module width": "the Trina Vertex module (length = 2.384m)"
 		// gives its length.
 		return candidate{}, false
@@ -882,6 +1000,11 @@ func (e *Extractive) score(q question, u unit, terms map[string]bool, ctx unitCo
 	}
 	score += rankBonus * (1 - float64(u.chunk)/float64(max(chunks, 1)))
 	c.score = score
+	// A row that only its header, section or title matches is any row of
+	// its table: "albedo for the snow scenario" is not the first
+	// scenario's albedo. It stays a candidate, so that its table still
+	// competes with what else might answer (see decide).
+	c.unnamed = u.kind == kindRow && u.header != "" && !named
 	return c, true
 }
 
@@ -893,7 +1016,7 @@ func statesRate(text string) bool {
 
 // measures are the extents of a thing; a unit that names another one than
 // the question and not the question's states another extent.
-var measures = analysis.TermSet(`width length height depth thickness diameter`)
+var measures = analysis.TermSet(`width length height depth thickness diameter pitch spacing`)
 
 // otherMeasure reports whether the question names an extent ("width") and
 // the unit's terms name another one ("length") and not the question's.

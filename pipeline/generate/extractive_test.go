@@ -102,6 +102,19 @@ func TestExtractive(t *testing.T) {
 			want:   generate.NotFoundText,
 		},
 		{
+			name:     "each lettered name is answered, the second from the table's next page, quoted without the header its chunk lacks",
+			question: "hub height ref-a vs ref-b in the iea bifi scenarios", category: "technical_value", complexity: "complex",
+			chunks: []store.Chunk{ieaScenarios, ieaScenariosNext},
+			want: "Scenario Scenario GCR* Albedo Hub | Configuration Ground | number | name | Height | surface: 1 Ref-A 0.4 0.2 1.5 m 1-Up portrait Horizontal [S1]. " +
+				"7 | Ref-B 0.4 | 0.2 3.5 m 2-Up portrait Horizontal [S2].",
+		},
+		{
+			name:     "a lettered name no unit holds is not answered by another",
+			question: "hub height ref-a vs ref-c", category: "technical_value", complexity: "complex",
+			chunks: []store.Chunk{ieaScenarios, ieaScenariosNext},
+			want:   generate.NotFoundText,
+		},
+		{
 			name:     "no chunks",
 			question: "What is the default soiling loss?", category: "technical_value",
 			want: generate.NotFoundText,
@@ -272,6 +285,21 @@ func BenchmarkExtractive(b *testing.B) {
 // TestExtractiveReadsTheQuestion checks what the question analysis adds:
 // the qualifier asked for, the kind of value wanted, context numbers that
 // need not be repeated, and model names several rows share.
+// The IEA study's scenario table as the PDF reader gives it: a header of
+// two lines, a first row without cell marks, and the last rows on the next
+// page with wrapped cells between them.
+var (
+	ieaScenarios = store.Chunk{ID: "iea/1/2", DocID: "iea", DocNumber: "IEA-PVPS-T13-BIFI", Page: 1, Index: 2, Section: "Scenarios",
+		Text: "Scenarios\nScenario Scenario GCR* Albedo Hub | Configuration Ground\nnumber | name | Height | surface\n" +
+			"1 Ref-A 0.4 0.2 1.5 m 1-Up portrait Horizontal\n2 | A1 | 0.25 0.2 1.5 m 1-Up portrait Horizontal\n" +
+			"3 | A2 | 0.4 0.5 1.5 m 1-Up portrait Horizontal\n4 | A3 | 0.4 0.2 3.5 m 1-Up portrait Horizontal"}
+	ieaScenariosNext = store.Chunk{ID: "iea/1/3", DocID: "iea", DocNumber: "IEA-PVPS-T13-BIFI", Page: 2, Index: 3, Section: "Scenarios",
+		Text: "5 | A4 | 0.4 0.2 1.5 m 1-Up portrait 10%\ngrade* down to the East\n6 | A5 | 0.4 0.2 1.5 m 1-Up portrait 10%\n" +
+			"grade* down to the SW\n7 | Ref-B 0.4 | 0.2 3.5 m 2-Up portrait Horizontal\n* A GCR of 0.4 for the Trina Vertex module " +
+			"(length = 2.384m) corresponds to a row-to-row spacing or pitch of 5.96m. For a GCR of 0.25 the pitch is 9.536m. For a " +
+			"2-Up portrait system with a GCR of 0.4 the pitch is 2*5.96m = 11.92m."}
+)
+
 func TestExtractiveReadsTheQuestion(t *testing.T) {
 	dcOnly := store.Chunk{ID: "spec/1/1", DocID: "spec", DocNumber: "SPEC-1", Page: 3, Section: "3.4 Cable trenches",
 		Text: "The minimum trench depth for DC cables is 800 mm. Cable trenches shall be backfilled with sand."}
@@ -443,6 +471,19 @@ func TestExtractiveReadsTheQuestion(t *testing.T) {
 			category: "technical_value", chunks: []store.Chunk{{ID: "iea/1/3", DocID: "iea", DocNumber: "IEA-PVPS-T13-BIFI", Page: 1, Section: "Scenarios",
 				Text: "4 | A3 | 0.4 0.2 3.5 m 1-Up portrait Horizontal\n2 | A1 | 0.25 0.2 1.5 m 1-Up portrait Horizontal\n3 | A2 | 0.4 0.5 1.5 m 1-Up portrait Horizontal"}},
 			want: "2 | A1 | 0.25 0.2 1.5 m 1-Up portrait Horizontal [S1]."},
+		{name: "a row that lost its cell marks stands under the header's two lines", question: "hub height for scenario A3",
+			category: "technical_value", chunks: []store.Chunk{ieaScenarios, ieaScenariosNext},
+			want: "Scenario Scenario GCR* Albedo Hub | Configuration Ground | number | name | Height | surface: 4 | A3 | 0.4 0.2 3.5 m 1-Up portrait Horizontal [S1]."},
+		{name: "a row only the header matches is no row the question names", question: "iea bifi albedo for the snow scenario",
+			category: "technical_value", chunks: []store.Chunk{ieaScenarios, ieaScenariosNext}, want: generate.NotFoundText},
+		{name: "a lettered name is found as written or not at all", question: "hub height for the ref-c scenario",
+			category: "technical_value", chunks: []store.Chunk{ieaScenarios, ieaScenariosNext}, want: generate.NotFoundText},
+		{name: "every row with the asked quantity", question: "which iea bifi scenarios use the 3.5 m hub height",
+			category: "technical_value", chunks: []store.Chunk{ieaScenarios, ieaScenariosNext},
+			want: "Scenario Scenario GCR* Albedo Hub | Configuration Ground | number | name | Height | surface: 4 | A3 | 0.4 0.2 3.5 m 1-Up portrait Horizontal [S1]. " +
+				"7 | Ref-B 0.4 | 0.2 3.5 m 2-Up portrait Horizontal [S2]."},
+		{name: "a row whose header names another extent", question: "iea bifi pitch for 2-up at gcr 0.25",
+			category: "technical_value", chunks: []store.Chunk{ieaScenariosNext, ieaScenarios}, want: generate.NotFoundText},
 		{name: "a count of what the question says there is none of", question: "inoct for flush roof mount with no standoff",
 			category: "technical_value", chunks: []store.Chunk{thermal}, want: generate.NotFoundText},
 		{name: "the sibling qualifier is not an answer", question: "What is the minimum trench depth for AC cables?",

@@ -445,3 +445,25 @@ func TestPersonAnswer(t *testing.T) {
 		}
 	}
 }
+
+// TestDropUnnamedRows: the rows of a table the question names one row of
+// stop competing with it; a table none of whose rows is named keeps them.
+func TestDropUnnamedRows(t *testing.T) {
+	row := func(chunk int, header, text string, unnamed bool) candidate {
+		return candidate{unit: unit{chunk: chunk, kind: kindRow, header: header, text: text}, unnamed: unnamed}
+	}
+	cands := []candidate{
+		row(0, "Loss | Default", "Soiling | 2 %", true),
+		row(0, "Loss | Default", "Availability | 3 %", false),
+		row(1, "Scenario | Albedo", "A1 | 0.2", true),
+		{unit: unit{chunk: 2, kind: kindSentence, text: "The albedo is 0.2."}},
+	}
+	var got []string
+	for _, c := range dropUnnamedRows(cands) {
+		got = append(got, c.text)
+	}
+	want := []string{"Availability | 3 %", "A1 | 0.2", "The albedo is 0.2."}
+	if !slices.Equal(got, want) {
+		t.Errorf("kept %q, want %q", got, want)
+	}
+}

@@ -1,6 +1,7 @@
 package generate
 
 import (
+	"regexp"
 	"slices"
 	"strings"
 	"unicode"
@@ -34,8 +35,11 @@ type qterm struct {
 	code bool
 	// frame marks words that shape a question rather than name its subject
 	// ("name", "value", "type"): answers seldom repeat them.
-	frame  bool
-	weight float64
+	frame bool
+	// lettered is a name made of a word and a letter ("Ref-A"), matched
+	// only as such: the letter alone is often a stopword.
+	lettered *regexp.Regexp
+	weight   float64
 }
 
 // question is what the extractive generator needs to know about a question.
@@ -119,6 +123,16 @@ func parseQuestion(text, category, complexity string, expect guard.Expectation) 
 		if aside[i] {
 			continue
 		}
+		if name, re := letteredName(text, toks, i); re != nil {
+			if !seen[name] {
+				seen[name] = true
+				q.terms = append(q.terms, qterm{term: name, exact: true, lettered: re})
+			}
+			continue
+		}
+		if i > 0 && lettersName(text, toks, i-1) {
+			continue
+		}
 		switch t.Kind {
 		case analysis.Word:
 			// A unit right after a number belongs to that number ("the
@@ -195,6 +209,28 @@ func parseQuestion(text, category, complexity string, expect guard.Expectation) 
 		q.want, q.mustNumber, q.counts = anyAnswer, false, false
 	}
 	return q
+}
+
+// letteredName returns the name toks[i] opens when it is a word joined by
+// a hyphen to a single letter ("Ref-A", "type-b"), with the pattern that
+// finds the name in a text however it is spelt there ("Ref-A", "ref a",
+// "REF_A"); otherwise re is nil.
+func letteredName(text string, toks []analysis.Token, i int) (name string, re *regexp.Regexp) {
+	if !lettersName(text, toks, i) {
+		return "", nil
+	}
+	word, letter := toks[i].Text, toks[i+1].Text
+	return word + "-" + letter, regexp.MustCompile(`(?i)(^|[^\pL\pN])` + regexp.QuoteMeta(word) + `[-_ ]?` + regexp.QuoteMeta(letter) + `($|[^\pL\pN])`)
+}
+
+// lettersName reports whether toks[i] is a word of two letters or more
+// joined by a hyphen to a one-letter word.
+func lettersName(text string, toks []analysis.Token, i int) bool {
+	if i+1 >= len(toks) || toks[i].Kind != analysis.Word || toks[i+1].Kind != analysis.Word {
+		return false
+	}
+	return utf8.RuneCountInString(toks[i].Text) >= 2 && utf8.RuneCountInString(toks[i+1].Text) == 1 &&
+		text[toks[i].End:toks[i+1].Start] == "-"
 }
 
 // pronounOne reports whether toks[i] is "one" or "ones" standing for a

@@ -18,8 +18,10 @@ import (
 // is set when the table itself says the quoted cell is of the dimension
 // asked for (a "degrees" unit column beside "Site Latitude").
 func (e *Extractive) quoteText(q question, c candidate) (text string, typed bool) {
-	switch c.kind {
-	case kindRow:
+	switch {
+	case c.kind == kindRow && c.carried:
+		return c.text, false
+	case c.kind == kindRow:
 		cells, typed, none := askedCells(q, c.unit)
 		if none {
 			return "", false
@@ -30,7 +32,7 @@ func (e *Extractive) quoteText(q question, c candidate) (text string, typed bool
 		if c.header != "" {
 			return c.header + ": " + c.text, false
 		}
-	case kindRecord:
+	case c.kind == kindRecord:
 		text, asked := e.trimRecord(q, c)
 		if !asked && len(c.fields) > e.opts.MaxRecordFields {
 			// A long row of which the question names no field ("the

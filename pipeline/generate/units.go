@@ -52,6 +52,10 @@ type unit struct {
 	before string
 	// isHeader marks a table's header line.
 	isHeader bool
+	// carried marks a header taken from the chunk before (see
+	// carryHeaders): it helps match the row, but the row is quoted
+	// without it, since its chunk does not hold it.
+	carried bool
 	// pos is the unit's place in its chunk.
 	pos int
 }
@@ -63,21 +67,25 @@ const tableCellSep = " | "
 // recordSep joins the cells of a spreadsheet row (see ingest's sheet reader).
 const recordSep = "; "
 
-// dataRow reports whether a table line holds more numbers than words: a
-// row of values, not a header of column names.
+// dataRow reports whether a table line holds more numbers than words, or
+// two decimal fractions: a row of values, not a header of column names
+// (which may name years, but seldom "0.4" and "3.5").
 func dataRow(line string) bool {
-	numbers, words := 0, 0
+	numbers, words, fractions := 0, 0, 0
 	for _, t := range analysis.Tokens(line) {
 		switch t.Kind {
 		case analysis.Number:
 			numbers++
+			if strings.Contains(t.Text, ".") {
+				fractions++
+			}
 		case analysis.Word:
 			if !analysis.IsStopword(t.Text) {
 				words++
 			}
 		}
 	}
-	return numbers > words
+	return numbers > words || fractions >= 2
 }
 
 // splitUnits cuts a chunk into units: a spreadsheet row is one record;
@@ -146,8 +154,9 @@ func splitUnits(idx int, c store.Chunk) []unit {
 				if headerGoesOn(units, line, lines[i+1:]) {
 					// "Scenario Scenario GCR* Albedo Hub | …" over
 					// "number | name | Height | surface": the header's
-					// second line.
+					// second line. Its rows stand under both.
 					u.isHeader = true
+					header += tableCellSep + line
 				} else {
 					u.header = header
 				}
@@ -158,6 +167,13 @@ func splitUnits(idx int, c store.Chunk) []unit {
 			next := ""
 			if i+1 < len(lines) {
 				next = oneLine(lines[i+1])
+			}
+			if inRows && header != "" && lostCells(line) {
+				// "1 Ref-A 0.4 0.2 1.5 m 1-Up portrait Horizontal" between
+				// a header and "2 | A1 | 0.25 0.2 1.5 m …": a row whose
+				// cell marks the PDF reader lost.
+				units = append(units, unit{chunk: idx, kind: kindRow, text: line, header: header, pos: len(units)})
+				continue
 			}
 			if inRows && continuesTable(header, next) {
 				// A cell wrapped onto a line of its own ("Backtracked
@@ -304,6 +320,22 @@ func headerGoesOn(units []unit, line string, rest []string) bool {
 		return false
 	}
 	return len(rest) > 0 && hasDigit(rest[0])
+}
+
+// lostCells reports whether a line reads as a table row without its cell
+// marks: it opens with a number and holds at least three.
+func lostCells(line string) bool {
+	toks := analysis.Tokens(line)
+	if len(toks) == 0 || toks[0].Kind != analysis.Number {
+		return false
+	}
+	numbers := 0
+	for _, t := range toks {
+		if t.Kind == analysis.Number {
+			numbers++
+		}
+	}
+	return numbers >= 3
 }
 
 func hasAlnum(s string) bool {
