@@ -95,6 +95,8 @@ func TestExpectedRefusesTheWrongKindAndCase(t *testing.T) {
 		{"an angle answered by a cell of a degrees column", Expectation{Dims: []Dimension{DimAngle}}, "Tilt angle (degrees) — Default Value: Site Latitude [S1].", None},
 		{"an angle answered by a cell of a kW column", Expectation{Dims: []Dimension{DimAngle}}, "System size (kW) — Default Value: Site Latitude [S1].", AnswerTypeMismatch},
 		{"AC asked, DC answered", Expectation{Qualifiers: Qualifiers("trench depth for AC cables")}, "The minimum trench depth for DC cables is 800 mm [S1].", QualifierMismatch},
+		{"premium thin film asked, thin film answered", Expectation{Qualifiers: Qualifiers("temp coeff for premium thin film modules")}, "Thin film modules have a temperature coefficient of -0.20 %/°C [S1].", QualifierMismatch},
+		{"premium and thin film asked, thin film answered", Expectation{Qualifiers: Qualifiers("temp coeff for premium and thin film modules")}, "Thin film modules have a temperature coefficient of -0.20 %/°C [S1].", None},
 		{"240 V asked, 208 V answered", Expectation{Described: Values("the 240 V variant")}, "Vac (V): 208; Paco (W): 6007 [S1].", QualifierMismatch},
 		{"SAM asked, a passage that names no tool", Expectation{Qualifiers: Qualifiers("default losses in SAM")}, "The minimum trench depth for DC cables is 800 mm [S1].", QualifierMismatch},
 		{"gcr 0.25 asked, GCR of 0.4 answered", Expectation{Labelled: LabelledNumbers("pitch at gcr 0.25")}, "For a 2-Up portrait system with a GCR of 0.4 the pitch is 11.92 m [S1].", QualifierMismatch},

@@ -1,6 +1,8 @@
 package guard
 
 import (
+	"strings"
+
 	"github.com/cewhq/cew/store/analysis"
 )
 
@@ -18,6 +20,10 @@ type Qualifier struct {
 	Group, Slot int
 	// Text is the mention as written.
 	Text string
+	// Joined marks a case written right beside a sibling, as one
+	// modifier: "premium thin film modules" asks about modules that are
+	// both, which a passage about thin film alone does not answer.
+	Joined bool `json:",omitempty"`
 }
 
 // qualifierGroups are sets of mutually exclusive cases; each case lists its
@@ -62,6 +68,16 @@ var boundGroup = groupOf("minimum")
 // sentence often states both ways, not a case a passage keeps apart.
 func IsBound(q Qualifier) bool { return q.Group == boundGroup }
 
+// joinable are the groups whose cases, written side by side, make one
+// modifier of a thing that would be both ("premium thin film", "fixed
+// 1-axis"). "dc ac ratio", "lv mv transformer", "v1 v5 change", "tmy2 tmy3"
+// and "min max" name a relation between two cases instead; tools are never
+// both.
+var joinable = map[int]bool{
+	groupOf("standard module"): true, groupOf("fixed"): true, groupOf("open rack"): true, groupOf("monofacial"): true,
+	groupOf("1-up"): true, groupOf("portrait"): true, groupOf("residential"): true, groupOf("onshore"): true,
+}
+
 // scopeGroups are the groups whose cases scope a whole document: a passage
 // answers for the case only when it or its document names the case.
 var scopeGroups = map[int]bool{groupOf("PVWatts"): true}
@@ -85,16 +101,23 @@ var qualifierSpellings = func() *analysis.PhraseTable[[2]int] {
 func Qualifiers(text string) []Qualifier {
 	toks := analysis.Tokens(text)
 	var out []Qualifier
-	seen := map[[2]int]bool{}
+	seen := map[[2]int]int{}
+	var last [2]int // the previous mention's case
+	lastEnd := -1   // and the byte its text ends at
 	for i := 0; i < len(toks); i++ {
 		key, n := qualifierSpellings.At(toks[i:])
 		if n == 0 {
 			continue
 		}
-		if !seen[key] {
-			seen[key] = true
+		if _, ok := seen[key]; !ok {
+			seen[key] = len(out)
 			out = append(out, Qualifier{Group: key[0], Slot: key[1], Text: text[toks[i].Start:toks[i+n-1].End]})
 		}
+		if lastEnd >= 0 && last[0] == key[0] && last[1] != key[1] && joinable[key[0]] &&
+			strings.TrimSpace(text[lastEnd:toks[i].Start]) == "" {
+			out[seen[last]].Joined, out[seen[key]].Joined = true, true
+		}
+		last, lastEnd = key, toks[i+n-1].End
 		i += n - 1
 	}
 	return out
@@ -124,7 +147,7 @@ func SiblingOnly(asked []Qualifier, text, context string) (want, got Qualifier, 
 			return a, Qualifier{Group: a.Group, Slot: -1, Text: "another source"}, true
 		}
 		for _, m := range append(mentioned, framed...) {
-			if m.Group == a.Group && m.Slot != a.Slot && !Mentions(asked, m) {
+			if m.Group == a.Group && m.Slot != a.Slot && (a.Joined || !Mentions(asked, m)) {
 				return a, m, true
 			}
 		}
