@@ -791,8 +791,13 @@ func (e *Extractive) score(q question, u unit, terms map[string]bool, ctx unitCo
 		return candidate{}, false
 	}
 	var header, prev map[string]bool
-	if u.header != "" {
+	switch {
+	case u.header != "":
 		header = analysis.TermSet(u.header)
+	case u.lead != "":
+		// A list's opening sentence says what its items are, as a
+		// header says what a row's cells are.
+		header = analysis.TermSet(u.lead)
 	}
 	if u.prev != "" {
 		prev = analysis.TermSet(u.prev)

@@ -484,6 +484,12 @@ func TestExtractiveReadsTheQuestion(t *testing.T) {
 				"7 | Ref-B 0.4 | 0.2 3.5 m 2-Up portrait Horizontal [S2]."},
 		{name: "a row whose header names another extent", question: "iea bifi pitch for 2-up at gcr 0.25",
 			category: "technical_value", chunks: []store.Chunk{ieaScenariosNext, ieaScenarios}, want: generate.NotFoundText},
+		{name: "a list's opening sentence says what its items are", question: "cloudy day in june for the short run option",
+			category: "general", chunks: []store.Chunk{{ID: "iea/1/5", DocID: "iea", DocNumber: "IEA-PVPS-T13-BIFI", Page: 2, Index: 5, Section: "Scenarios",
+				Text: "▪ Maximum tracker rotation angle = 55 deg\n▪ If the simulation model used takes too much time to run an entire year for each " +
+					"scenario, you have the option to just run the following 6 days:\n▪ January 3, 2022 (clear day)\n▪ December 27, 2022 (cloudy day)\n" +
+					"▪ June 15, 2022 (clear day)\n▪ June 21, 2022 (cloudy day)\nA cloudy day in June was chosen for its diffuse light."}},
+			want: "▪ June 21, 2022 (cloudy day) [S1]."},
 		{name: "a count of what the question says there is none of", question: "inoct for flush roof mount with no standoff",
 			category: "technical_value", chunks: []store.Chunk{thermal}, want: generate.NotFoundText},
 		{name: "the sibling qualifier is not an answer", question: "What is the minimum trench depth for AC cables?",

@@ -50,6 +50,10 @@ type unit struct {
 	// frame this one ("For a roof mount system, … The estimate is for
 	// INOCT to be roughly 49 °C") but are not quoted.
 	before string
+	// lead is the sentence a list opens with ("… you have the option to
+	// just run the following 6 days:"), for each item of the list: like a
+	// header, it says what the items are, and is not quoted.
+	lead string
 	// isHeader marks a table's header line.
 	isHeader bool
 	// carried marks a header taken from the chunk before (see
@@ -112,10 +116,15 @@ func splitUnits(idx int, c store.Chunk) []unit {
 		para   []string
 		header string // header of the table being read, "" outside tables
 		inRows bool
+		lead   string // the sentence that opens the list being read
 	)
 	flush := func() {
 		if len(para) == 0 {
 			return
+		}
+		item := startsItem(para[0])
+		if !item {
+			lead = ""
 		}
 		prev := ""
 		for _, s := range sentences(oneLine(strings.Join(para, " "))) {
@@ -123,9 +132,15 @@ func splitUnits(idx int, c store.Chunk) []unit {
 			if refersBack(s) {
 				u.prev = prev
 			}
+			if item {
+				u.lead = lead
+			}
 			u.pos = len(units)
 			units = append(units, u)
 			prev = s
+		}
+		if strings.HasSuffix(prev, ":") {
+			lead = prev
 		}
 		para = para[:0]
 	}
