@@ -942,6 +942,11 @@ func (e *Extractive) score(q question, u unit, terms map[string]bool, ctx unitCo
 		return candidate{}, false
 	}
 
+	if q.mustNumber && q.has["default"] && len(said) > 0 && !slices.ContainsFunc(said, func(v guard.Value) bool { return !bound(c.quote, v) }) {
+		// A default is one value: "others may experience LID losses
+		// greater than 1.5 %" states a bound of what others see.
+		return candidate{}, false
+	}
 	if u.kind == kindRecord && q.mustNumber && !c.typed && len(said) == 0 {
 		// A row quoted for its name alone ("Manufacturer: GreenVolts; ID:
 		// GV-SCP001") states no value of what is asked.
@@ -1012,6 +1017,21 @@ func (e *Extractive) score(q question, u unit, terms map[string]bool, ctx unitCo
 	c.unnamed = u.kind == kindRow && u.header != "" && !named
 	return c, true
 }
+
+// bound reports whether v is written as a bound in text: "greater than
+// 1.5 %", "less than 20 %", "exceeding 3 m".
+func bound(text string, v guard.Value) bool {
+	words := strings.Fields(strings.ToLower(text[:v.Start]))
+	if n := len(words); n > 0 && words[n-1] == "exceeding" {
+		return true
+	} else if n > 1 && words[n-1] == "than" {
+		return comparatives[words[n-2]]
+	}
+	return false
+}
+
+// comparatives come before "than" in a bound.
+var comparatives = set(`greater more less lower higher fewer larger smaller`)
 
 // statesRate reports whether text holds a value per something: "0.5
 // %/year", "10 %/min", "2 m/s".

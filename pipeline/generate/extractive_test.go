@@ -490,6 +490,11 @@ func TestExtractiveReadsTheQuestion(t *testing.T) {
 					"scenario, you have the option to just run the following 6 days:\n▪ January 3, 2022 (clear day)\n▪ December 27, 2022 (cloudy day)\n" +
 					"▪ June 15, 2022 (clear day)\n▪ June 21, 2022 (cloudy day)\nA cloudy day in June was chosen for its diffuse light."}},
 			want: "▪ June 21, 2022 (cloudy day) [S1]."},
+		{name: "a bound is not a default", question: "lid default for premium modules in pvwatts",
+			category: "technical_value", chunks: []store.Chunk{{ID: "nrel/1/40", DocID: "nrel", DocNumber: "NREL-TP-6A20-62641", Title: "PVWatts Version 5 Manual",
+				Page: 13, Section: "Light-induced degradation", Text: "Some premium modules may experience lower LID losses due to their materials and " +
+					"construction, while others may experience LID losses greater than 1.5 %."}},
+			want: generate.NotFoundText},
 		{name: "a count of what the question says there is none of", question: "inoct for flush roof mount with no standoff",
 			category: "technical_value", chunks: []store.Chunk{thermal}, want: generate.NotFoundText},
 		{name: "the sibling qualifier is not an answer", question: "What is the minimum trench depth for AC cables?",
