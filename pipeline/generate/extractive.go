@@ -183,6 +183,9 @@ type candidate struct {
 	// unnamed marks a table row that holds no word of the question in
 	// its own cells: it never answers.
 	unnamed bool
+	// follow is the sentence after a sentence that names no one, quoted
+	// after it because it says whom to turn to (see refersOn).
+	follow string
 }
 
 // parts is what a unit itself says of the question's terms: matched without
@@ -954,6 +957,14 @@ func (e *Extractive) score(q question, u unit, terms map[string]bool, ctx unitCo
 	}
 
 	typeOK, unitOK := q.satisfies(u.text, toks)
+	if !typeOK && q.want == personAnswer && refersOn(u.next) {
+		// "… you may be subject to air permitting requirements …
+		// Contact your local air quality agency for additional
+		// information.": whom to ask is the next sentence's.
+		if ok, _ := q.satisfies(u.next, analysis.Tokens(u.next)); ok {
+			c.follow, typeOK, unitOK = u.next, true, true
+		}
+	}
 	if c.typed {
 		// The table says the quoted cell is of the dimension asked for
 		// ("Site Latitude" in a "degrees" column), number or not.
@@ -1311,8 +1322,21 @@ func (e *Extractive) quote(q question, c candidate) string {
 	if c.prev != "" {
 		text = cited(c.prev, c.chunk) + " " + text
 	}
+	if c.follow != "" {
+		text += " " + cited(c.follow, c.chunk)
+	}
 	return text
 }
+
+// refersOn reports whether a sentence opens by telling the reader whom to
+// turn to: "Contact your local air quality agency …", "Call the …".
+func refersOn(s string) bool {
+	first, _, _ := strings.Cut(s, " ")
+	return turnTo[strings.ToLower(strings.Trim(first, "■•▪*-–"))]
+}
+
+// turnTo are the verbs that open such a sentence.
+var turnTo = set(`contact call consult notify ask`)
 
 // cited ends a quote with its citation: "… 800 mm [S1]." — or, after a
 // question or an exclamation, "… demolition? [S1]", which the post-guard

@@ -490,6 +490,12 @@ func TestExtractiveReadsTheQuestion(t *testing.T) {
 					"scenario, you have the option to just run the following 6 days:\n▪ January 3, 2022 (clear day)\n▪ December 27, 2022 (cloudy day)\n" +
 					"▪ June 15, 2022 (clear day)\n▪ June 21, 2022 (cloudy day)\nA cloudy day in June was chosen for its diffuse light."}},
 			want: "▪ June 21, 2022 (cloudy day) [S1]."},
+		{name: "whom to ask is the next sentence's", question: "who do we ask about permitting the used oil space heater in the site shop",
+			category: "general", chunks: []store.Chunk{{ID: "epa/1/20", DocID: "epa", DocNumber: "EPA-FEDREQ-CONSTR", Page: 5, Section: "Air",
+				Text: "■ Do you have a shop/garage space heater fueled with used oil? If so, you may be subject to air permitting requirements " +
+					"depending on the rating of the heater. Contact your local air quality agency for additional information."}},
+			want: "■ Do you have a shop/garage space heater fueled with used oil? [S1] If so, you may be subject to air permitting requirements " +
+				"depending on the rating of the heater [S1]. Contact your local air quality agency for additional information [S1]."},
 		{name: "a bound is not a default", question: "lid default for premium modules in pvwatts",
 			category: "technical_value", chunks: []store.Chunk{{ID: "nrel/1/40", DocID: "nrel", DocNumber: "NREL-TP-6A20-62641", Title: "PVWatts Version 5 Manual",
 				Page: 13, Section: "Light-induced degradation", Text: "Some premium modules may experience lower LID losses due to their materials and " +

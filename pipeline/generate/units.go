@@ -50,6 +50,10 @@ type unit struct {
 	// frame this one ("For a roof mount system, … The estimate is for
 	// INOCT to be roughly 49 °C") but are not quoted.
 	before string
+	// next is the sentence after this one in its paragraph, quoted after
+	// it when it says whom to turn to and this one names no one (see
+	// refersOn).
+	next string
 	// lead is the sentence a list opens with ("… you have the option to
 	// just run the following 6 days:"), for each item of the list: like a
 	// header, it says what the items are, and is not quoted.
@@ -134,6 +138,9 @@ func splitUnits(idx int, c store.Chunk) []unit {
 			}
 			if item {
 				u.lead = lead
+			}
+			if prev != "" {
+				units[len(units)-1].next = s
 			}
 			u.pos = len(units)
 			units = append(units, u)
