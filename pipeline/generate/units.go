@@ -160,6 +160,7 @@ func splitUnits(idx int, c store.Chunk) []unit {
 			inRows, header = false, ""
 		case strings.Contains(line, tableCellSep) || strings.HasPrefix(line, "|"):
 			flush()
+			lead = "" // a table ends the list before it
 			if !hasAlnum(line) {
 				continue // a Markdown rule such as |---|---|
 			}
