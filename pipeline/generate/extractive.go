@@ -498,60 +498,6 @@ func namesSomething(cell string) bool {
 	})
 }
 
-// carryHeaders gives the rows a chunk opens with, cut from their header by
-// a page or chunk break ("7 | Ref-B 0.4 | 0.2 3.5 m 2-Up portrait
-// Horizontal" at the top of page 2), the header of the table the previous
-// chunk of their document ends with, when that chunk was retrieved too.
-// Lines of wrapped cells between the rows ("grade* down to the East") are
-// passed over.
-func carryHeaders(chunks []store.Chunk, split [][]unit) {
-	type key struct {
-		doc, rev string
-		index    int
-	}
-	last := map[key]string{}
-	for i, c := range chunks {
-		if us := split[i]; len(us) > 0 && us[len(us)-1].kind == kindRow && us[len(us)-1].header != "" {
-			last[key{c.DocID, c.Revision, c.Index}] = us[len(us)-1].header
-		}
-	}
-	for i, c := range chunks {
-		header, ok := last[key{c.DocID, c.Revision, c.Index - 1}]
-		if !ok {
-			continue
-		}
-		for j := range split[i] {
-			u := &split[i][j]
-			if u.kind == kindRow && u.header == "" && !u.isHeader {
-				u.header, u.carried = header, true
-				continue
-			}
-			if u.kind == kindRow || endsWithStop(u.text) {
-				break
-			}
-		}
-	}
-}
-
-// dropUnnamedRows removes the rows of a table that hold no word of the
-// question when another row of it does: the question picked that row, and
-// the rest of its table neither answers nor competes with it. A table none
-// of whose rows is named stays, and refuses if it comes first (see
-// decide).
-func dropUnnamedRows(cands []candidate) []candidate {
-	type table struct {
-		chunk  int
-		header string
-	}
-	named := map[table]bool{}
-	for _, c := range cands {
-		if c.kind == kindRow && !c.unnamed {
-			named[table{c.chunk, c.header}] = true
-		}
-	}
-	return slices.DeleteFunc(cands, func(c candidate) bool { return c.unnamed && named[table{c.chunk, c.header}] })
-}
-
 // sortByScore orders candidates best first; ties keep their order.
 func sortByScore(cands []candidate) {
 	slices.SortStableFunc(cands, func(a, b candidate) int { return cmp.Compare(b.score, a.score) })
@@ -627,37 +573,6 @@ func variants(q question, cands []candidate) []candidate {
 			continue
 		}
 		if c.score >= variantShare*best.score || addsExact(q, c, best) {
-			out = append(out, c)
-		}
-	}
-	return out
-}
-
-// sameValueRows returns the other table rows of the best row's document
-// that hold every quantity of the question (a number with its unit) the
-// best row holds: "which scenarios use the 3.5 m hub height" is answered
-// by each row with 3.5 m, wherever the table goes on. A bare number ("table
-// 5", "#3") picks no rows.
-func sameValueRows(q question, cands []candidate) []candidate {
-	best := cands[0]
-	var numbers []int
-	for i, t := range q.terms {
-		if t.exact && best.matched[i] == 1 && slices.ContainsFunc(q.stated, func(v guard.Value) bool { return v.Num == t.term }) {
-			numbers = append(numbers, i)
-		}
-	}
-	if len(numbers) == 0 {
-		return nil
-	}
-	var out []candidate
-	for _, c := range cands[1:] {
-		if len(out) == maxVariants-1 {
-			break
-		}
-		if c.kind != kindRow || c.unnamed || c.docID != best.docID || c.quote == best.quote {
-			continue
-		}
-		if !slices.ContainsFunc(numbers, func(i int) bool { return c.matched[i] < 1 }) {
 			out = append(out, c)
 		}
 	}
