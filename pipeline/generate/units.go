@@ -75,25 +75,39 @@ const tableCellSep = " | "
 // recordSep joins the cells of a spreadsheet row (see ingest's sheet reader).
 const recordSep = "; "
 
+// rowShape counts what a table line holds: numbers, content words, and
+// decimal fractions among the numbers; opens is set when a number comes
+// first.
+type rowShape struct {
+	numbers, words, fractions int
+	opens                     bool
+}
+
+func shapeOfRow(line string) rowShape {
+	var s rowShape
+	for i, t := range analysis.Tokens(line) {
+		switch t.Kind {
+		case analysis.Number:
+			s.numbers++
+			if strings.Contains(t.Text, ".") {
+				s.fractions++
+			}
+			s.opens = s.opens || i == 0
+		case analysis.Word:
+			if !analysis.IsStopword(t.Text) {
+				s.words++
+			}
+		}
+	}
+	return s
+}
+
 // dataRow reports whether a table line holds more numbers than words, or
 // two decimal fractions: a row of values, not a header of column names
 // (which may name years, but seldom "0.4" and "3.5").
 func dataRow(line string) bool {
-	numbers, words, fractions := 0, 0, 0
-	for _, t := range analysis.Tokens(line) {
-		switch t.Kind {
-		case analysis.Number:
-			numbers++
-			if strings.Contains(t.Text, ".") {
-				fractions++
-			}
-		case analysis.Word:
-			if !analysis.IsStopword(t.Text) {
-				words++
-			}
-		}
-	}
-	return numbers > words || fractions >= 2
+	s := shapeOfRow(line)
+	return s.numbers > s.words || s.fractions >= 2
 }
 
 // splitUnits cuts a chunk into units: a spreadsheet row is one record;
@@ -348,17 +362,8 @@ func headerGoesOn(units []unit, line string, rest []string) bool {
 // lostCells reports whether a line reads as a table row without its cell
 // marks: it opens with a number and holds at least three.
 func lostCells(line string) bool {
-	toks := analysis.Tokens(line)
-	if len(toks) == 0 || toks[0].Kind != analysis.Number {
-		return false
-	}
-	numbers := 0
-	for _, t := range toks {
-		if t.Kind == analysis.Number {
-			numbers++
-		}
-	}
-	return numbers >= 3
+	s := shapeOfRow(line)
+	return s.opens && s.numbers >= 3
 }
 
 func hasAlnum(s string) bool {
