@@ -1371,6 +1371,7 @@ var synonyms = func() map[string][]string {
 		{"end", "finish"},
 		{"build", "construct"},
 		{"tear", "demolish"},
+		{"job", "project"},
 	}
 	m := map[string][]string{}
 	for _, g := range groups {

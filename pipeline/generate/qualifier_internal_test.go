@@ -59,3 +59,26 @@ func TestExpectedAnswer(t *testing.T) {
 		})
 	}
 }
+
+// TestSynonyms: a question's everyday word is matched by the word documents
+// use for it, and only by that.
+func TestSynonyms(t *testing.T) {
+	tests := []struct {
+		asked, sentence string
+		want            bool
+	}{
+		{"job", "Funding of a federal highway project can be suspended.", true},
+		{"toss", "Dispose of the waste at a permitted facility.", true},
+		{"need", "A permit is required before work starts.", true},
+		{"job", "The site office keeps the records.", false},
+	}
+	for _, tc := range tests {
+		terms := map[string]bool{}
+		for _, term := range analysis.Terms(tc.sentence) {
+			terms[term] = true
+		}
+		if got := holdsSynonym(terms, analysis.Terms(tc.asked)[0]); got != tc.want {
+			t.Errorf("holdsSynonym(%q, %q) = %v, want %v", tc.sentence, tc.asked, got, tc.want)
+		}
+	}
+}

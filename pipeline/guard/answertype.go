@@ -142,7 +142,13 @@ func Values(text string) []Value {
 			}
 		}
 		if q.Num != "" && !IsReferenceMark(text, q.start, q.end) {
-			out = append(out, newValue(q, looseUnit))
+			v := newValue(q, looseUnit)
+			if v.Dim == DimCount && i > 0 && yearBefore[toks[i-1].Text] && isEarlyYear(v.Num) {
+				// "destroyed in 1560": an early year is known by the word
+				// before it, where a count of that size is not.
+				v.Dim = DimDate
+			}
+			out = append(out, v)
 		}
 		// A field or cell ends the reach of a header's unit.
 		if next < len(toks) && strings.ContainsAny(text[toks[next-1].End:toks[next].Start], ";|") {
@@ -235,6 +241,19 @@ func plainDimension(num string) Dimension {
 		return DimCount
 	}
 	return DimRatio
+}
+
+// yearBefore are the words a year before 1800 is written after ("in
+// 1191", "since 1685"); a plain four-digit number after them is a year.
+var yearBefore = map[string]bool{"in": true, "since": true, "until": true, "till": true, "by": true, "circa": true,
+	"around": true, "before": true, "after": true, "during": true, "year": true, "from": true,
+	"january": true, "february": true, "march": true, "april": true, "may": true, "june": true, "july": true,
+	"august": true, "september": true, "october": true, "november": true, "december": true}
+
+// isEarlyYear reports whether num could be a year before those
+// isPlainYear knows by their digits alone.
+func isEarlyYear(num string) bool {
+	return len(num) == 4 && num >= "1000" && num < "1800" && strings.Trim(num, "0123456789") == ""
 }
 
 func isPlainYear(num string) bool {

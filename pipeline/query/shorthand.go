@@ -25,7 +25,7 @@ var shorthand = map[string]string{
 	"aug": "august", "sep": "september", "sept": "september", "oct": "october", "nov": "november", "dec": "december",
 	"haz": "hazardous", "env": "environmental", "enviro": "environmental", "reg": "regulation", "regs": "regulations",
 	"cert": "certification", "certs": "certifications", "demo": "demolition", "constr": "construction",
-	"bldg": "building", "bldgs": "buildings", "equip": "equipment", "mgmt": "management", "govt": "government",
+	"bldg": "building", "bldgs": "buildings", "equip": "equipment", "mgmt": "management", "govt": "government", "fed": "federal",
 	"dept": "department", "maint": "maintenance", "elec": "electrical", "pct": "percent", "hrly": "hourly",
 	"db": "database", "docs": "documents", "tbl": "table", "tbls": "tables", "vs": "versus", "whats": "what is", "hows": "how is", "whts": "what is",
 }
