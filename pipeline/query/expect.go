@@ -168,8 +168,9 @@ func changeOf(toks []analysis.Token, at int) bool {
 }
 
 // asksNoMeasure reports whether the first question word before the cue at
-// toks[at] asks for no value: "when" or "why". ("Who" and "where" have
-// answer types of their own in the reader.)
+// toks[at] asks for no value: "when", "why" or "who" ("who has the power
+// to …" asks for a person). ("Where" has an answer type of its own in the
+// reader.)
 func asksNoMeasure(toks []analysis.Token, at int) bool {
 	for _, t := range toks[:at] {
 		if questionWords[t.Text] && t.Kind == analysis.Word {
@@ -180,7 +181,7 @@ func asksNoMeasure(toks []analysis.Token, at int) bool {
 }
 
 // noMeasureWords open questions that no quantity answers.
-var noMeasureWords = map[string]bool{"when": true, "why": true}
+var noMeasureWords = map[string]bool{"when": true, "why": true, "who": true, "whom": true}
 
 // choice reports whether the cue at toks[at] opens one of two alternatives
 // joined by "or" and the other names the same cue: "year tested or year

@@ -87,6 +87,8 @@ func TestAnalyse(t *testing.T) {
 			dims: []guard.Dimension{guard.DimTemperature}},
 		{name: "a cue after when is the subject, not what is asked", in: "LID - when does the module power drop",
 			text: "LID - when does the module power drop"},
+		{name: "a cue after who is the subject, not what is asked", in: "who has the power to stop the works",
+			text: "who has the power to stop the works"},
 		{name: "an interval is a span of time", in: "reinspection interval for school buildings",
 			text: "reinspection interval for school buildings", dims: []guard.Dimension{guard.DimTime}},
 		{name: "a word of the cue's stem is not the cue", in: "permit for the used oil space heater",
