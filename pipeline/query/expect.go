@@ -97,6 +97,13 @@ func expectation(text string, technical bool) guard.Expectation {
 		// as a percentage ("8 % more annual energy").
 		exp.Dims = append(slices.Clone(exp.Dims), guard.DimPercent)
 	}
+	if at >= 0 && slices.Equal(exp.Cues, []string{"how", "far"}) &&
+		slices.ContainsFunc(toks[at:], func(t analysis.Token) bool { return deviationWords[t.Term] }) {
+		// "how far can one year deviate from the average": how much it
+		// differs, in whatever the quantity is measured by ("± 20 %"),
+		// not a distance.
+		exp.Dims, exp.Cues = nil, nil
+	}
 	if at >= 0 && asksNoMeasure(toks, at) {
 		// "LID - when does the module power drop": the question asks
 		// when or why; the cue after it is its subject.
@@ -149,6 +156,9 @@ func howCue(toks []analysis.Token) ([]guard.Dimension, []string, int) {
 	}
 	return nil, nil, -1
 }
+
+// deviationWords say how far a quantity strays from another.
+var deviationWords = analysis.TermSet("deviate deviation differ difference vary stray drift")
 
 // changeWords name a change of a quantity.
 var changeWords = analysis.TermSet("increase decrease reduction change difference gain drop rise loss")
