@@ -467,3 +467,25 @@ func TestDropUnnamedRows(t *testing.T) {
 		t.Errorf("kept %q, want %q", got, want)
 	}
 }
+
+// TestZeroLoss: a loss set to "zero" is a value of the percentage asked
+// for; a depth of "zero" says no number of millimetres.
+func TestZeroLoss(t *testing.T) {
+	loss := parseQuestion("what were shading and availability losses set to", "technical_value", "simple",
+		guard.Expectation{Dims: []guard.Dimension{guard.DimPercent}, Cues: []string{"losses"}})
+	depth := parseQuestion("how deep is the cable trench", "technical_value", "simple",
+		guard.Expectation{Dims: []guard.Dimension{guard.DimLength}, Cues: []string{"how", "deep"}})
+	tests := []struct {
+		q    question
+		text string
+		want bool
+	}{
+		{loss, "the loss mechanisms for shading and availability were set to zero for both models.", true},
+		{depth, "the cover over the cable trench is zero at the road crossing.", false},
+	}
+	for _, tc := range tests {
+		if got, _ := tc.q.satisfies(tc.text, analysis.Tokens(tc.text)); got != tc.want {
+			t.Errorf("satisfies(%q) = %v, want %v", tc.text, got, tc.want)
+		}
+	}
+}

@@ -405,7 +405,10 @@ func (q *question) satisfies(text string, toks []analysis.Token) (ok, unitOK boo
 			if q.numbers[t.Text] || guard.IsReferenceMark(text, t.Start, t.End) {
 				continue
 			}
-			if t.Kind == analysis.Number || t.Kind == analysis.Identifier && startsWithDigit(t.Text) || numberWords[t.Text] {
+			if t.Kind == analysis.Number || t.Kind == analysis.Identifier && startsWithDigit(t.Text) || numberWords[t.Text] ||
+				t.Text == "zero" && slices.Contains(q.expect.Dims, guard.DimPercent) {
+				// "losses were set to zero": none of a percentage needs
+				// no unit.
 				ok = true
 				if q.unit == "" || hasUnit(toks, i, q.unit) {
 					return true, true

@@ -404,7 +404,7 @@ func (e Expectation) AcceptsValues(text string, values []Value, skip map[string]
 		if skip[v.Num] {
 			continue
 		}
-		if e.AcceptsDim(v.Dim) {
+		if e.AcceptsDim(v.Dim) || zeroWord(v) && slices.Contains(e.Dims, DimPercent) {
 			return true
 		}
 		if v.Unit != "" || e.onlyDates() && v.Dim != DimDate {
@@ -420,6 +420,13 @@ func (e Expectation) AcceptsValues(text string, values []Value, skip map[string]
 		}
 	}
 	return false
+}
+
+// zeroWord reports whether v is "zero" written out without a unit: no
+// loss at all needs no "%" ("shading and availability losses were set to
+// zero").
+func zeroWord(v Value) bool {
+	return v.Num == "0" && v.Unit == "" && strings.EqualFold(v.Text, "zero")
 }
 
 // onlyDates reports whether a date is the only dimension asked for: a bare

@@ -56,6 +56,7 @@ func TestExpectationAccepts(t *testing.T) {
 	power := Expectation{Dims: []Dimension{DimPower}, Cues: []string{"paco"}}
 	year := Expectation{Dims: []Dimension{DimDate}, Cues: []string{"year"}}
 	units := Expectation{WantsUnit: true}
+	loss := Expectation{Dims: []Dimension{DimPercent}, Cues: []string{"losses"}}
 	tests := []struct {
 		name string
 		exp  Expectation
@@ -64,6 +65,8 @@ func TestExpectationAccepts(t *testing.T) {
 	}{
 		{"a length answers a depth", depth, "DC cables are laid at 800 mm", true},
 		{"a voltage does not", depth, "DC cables are rated 1500 V", false},
+		{"a loss set to zero needs no percent sign", loss, "the losses for shading and availability were set to zero for both models", true},
+		{"a depth of zero needs a unit", depth, "the loss mechanisms were set to zero for both models", false},
 		{"a bare number beside its cue", power, "Paco: 7000", true},
 		{"a bare number far from its cue", power, "Paco is listed in the table of inverters that were tested in 2012 by 3 labs", false},
 		{"a bare number beside year must look like one", year, "data for one year for two components", false},
