@@ -31,6 +31,8 @@ func TestAnalyse(t *testing.T) {
 			text: "temperature coefficient for premium modules", dims: []guard.Dimension{guard.DimTempCoeff}},
 		{name: "site shorthand spelled out", in: "can we toss haz waste from demo into the c&d landfill",
 			text: "can we toss hazardous waste from demolition into the c&d landfill"},
+		{name: "w/ and w/o are with and without", in: "old ballasts w/ pcbs and runs w/o trackers",
+			text: "old ballasts with pcbs and runs without trackers"},
 		{name: "fed is federal", in: "which nepa docs on a fed construction job",
 			text: "which nepa documents on a federal construction job"},
 		{name: "db is database", in: "what does fd mean in the sandia module db",

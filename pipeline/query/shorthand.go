@@ -1,6 +1,9 @@
 package query
 
 import (
+	"regexp"
+	"strings"
+
 	"github.com/cewhq/cew/store/analysis"
 )
 
@@ -15,7 +18,7 @@ var shorthand = map[string]string{
 	"approx": "approximately", "qty": "quantity", "dia": "diameter", "elev": "elevation",
 	"spec": "specification", "specs": "specifications", "config": "configuration",
 	"configs": "configurations", "bifi": "bifacial", "irr": "irradiance", "yr": "year",
-	"yrs": "years", "mfr": "manufacturer", "mfg": "manufacturer", "pwr": "power", "thru": "through", "w/o": "without", "wrt": "regarding",
+	"yrs": "years", "mfr": "manufacturer", "mfg": "manufacturer", "pwr": "power", "thru": "through", "wrt": "regarding",
 	"deg": "degrees", "degs": "degrees", "perf": "performance", "calc": "calculation",
 	"calcs": "calculations", "sim": "simulation", "sims": "simulations", "param": "parameter", "params": "parameters", "info": "information",
 	"req": "requirement", "reqs": "requirements", "reqd": "required", "dist": "distance",
@@ -50,7 +53,8 @@ var lengthUnits = map[string]bool{"ft": true, "feet": true, "foot": true, "in": 
 // index uses a word itself (nil: it uses none of them). It returns the new
 // text and the replacements made.
 func expandShorthand(text string, known func(string) bool) (string, []Correction) {
-	return replaceWords(text, func(i int, t analysis.Token, toks []analysis.Token) string {
+	text, with := expandWith(text)
+	text, out := replaceWords(text, func(i int, t analysis.Token, toks []analysis.Token) string {
 		if t.Kind != analysis.Word || hyphenated(text, t) {
 			// "Ref-A" is a name, not a clipped word.
 			return ""
@@ -78,6 +82,30 @@ func expandShorthand(text string, known func(string) bool) (string, []Correction
 		}
 		return long
 	})
+	return text, append(with, out...)
+}
+
+// withSlash is "w/" and "w/o" written for with and without ("14 % w/ 96 %
+// inverter", "ballasts w/ pcbs"), which the tokenizer would split into a
+// stray "w" and "o".
+var withSlash = regexp.MustCompile(`(?i)\bw/(o\b)?[ \t]*`)
+
+// expandWith spells out "w/" and "w/o".
+func expandWith(text string) (string, []Correction) {
+	var out []Correction
+	text = withSlash.ReplaceAllStringFunc(text, func(m string) string {
+		m = strings.TrimRight(m, " \t")
+		to := "with"
+		if len(m) == 3 {
+			to = "without"
+		}
+		out = append(out, Correction{From: m, To: to})
+		return to + " "
+	})
+	if out != nil {
+		text = strings.TrimRight(text, " \t")
+	}
+	return text, out
 }
 
 // hyphenated reports whether a hyphen joins t to the text around it.
