@@ -80,6 +80,8 @@ func TestAnalyse(t *testing.T) {
 			technical: true, text: "which weather file formats carry an hourly albedo"},
 		{name: "which of a cue asks for its value", in: "which albedo is assumed for tmy2 files", technical: true,
 			text: "which albedo is assumed for tmy2 files", dims: []guard.Dimension{guard.DimRatio}},
+		{name: "a small quantity generator is no count", in: "do we count as a small quantity generator",
+			text: "do we count as a small quantity generator"},
 		{name: "air mass is no mass", in: "air mass coefficient a0 for glass/cell", text: "air mass coefficient a0 for glass/cell"},
 		{name: "a cue between a word and a model number is the maker's name", in: "ideal power ipv-30kw mppt low + idcmax",
 			text: "ideal power ipv-30kw mppt low + idcmax", dims: []guard.Dimension{guard.DimCurrent}},
