@@ -35,7 +35,7 @@ var strongCues = analysis.NewPhraseTable(map[string][]guard.Dimension{
 	"cable size": {guard.DimArea}, "conductor size": {guard.DimArea}, "cross section": {guard.DimArea},
 	"hub height": length, "row spacing": length, "row pitch": length,
 	"ground coverage ratio": ratio, "dc to ac ratio": ratio, "dc-to-ac ratio": ratio, "dc/ac ratio": ratio,
-	"unique id": {}, "air mass": {}, "quantity generator": {}, "quantity generators": {}, "how many": count, "quantity": count, "how deep": length, "how wide": length, "how high": length, "how tall": length,
+	"unique id": {}, "air mass": {}, "how many": count, "quantity": count, "how deep": length, "how wide": length, "how high": length, "how tall": length,
 	"how far": length, "how thick": length, "how long": {guard.DimLength, guard.DimTime},
 	"how hot": temperature, "how cold": temperature, "how warm": temperature, "how heavy": {guard.DimMass},
 	"how fast": {guard.DimSpeed}, "how old": {guard.DimTime, guard.DimDate},
@@ -248,6 +248,12 @@ func firstCue(toks []analysis.Token, cues *analysis.PhraseTable[[]guard.Dimensio
 			// "per year", "a year": a rate, not the value asked for.
 			continue
 		}
+		if i+1 < len(toks) && namedKinds[toks[i].Text+" "+toks[i+1].Term] {
+			// "a nuclear power plant", "a small quantity generator":
+			// the cue names a kind of thing, not the value asked for.
+			skip = i + 2
+			continue
+		}
 		if strings.HasSuffix(toks[i].Text, "ly") {
 			// "monthly totals", "hourly data": the adjective says which
 			// value, it does not name a duration as the answer.
@@ -281,6 +287,10 @@ func firstCue(toks []analysis.Token, cues *analysis.PhraseTable[[]guard.Dimensio
 	}
 	return nil, nil, -1
 }
+
+// namedKinds are a cue and the next word's stem that together name a kind
+// of thing: what is asked about, not the value asked for.
+var namedKinds = map[string]bool{"power plant": true, "power station": true, "quantity generat": true}
 
 // formOf reports whether word is a form of the one-word cue: the cue
 // itself or the cue with an ending ("losses", "efficiencies"), not another
