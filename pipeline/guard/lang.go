@@ -23,14 +23,23 @@ import (
 // so they never tip the balance.
 func IsEnglish(text string) bool {
 	var latin, other int
-	for _, r := range text {
-		if !unicode.IsLetter(r) {
-			continue
+	// A letter of another script standing alone or inside a Latin word
+	// is a symbol of a formula ("θ2", "ηnom", "y = x sin β"), not a word:
+	// only words written wholly in another script, two letters or more,
+	// count for it.
+	for _, w := range strings.FieldsFunc(text, func(r rune) bool { return !unicode.IsLetter(r) }) {
+		n, foreign := 0, 0
+		for _, r := range w {
+			n++
+			if !unicode.Is(unicode.Latin, r) {
+				foreign++
+			}
 		}
-		if unicode.Is(unicode.Latin, r) {
-			latin++
-		} else {
-			other++
+		switch {
+		case foreign == 0:
+			latin += n
+		case foreign == n && n >= 2:
+			other += n
 		}
 	}
 	if other >= 2 && other > latin {
