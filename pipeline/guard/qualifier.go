@@ -48,6 +48,11 @@ var qualifierGroups = [][][]string{
 	{{"PVWatts"}, {"SAM", "System Advisor Model"}, {"PVsyst"}, {"PVGIS"}, {"HelioScope"}, {"PV*SOL", "PVSOL"},
 		{"RETScreen"}},
 	{{"onshore"}, {"offshore"}},
+	{{"northern hemisphere"}, {"southern hemisphere"}},
+	{{"front side", "front-side", "frontside"}, {"rear side", "rear-side", "rearside", "back side", "backside"}},
+	{{"clear day", "clear days", "clear-sky day"}, {"cloudy day", "cloudy days"}},
+	{{"mono-Si", "monocrystalline", "mono-crystalline", "c-Si"}, {"mc-Si", "multicrystalline", "multi-crystalline", "polycrystalline", "poly-Si"},
+		{"a-Si", "amorphous"}, {"CIGS"}},
 }
 
 // groupOf returns the index of the group whose first case is first spelt
