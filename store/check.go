@@ -124,14 +124,19 @@ func CheckDocument(doc Document, chunks []Chunk) ([][]float32, error) {
 }
 
 // CountWords adds to words the plain words (lower-case ASCII letters only:
-// the words a speller may offer as a correction) of one chunk's title,
-// section, sheet and text, each counted once per chunk; seen is scratch
-// space, cleared here. Backends implementing Lexicon count with it.
+// the words a speller may offer as a correction) and the model numbers
+// (identifiers such as "kc158g", which a question may space or hyphenate
+// differently) of one chunk's title, section, sheet and text, each counted
+// once per chunk; seen is scratch space, cleared here. Backends
+// implementing Lexicon count with it.
 func CountWords(c *Chunk, seen map[string]bool, words map[string]int) {
 	clear(seen)
 	for _, f := range [...]string{c.Title, c.Section, c.Sheet, c.Text} {
 		for _, t := range analysis.Tokens(f) {
-			if t.Kind == analysis.Word && !seen[t.Text] && plainWord(t.Text) {
+			if seen[t.Text] {
+				continue
+			}
+			if t.Kind == analysis.Word && plainWord(t.Text) || t.Kind == analysis.Identifier {
 				seen[t.Text] = true
 				words[t.Text]++
 			}

@@ -154,8 +154,9 @@ type Catalog interface {
 	Generation(ctx context.Context, tenant string) (uint64, error)
 }
 
-// Vocabulary is the words of a tenant's searchable chunks: each lower-case
-// word with the number of chunks that hold it, as of one generation.
+// Vocabulary is the words and model numbers of a tenant's searchable
+// chunks: each lower-case word or identifier with the number of chunks
+// that hold it, as of one generation.
 type Vocabulary struct {
 	Generation uint64
 	Words      map[string]int

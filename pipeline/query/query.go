@@ -60,6 +60,8 @@ func Analyse(question string, in Input) Analysis {
 		known = in.Speller.Knows
 	}
 	text, short := expandShorthand(text, known)
+	text, codes := respellCodes(text, in.Speller)
+	short = append(short, codes...)
 	text, fixed := correct(text, in.Speller, isShorthand)
 	text, named := nameColumns(text)
 	a.Corrections = append(append(short, fixed...), named...)

@@ -6,6 +6,7 @@ import (
 	"compress/gzip"
 	_ "embed"
 	"math"
+	"slices"
 	"strings"
 	"sync"
 
@@ -65,6 +66,9 @@ type Speller struct {
 	chunks int
 	// byLen holds the vocabulary's words by length, for the candidate scan.
 	byLen map[int][]string
+	// codes are the vocabulary's model numbers, without and with their
+	// hyphens, sorted by the first.
+	codes [][2]string
 }
 
 // minCorrectLen is the shortest word the speller corrects: shorter words
@@ -72,17 +76,54 @@ type Speller struct {
 const minCorrectLen = 4
 
 // NewSpeller builds a speller from word frequencies (lower-case words and
-// the number of chunks holding each).
+// model numbers, and the number of chunks holding each). Only words are
+// offered as corrections; model numbers are known, never suggested.
 func NewSpeller(vocabulary map[string]int) *Speller {
 	s := &Speller{freq: vocabulary, stems: map[string]int{}, byLen: map[int][]string{}}
 	for w, n := range vocabulary {
+		s.chunks = max(s.chunks, n)
+		if !lettersOnly(w) {
+			s.codes = append(s.codes, [2]string{compactCode(w), w})
+			continue
+		}
 		stem := analysis.Tokens(w)[0].Term
 		s.stems[stem] = max(s.stems[stem], n)
 		s.byLen[len(w)] = append(s.byLen[len(w)], w)
-		s.chunks = max(s.chunks, n)
 	}
+	slices.SortFunc(s.codes, func(a, b [2]string) int { return strings.Compare(a[0]+"\x00"+a[1], b[0]+"\x00"+b[1]) })
 	return s
 }
+
+// Code returns how the index writes the model number code, compared
+// without hyphens and underscores: the whole number ("kc-158g" → "kc158g",
+// "pvi 5000-208" joined → "pvi-5000-208") or, when code is the beginning
+// of one, that beginning ("gs4048" of "gs4048a"). ok is false when no
+// model number of the index is or begins with code.
+func (s *Speller) Code(code string) (spelled string, ok bool) {
+	if s == nil || code == "" {
+		return "", false
+	}
+	key := compactCode(code)
+	i, _ := slices.BinarySearchFunc(s.codes, key, func(c [2]string, k string) int { return strings.Compare(c[0], k) })
+	if i == len(s.codes) || !strings.HasPrefix(s.codes[i][0], key) {
+		return "", false
+	}
+	// The index's spelling, cut after as many letters and digits as the
+	// question gave.
+	orig, n := s.codes[i][1], 0
+	for j := 0; j < len(orig); j++ {
+		if orig[j] != '-' && orig[j] != '_' {
+			n++
+		}
+		if n == len(key) {
+			return orig[:j+1], true
+		}
+	}
+	return orig, true
+}
+
+// compactCode drops a model number's hyphens and underscores.
+func compactCode(code string) string { return strings.NewReplacer("-", "", "_", "").Replace(code) }
 
 // Rarity is how rare a word is in the index, in [0,1]: 1 for a word no
 // chunk holds, near 0 for one most chunks hold (inverse document frequency

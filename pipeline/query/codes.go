@@ -1,0 +1,72 @@
+package query
+
+import (
+	"strings"
+
+	"github.com/cewhq/cew/store/analysis"
+)
+
+// respellCodes writes a model number the way the index does when the
+// question spaces or hyphenates it otherwise: "gs 4048a" and "kc-158g"
+// become "gs4048a" and "kc158g" when the index holds those (or a longer
+// number the spaced one begins, "gs 4048" → "gs4048" of "gs4048a");
+// hyphens are compared away ("pvi 5000-208" → "pvi-5000-208"). A number the question joins
+// and the document spaces ("gt4000" for "GT 4000") stays as typed: the
+// index cannot say the spaced form exists, and splitting an unknown model
+// number would let its digits match another model's values. Without a
+// speller (no vocabulary) nothing changes.
+func respellCodes(text string, s *Speller) (string, []Correction) {
+	if s == nil {
+		return text, nil
+	}
+	toks := analysis.Tokens(text)
+	var (
+		b    strings.Builder
+		out  []Correction
+		last int
+	)
+	replace := func(start, end int, to string) {
+		b.WriteString(text[last:start])
+		b.WriteString(to)
+		last = end
+		out = append(out, Correction{From: text[start:end], To: to})
+	}
+	for i := 0; i < len(toks); i++ {
+		t := toks[i]
+		switch {
+		case t.Kind == analysis.Word && len(t.Text) <= maxCodePrefix && i+1 < len(toks) &&
+			text[t.End:toks[i+1].Start] == " " && startsWithDigit(toks[i+1].Text) && toks[i+1].Kind != analysis.Word:
+			// "gs 4048a", "pvi 5000-208": letters spaced off a number.
+			if joined := t.Text + toks[i+1].Text; len(joined) >= minCodeLen {
+				if to, ok := s.Code(joined); ok {
+					replace(t.Start, toks[i+1].End, to)
+					i++
+				}
+			}
+		case t.Kind == analysis.Identifier && len(t.Text) >= minCodeLen:
+			// "kc-158g" for "kc158g", "sb7000tlus22" for
+			// "sb7000tl-us-22": the same letters and digits.
+			if _, known := s.freq[t.Text]; known {
+				continue
+			}
+			if to, ok := s.Code(t.Text); ok && to != t.Text && compactCode(to) == compactCode(t.Text) {
+				replace(t.Start, t.End, to)
+			}
+		}
+	}
+	if out == nil {
+		return text, nil
+	}
+	b.WriteString(text[last:])
+	return b.String(), out
+}
+
+// A model number's letter prefix spaced off its digits is at most four
+// letters ("gs 4048a", "kc 158g"), and a respelled number at least four
+// characters long.
+const (
+	maxCodePrefix = 4
+	minCodeLen    = 4
+)
+
+func startsWithDigit(s string) bool { return s != "" && s[0] >= '0' && s[0] <= '9' }

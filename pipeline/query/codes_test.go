@@ -1,0 +1,50 @@
+package query
+
+import (
+	"slices"
+	"testing"
+)
+
+// TestRespellCodes: a model number the question spaces or hyphenates
+// otherwise than the index is written the index's way; one the index does
+// not hold, or holds spaced, stays as typed.
+func TestRespellCodes(t *testing.T) {
+	sp := NewSpeller(map[string]int{
+		"outback": 3, "paco": 1900, "isco": 500, "cl": 4, "gs4048a": 1, "kc158g": 1, "pvi-5000-208": 2,
+		"sb7000tl-us-22": 2, "kyocera": 30,
+	})
+	tests := []struct {
+		in, want string
+		from     []string
+	}{
+		{"outback gs 4048a paco", "outback gs4048a paco", []string{"gs 4048a"}},
+		{"outback gs 4048 paco", "outback gs4048 paco", []string{"gs 4048"}},
+		{"kc-158g isco", "kc158g isco", []string{"kc-158g"}},
+		{"kyocera kc 158g isco", "kyocera kc158g isco", []string{"kc 158g"}},
+		{"pvi 5000-208 vdco", "pvi-5000-208 vdco", []string{"pvi 5000-208"}},
+		{"sb7000tlus22 paco", "sb7000tl-us-22 paco", []string{"sb7000tlus22"}},
+		{"sb7000tl-us-22 paco", "sb7000tl-us-22 paco", nil},
+		{"kc-999g isco", "kc-999g isco", nil},
+		{"fronius cl 36.0 vdco", "fronius cl 36.0 vdco", nil},
+	}
+	for _, tc := range tests {
+		got, corr := respellCodes(tc.in, sp)
+		var from []string
+		for _, c := range corr {
+			from = append(from, c.From)
+		}
+		if got != tc.want || !slices.Equal(from, tc.from) {
+			t.Errorf("respellCodes(%q) = %q %q, want %q %q", tc.in, got, from, tc.want, tc.from)
+		}
+	}
+	if got, corr := respellCodes("kc-158g isco", nil); got != "kc-158g isco" || corr != nil {
+		t.Errorf("without a vocabulary: %q %v", got, corr)
+	}
+	// Model numbers are known, never offered as a correction of a word.
+	if got := sp.Correct("outbak"); got != "outback" {
+		t.Errorf("Correct(outbak) = %q", got)
+	}
+	if got := NewSpeller(map[string]int{"kc158g": 3}).Correct("kc158"); got != "" {
+		t.Errorf("Correct(kc158) = %q, want no correction", got)
+	}
+}
