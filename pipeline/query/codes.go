@@ -33,6 +33,13 @@ func respellCodes(text string, s *Speller) (string, []Correction) {
 	}
 	for i := 0; i < len(toks); i++ {
 		t := toks[i]
+		if n, to := spacedCode(text, toks[i:], s); n > 0 {
+			// "sb7000tl us 22": a whole model number typed with spaces
+			// for its hyphens.
+			replace(t.Start, toks[i+n-1].End, to)
+			i += n - 1
+			continue
+		}
 		switch {
 		case t.Kind == analysis.Word && len(t.Text) <= maxCodePrefix && i+1 < len(toks) &&
 			text[t.End:toks[i+1].Start] == " " && startsWithDigit(toks[i+1].Text) && toks[i+1].Kind != analysis.Word:
@@ -60,6 +67,35 @@ func respellCodes(text string, s *Speller) (string, []Correction) {
 	b.WriteString(text[last:])
 	return b.String(), out
 }
+
+// spacedCode returns how many tokens at the head of toks, two or three
+// written one space apart and holding a digit, spell together a whole
+// model number of the index, and its spelling there; 0 when none do.
+func spacedCode(text string, toks []analysis.Token, s *Speller) (int, string) {
+	for n := min(maxSpacedParts, len(toks)); n >= 2; n-- {
+		var joined strings.Builder
+		digit := false
+		for k, t := range toks[:n] {
+			if k > 0 && text[toks[k-1].End:t.Start] != " " || t.Kind == analysis.Symbol {
+				joined.Reset()
+				break
+			}
+			joined.WriteString(t.Text)
+			digit = digit || strings.ContainsAny(t.Text, "0123456789")
+		}
+		if joined.Len() < minCodeLen || !digit {
+			continue
+		}
+		if to, ok := s.Code(joined.String()); ok && compactCode(to) == compactCode(joined.String()) && strings.ContainsAny(to, "-_") {
+			return n, to
+		}
+	}
+	return 0, ""
+}
+
+// maxSpacedParts is the most parts of a model number typed with spaces
+// that are put back together.
+const maxSpacedParts = 3
 
 // A model number's letter prefix spaced off its digits is at most four
 // letters ("gs 4048a", "kc 158g"), and a respelled number at least four

@@ -24,6 +24,9 @@ func TestRespellCodes(t *testing.T) {
 		{"pvi 5000-208 vdco", "pvi-5000-208 vdco", []string{"pvi 5000-208"}},
 		{"sb7000tlus22 paco", "sb7000tl-us-22 paco", []string{"sb7000tlus22"}},
 		{"sb7000tl-us-22 paco", "sb7000tl-us-22 paco", nil},
+		{"sb7000tl us 22 paco", "sb7000tl-us-22 paco", []string{"sb7000tl us 22"}},
+		{"pvi 5000 208 vdco", "pvi-5000-208 vdco", []string{"pvi 5000 208"}},
+		{"paco of the 7000 us", "paco of the 7000 us", nil},
 		{"kc-999g isco", "kc-999g isco", nil},
 		{"fronius cl 36.0 vdco", "fronius cl 36.0 vdco", nil},
 	}
