@@ -9,12 +9,12 @@ import (
 // respellCodes writes a model number the way the index does when the
 // question spaces or hyphenates it otherwise: "gs 4048a" and "kc-158g"
 // become "gs4048a" and "kc158g" when the index holds those (or a longer
-// number the spaced one begins, "gs 4048" → "gs4048" of "gs4048a");
-// hyphens are compared away ("pvi 5000-208" → "pvi-5000-208"). A number the question joins
-// and the document spaces ("gt4000" for "GT 4000") stays as typed: the
-// index cannot say the spaced form exists, and splitting an unknown model
-// number would let its digits match another model's values. Without a
-// speller (no vocabulary) nothing changes.
+// number the spaced one begins, "gs 4048" → "gs4048" of "gs4048a"), and
+// hyphens are compared away ("pvi 5000-208" → "pvi-5000-208"). A number
+// the question joins and the document spaces ("gt4000" for "GT 4000")
+// stays as typed: the index cannot say the spaced form exists, and
+// splitting an unknown model number would let its digits match another
+// model's values. Without a speller (no vocabulary) nothing changes.
 func respellCodes(text string, s *Speller) (string, []Correction) {
 	if s == nil {
 		return text, nil
