@@ -51,7 +51,10 @@ var qualifierGroups = [][][]string{
 	{{"northern hemisphere"}, {"southern hemisphere"}},
 	{{"front side", "front-side", "frontside"}, {"rear side", "rear-side", "rearside", "back side", "backside"}},
 	{{"clear day", "clear days", "clear-sky day"}, {"cloudy day", "cloudy days"}},
-	{{"mono-Si", "monocrystalline", "mono-crystalline", "c-Si"}, {"mc-Si", "multicrystalline", "multi-crystalline", "polycrystalline", "poly-Si"},
+	// "c-Si" is left out: the module database writes it for
+	// monocrystalline cells, engineers for crystalline silicon of either
+	// kind.
+	{{"mono-Si", "monocrystalline", "mono-crystalline"}, {"mc-Si", "multicrystalline", "multi-crystalline", "polycrystalline", "poly-Si"},
 		{"a-Si", "amorphous"}, {"CIGS"}},
 }
 
