@@ -406,9 +406,7 @@ func (q *question) satisfies(text string, toks []analysis.Token) (ok, unitOK boo
 				continue
 			}
 			if t.Kind == analysis.Number || t.Kind == analysis.Identifier && startsWithDigit(t.Text) || numberWords[t.Text] ||
-				t.Text == "zero" && slices.Contains(q.expect.Dims, guard.DimPercent) {
-				// "losses were set to zero": none of a percentage needs
-				// no unit.
+				t.Text == "zero" && q.expect.ZeroStates() {
 				ok = true
 				if q.unit == "" || hasUnit(toks, i, q.unit) {
 					return true, true

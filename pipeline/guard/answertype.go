@@ -404,7 +404,7 @@ func (e Expectation) AcceptsValues(text string, values []Value, skip map[string]
 		if skip[v.Num] {
 			continue
 		}
-		if e.AcceptsDim(v.Dim) || zeroWord(v) && slices.Contains(e.Dims, DimPercent) {
+		if e.AcceptsDim(v.Dim) || zeroWord(v) && e.ZeroStates() {
 			return true
 		}
 		if v.Unit != "" || e.onlyDates() && v.Dim != DimDate {
@@ -422,12 +422,15 @@ func (e Expectation) AcceptsValues(text string, values []Value, skip map[string]
 	return false
 }
 
-// zeroWord reports whether v is "zero" written out without a unit: no
-// loss at all needs no "%" ("shading and availability losses were set to
-// zero").
+// zeroWord reports whether v is "zero" written out without a unit.
 func zeroWord(v Value) bool {
 	return v.Num == "0" && v.Unit == "" && strings.EqualFold(v.Text, "zero")
 }
+
+// ZeroStates reports whether "zero" written out, with no unit, states a
+// value of what e asks for: no loss at all needs no "%" ("shading and
+// availability losses were set to zero"); a depth of zero needs its mm.
+func (e Expectation) ZeroStates() bool { return slices.Contains(e.Dims, DimPercent) }
 
 // onlyDates reports whether a date is the only dimension asked for: a bare
 // number beside "year" must then look like a year.

@@ -103,7 +103,7 @@ func TestIsEnglish(t *testing.T) {
 		{name: "no question mark", text: "trench depth inverter 42", want: true},
 		{name: "greek unit letters", text: "What is the resistance in Ω per km and the thickness in µm?", want: true},
 		{name: "a formula's greek symbols", text: "θ = β − φ; ψ = α + γ [S1].", want: true},
-		{name: "greek subscripts in latin words", text: "ηnom = ηref · ζ · θ2 / τ [S1].", want: true},
+		{name: "greek letters inside latin words", text: "ηnom = ζ · θ2 · τ · φ", want: true},
 		{name: "spanish place name", text: "The site is at San José de la Montaña [S1].", want: true},
 		{name: "french name", text: "Gilbert du Motier, Marquis de Lafayette", want: true},
 		{name: "spanish name", text: "Province of Buenos Aires", want: true},

@@ -19,58 +19,33 @@ func respellCodes(text string, s *Speller) (string, []Correction) {
 	if s == nil {
 		return text, nil
 	}
-	toks := analysis.Tokens(text)
-	var (
-		b    strings.Builder
-		out  []Correction
-		last int
-	)
-	replace := func(start, end int, to string) {
-		b.WriteString(text[last:start])
-		b.WriteString(to)
-		last = end
-		out = append(out, Correction{From: text[start:end], To: to})
-	}
-	for i := 0; i < len(toks); i++ {
-		t := toks[i]
+	return replaceSpans(text, func(i int, toks []analysis.Token) (string, int) {
 		if n, to := spacedCode(text, toks[i:], s); n > 0 {
-			// "sb7000tl us 22": a whole model number typed with spaces
-			// for its hyphens.
-			replace(t.Start, toks[i+n-1].End, to)
-			i += n - 1
-			continue
+			return to, n
 		}
-		switch {
-		case t.Kind == analysis.Word && len(t.Text) <= maxCodePrefix && i+1 < len(toks) &&
-			text[t.End:toks[i+1].Start] == " " && startsWithDigit(toks[i+1].Text) && toks[i+1].Kind != analysis.Word:
-			// "gs 4048a", "pvi 5000-208": letters spaced off a number.
-			if joined := t.Text + toks[i+1].Text; len(joined) >= minCodeLen {
-				if to, ok := s.Code(joined); ok {
-					replace(t.Start, toks[i+1].End, to)
-					i++
-				}
-			}
-		case t.Kind == analysis.Identifier && len(t.Text) >= minCodeLen:
-			// "kc-158g" for "kc158g", "sb7000tlus22" for
-			// "sb7000tl-us-22": the same letters and digits.
-			if _, known := s.freq[t.Text]; known {
-				continue
-			}
-			if to, ok := s.Code(t.Text); ok && to != t.Text && compactCode(to) == compactCode(t.Text) {
-				replace(t.Start, t.End, to)
-			}
+		t := toks[i]
+		if t.Kind != analysis.Identifier || len(t.Text) < minCodeLen {
+			return "", 1
 		}
-	}
-	if out == nil {
-		return text, nil
-	}
-	b.WriteString(text[last:])
-	return b.String(), out
+		if _, known := s.freq[t.Text]; known {
+			return "", 1
+		}
+		// "kc-158g" for "kc158g", "sb7000tlus22" for "sb7000tl-us-22":
+		// the same letters and digits.
+		if to, ok := s.Code(t.Text); ok && to != t.Text && compactCode(to) == compactCode(t.Text) {
+			return to, 1
+		}
+		return "", 1
+	})
 }
 
 // spacedCode returns how many tokens at the head of toks, two or three
-// written one space apart and holding a digit, spell together a whole
-// model number of the index, and its spelling there; 0 when none do.
+// written one space apart and holding a digit, spell a model number of the
+// index together, and its spelling there; 0 when none do. Three parts, or
+// two that are not letters spaced off a number, must spell a whole number
+// written with hyphens ("sb7000tl us 22" → "sb7000tl-us-22"); a few
+// letters spaced off a number ("gs 4048a", "gs 4048", "pvi 5000-208") may
+// spell its beginning too.
 func spacedCode(text string, toks []analysis.Token, s *Speller) (int, string) {
 	for n := min(maxSpacedParts, len(toks)); n >= 2; n-- {
 		var joined strings.Builder
@@ -86,7 +61,13 @@ func spacedCode(text string, toks []analysis.Token, s *Speller) (int, string) {
 		if joined.Len() < minCodeLen || !digit {
 			continue
 		}
-		if to, ok := s.Code(joined.String()); ok && compactCode(to) == compactCode(joined.String()) && strings.ContainsAny(to, "-_") {
+		to, ok := s.Code(joined.String())
+		if !ok {
+			continue
+		}
+		lettersThenNumber := n == 2 && toks[0].Kind == analysis.Word && len(toks[0].Text) <= maxCodePrefix &&
+			toks[1].Kind != analysis.Word && startsWithDigit(toks[1].Text)
+		if lettersThenNumber || compactCode(to) == compactCode(joined.String()) && strings.ContainsAny(to, "-_") {
 			return n, to
 		}
 	}

@@ -11,7 +11,7 @@ import (
 func TestRespellCodes(t *testing.T) {
 	sp := NewSpeller(map[string]int{
 		"outback": 3, "paco": 1900, "isco": 500, "cl": 4, "gs4048a": 1, "kc158g": 1, "pvi-5000-208": 2,
-		"sb7000tl-us-22": 2, "kyocera": 30,
+		"sb7000tl-us-22": 2, "kyocera": 30, "3.6tl": 1,
 	})
 	tests := []struct {
 		in, want string
@@ -28,6 +28,7 @@ func TestRespellCodes(t *testing.T) {
 		{"pvi 5000 208 vdco", "pvi-5000-208 vdco", []string{"pvi 5000 208"}},
 		{"paco of the 7000 us", "paco of the 7000 us", nil},
 		{"kc-999g isco", "kc-999g isco", nil},
+		{"ingecon 36tl mppt low", "ingecon 36tl mppt low", nil}, // a dot is no separator: 36tl is not 3.6tl
 		{"fronius cl 36.0 vdco", "fronius cl 36.0 vdco", nil},
 	}
 	for _, tc := range tests {

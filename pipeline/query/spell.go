@@ -97,8 +97,9 @@ func NewSpeller(vocabulary map[string]int) *Speller {
 // Code returns how the index writes the model number code, compared
 // without hyphens and underscores: the whole number ("kc-158g" → "kc158g",
 // "pvi 5000-208" joined → "pvi-5000-208") or, when code is the beginning
-// of one, that beginning ("gs4048" of "gs4048a"). ok is false when no
-// model number of the index is or begins with code.
+// of one, that beginning ("gs4048" of "gs4048a"). Dots stay: "36tl" is not
+// "3.6tl". ok is false when no model number of the index is or begins with
+// code.
 func (s *Speller) Code(code string) (spelled string, ok bool) {
 	if s == nil || code == "" {
 		return "", false
@@ -108,8 +109,8 @@ func (s *Speller) Code(code string) (spelled string, ok bool) {
 	if i == len(s.codes) || !strings.HasPrefix(s.codes[i][0], key) {
 		return "", false
 	}
-	// The index's spelling, cut after as many letters and digits as the
-	// question gave.
+	// The index's spelling, cut after as many characters other than
+	// hyphens and underscores as the question gave.
 	orig, n := s.codes[i][1], 0
 	for j := 0; j < len(orig); j++ {
 		if orig[j] != '-' && orig[j] != '_' {
@@ -123,7 +124,9 @@ func (s *Speller) Code(code string) (spelled string, ok bool) {
 }
 
 // compactCode drops a model number's hyphens and underscores.
-func compactCode(code string) string { return strings.NewReplacer("-", "", "_", "").Replace(code) }
+func compactCode(code string) string { return codeSeparators.Replace(code) }
+
+var codeSeparators = strings.NewReplacer("-", "", "_", "")
 
 // Rarity is how rare a word is in the index, in [0,1]: 1 for a word no
 // chunk holds, near 0 for one most chunks hold (inverse document frequency
@@ -276,19 +279,31 @@ func correct(text string, s *Speller, protected func(string) bool) (string, []Co
 // for the token at i, or "" to keep it. It returns the new text and the
 // replacements, as written and as replaced.
 func replaceWords(text string, replace func(i int, t analysis.Token, toks []analysis.Token) string) (string, []Correction) {
+	return replaceSpans(text, func(i int, toks []analysis.Token) (string, int) {
+		return replace(i, toks[i], toks), 1
+	})
+}
+
+// replaceSpans is replaceWords for replacements of several tokens at once:
+// replace returns the new text for the n tokens from i, or "" to keep the
+// token at i.
+func replaceSpans(text string, replace func(i int, toks []analysis.Token) (to string, n int)) (string, []Correction) {
 	toks := analysis.Tokens(text)
 	var b strings.Builder
 	var out []Correction
 	last := 0
-	for i, t := range toks {
-		to := replace(i, t, toks)
+	for i := 0; i < len(toks); {
+		to, n := replace(i, toks)
 		if to == "" {
+			i++
 			continue
 		}
-		b.WriteString(text[last:t.Start])
+		start, end := toks[i].Start, toks[i+n-1].End
+		b.WriteString(text[last:start])
 		b.WriteString(to)
-		last = t.End
-		out = append(out, Correction{From: text[t.Start:t.End], To: to})
+		last = end
+		out = append(out, Correction{From: text[start:end], To: to})
+		i += n
 	}
 	if out == nil {
 		return text, nil
