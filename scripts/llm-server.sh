@@ -219,9 +219,10 @@ start() {
     --host 127.0.0.1 --port "$port" \
     --n_threads "$threads" --n_threads_batch "$threads" --n_ctx "$ctx" \
     </dev/null >"$state_dir/server.log" 2>&1 &
-  echo $! >"$pidfile"
+  local pid=$!
+  echo "$pid" >"$pidfile"
   for _ in $(seq 1 240); do
-    if ! ours >/dev/null; then
+    if ! alive "$pid"; then
       log "the server exited; see $state_dir/server.log"
       tail -n 20 "$state_dir/server.log" >&2 || true
       rm -f "$pidfile"
@@ -229,7 +230,7 @@ start() {
     fi
     if answers "$port"; then
       printf 'export CEW_LLM_BASE_URL=http://127.0.0.1:%s/v1\nexport CEW_LLM_MODEL=%s\n' "$port" "$model_alias" >"$envfile"
-      log "pid $(cat "$pidfile") answers on http://127.0.0.1:$port/v1"
+      log "pid $pid answers on http://127.0.0.1:$port/v1"
       cat "$envfile"
       return
     fi

@@ -100,32 +100,35 @@ start() {
     LD_LIBRARY_PATH="$lib" setsid "$lib/milvus" "$state_dir/data/milvus.db" "127.0.0.1:$port" INFO \
       >"$state_dir/milvus.log" 2>&1 </dev/null &
   else
-    # The default host is 0.0.0.0: always bind the loopback.
-    setsid "$venv/bin/milvus-lite" server --data-dir "$state_dir/data" --host 127.0.0.1 --port "$port" \
+    # The default host is 0.0.0.0: always bind the loopback. Unbuffered, so
+    # the log says how far a server that does not come up got.
+    PYTHONUNBUFFERED=1 setsid "$venv/bin/milvus-lite" server --data-dir "$state_dir/data" --host 127.0.0.1 --port "$port" \
       >"$state_dir/milvus.log" 2>&1 </dev/null &
   fi
-  echo $! >"$pidfile"
+  pid=$!
+  echo "$pid" >"$pidfile"
   # A busy machine can take a while to bring the engine up: wait up to
   # $CEW_MILVUS_START_SECONDS (default 120).
-  local tries=$((${CEW_MILVUS_START_SECONDS:-120} * 10))
-  for _ in $(seq 1 "$tries"); do
-    if ! ours >/dev/null; then
-      break
+  local seconds=${CEW_MILVUS_START_SECONDS:-120}
+  for _ in $(seq 1 $((seconds * 10))); do
+    if ! alive "$pid"; then
+      log "milvus-lite exited before it answered on port $port; its log ends:"
+      tail -n 20 "$state_dir/milvus.log" >&2 || true
+      stop
+      exit 1
     fi
     if port_in_use "$port"; then
       echo "$port" >"$portfile"
-      log "milvus-lite $(cat "$pidfile") listening on 127.0.0.1:$port"
+      log "milvus-lite $pid listening on 127.0.0.1:$port"
       echo "127.0.0.1:$port"
       return
     fi
     sleep 0.1
   done
-  log "milvus-lite did not answer on port $port within ${CEW_MILVUS_START_SECONDS:-120} s; its log ends:"
+  log "milvus-lite did not answer on port $port within $seconds s; its log ends:"
   tail -n 20 "$state_dir/milvus.log" >&2 || true
-  if pid=$(ours); then
-    log "process $pid is running; listening sockets:"
-    (ss -ltnp 2>/dev/null || netstat -ltnp 2>/dev/null || true) | grep -F "pid=$pid," >&2 || true
-  fi
+  log "process $pid is running; listening sockets:"
+  (ss -ltnp 2>/dev/null || netstat -ltnp 2>/dev/null || true) | grep -F "pid=$pid," >&2 || true
   stop
   exit 1
 }

@@ -30,6 +30,15 @@ owned_pid() {
   echo "$pid"
 }
 
+# alive reports whether process $1, which the sourcing script has just
+# started in the background, is still running. The wait for a new server
+# must not ask owned_pid: between bash's fork and the exec of the server,
+# the child's command line is still the script's own, and a check that
+# lands in that window would take a starting server for a dead one.
+alive() {
+  kill -0 "$1" 2>/dev/null
+}
+
 # terminate stops process $1: TERM, up to $2 seconds (default 5) to exit,
 # then KILL.
 terminate() {
