@@ -305,6 +305,26 @@ type Expectation struct {
 	Thing bool
 }
 
+// spelledCase reports whether a labelled number that names a qualifier
+// ("version 1") is named by text in another spelling ("PVWatts V1"): the
+// "Version 5" of the manual's title then speaks of the manual, not of the
+// case. named holds text's qualifiers once they are found.
+func spelledCase(l Labelled, text string, named *[]Qualifier) bool {
+	asked := Qualifiers(l.Text)
+	if len(asked) == 0 {
+		return false
+	}
+	if *named == nil {
+		*named = Qualifiers(text)
+	}
+	for _, q := range asked {
+		if !Mentions(*named, q) {
+			return false
+		}
+	}
+	return true
+}
+
 // Contradicts returns a described value of the question that text (with
 // its context) contradicts: text states values of the same dimension and
 // not this one — a row for the 208 V variant when 240 V was asked — or
@@ -313,7 +333,11 @@ type Expectation struct {
 func (e Expectation) Contradicts(text string) (asked, stated Value, ok bool) {
 	if len(e.Labelled) > 0 {
 		toks := analysis.Tokens(text)
+		var named []Qualifier
 		for _, l := range e.Labelled {
+			if spelledCase(l, text, &named) {
+				continue
+			}
 			if s, bad := contradictsLabel(text, toks, l); bad {
 				return Value{Text: l.Text, Num: l.Num}, Value{Text: s}, true
 			}

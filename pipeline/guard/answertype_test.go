@@ -173,6 +173,22 @@ func TestContradictsLabelledNumber(t *testing.T) {
 			t.Errorf("Contradicts(%q) = %v (%q), want %v", tc.text, got, stated.Text, tc.want)
 		}
 	}
+	// A labelled number that names a case is found in another spelling:
+	// the "Version 5" of the manual's title does not contradict a sentence
+	// about V1.
+	exp = Expectation{Labelled: LabelledNumbers("which module type option is most similar to pvwatts version 1")}
+	tests = []struct {
+		text string
+		want bool
+	}{
+		{"The standard option is most similar to PVWatts V1.\nPVWatts Version 5 Manual", false},
+		{"The standard option is the default.\nPVWatts Version 5 Manual", true},
+	}
+	for _, tc := range tests {
+		if _, stated, got := exp.Contradicts(tc.text); got != tc.want {
+			t.Errorf("Contradicts(%q) = %v (%q), want %v", tc.text, got, stated.Text, tc.want)
+		}
+	}
 }
 
 func TestIsPolar(t *testing.T) {
