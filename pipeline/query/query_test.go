@@ -13,6 +13,7 @@ var vocabulary = map[string]int{
 	"coefficient": 9, "premium": 6, "modules": 25, "module": 30, "inverter": 40, "efficiency": 15,
 	"nominal": 5, "tracking": 10, "table": 30, "albedo": 4, "coefficent": 1, "backtracking": 3,
 	"sb7000tl": 2, "paco": 1900, "trench": 2, "depth": 3, "average": 12, "avg": 2,
+	"office": 5,
 }
 
 func TestAnalyse(t *testing.T) {
@@ -167,6 +168,7 @@ func TestSpellerCorrect(t *testing.T) {
 		{"tre", ""}, // too short
 		{"avergae", "average"},
 		{"acerage", ""}, // "acreage" with two letters swapped, not "average"
+		{"offsite", ""}, // "off" and "site" run together, not "office"
 	}
 	for _, tc := range tests {
 		if got := sp.Correct(tc.in); got != tc.want {

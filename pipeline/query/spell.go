@@ -186,12 +186,28 @@ func (s *Speller) Correct(w string) string {
 			}
 		}
 	}
+	if best != "" && bestDist == 2 && compound(w) {
+		// "offsite" is "off" and "site" run together, not "office".
+		return ""
+	}
 	if best != "" && swapsToOtherWord(w, best) {
 		// "acerage" is "acreage" with two letters swapped, a word the
 		// documents do not use: "average" would change the question.
 		return ""
 	}
 	return best
+}
+
+// compound reports whether w is two English words of three letters or more
+// run together ("offsite", "jobsite", "toolbox"): such a word is written so
+// on purpose, and the dictionary lacks it only for being a compound.
+func compound(w string) bool {
+	for i := 3; i+3 <= len(w); i++ {
+		if isEnglishWord(w[:i]) && isEnglishWord(w[i:]) {
+			return true
+		}
+	}
+	return false
 }
 
 // swapsToOtherWord reports whether swapping two neighbouring letters of w
