@@ -1372,6 +1372,8 @@ var synonyms = func() map[string][]string {
 		{"build", "construct"},
 		{"tear", "demolish"},
 		{"job", "project"},
+		{"drop", "decrease", "decline"},
+		{"pick", "select", "choose"},
 	}
 	m := map[string][]string{}
 	for _, g := range groups {

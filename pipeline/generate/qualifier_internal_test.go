@@ -71,6 +71,8 @@ func TestSynonyms(t *testing.T) {
 		{"toss", "Dispose of the waste at a permitted facility.", true},
 		{"need", "A permit is required before work starts.", true},
 		{"job", "The site office keeps the records.", false},
+		{"drop", "The power output of a module decreases when it is exposed to sunlight.", true},
+		{"pick", "A typical inverter was selected from the dataset.", true},
 	}
 	for _, tc := range tests {
 		terms := map[string]bool{}
