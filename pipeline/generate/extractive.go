@@ -218,11 +218,13 @@ func (e *Extractive) Generate(ctx context.Context, req Request) (Result, error) 
 	if len(picked) == 0 {
 		return Result{Text: NotFoundText, NotFound: true, Generator: "extractive"}, nil
 	}
+	features := evidence(q, picked, cands)
+	picked = followReferences(q, picked, req.Chunks)
 	parts := make([]string, len(picked))
 	for i, c := range picked {
 		parts[i] = e.quote(q, c)
 	}
-	return Result{Text: strings.Join(parts, " "), Generator: "extractive", Features: evidence(q, picked, cands)}, nil
+	return Result{Text: strings.Join(parts, " "), Generator: "extractive", Features: features}, nil
 }
 
 // candidates scores every unit that could answer, best first, and returns

@@ -442,6 +442,16 @@ func TestExtractiveReadsTheQuestion(t *testing.T) {
 				Text: "EPCRA also requires that you maintain a material safety data sheet (MSDS) for all materials on your site that contain hazardous chemicals. " +
 					"You can obtain an MSDS from the chemical supplier."}},
 			want: "You can obtain an MSDS from the chemical supplier [S1]."},
+		{name: "a work the answer cites is quoted from the reference list", question: "which solar position algorithm does pvwatts use",
+			category: "technical_value", chunks: []store.Chunk{
+				{ID: "pvw/1/20", DocID: "pvw", DocNumber: "NREL-TP-6A20-62641", Page: 8, Title: "PVWatts Version 5 Manual", Section: "5 Sun Position",
+					Text: "At each hour, PVWatts calculates the sun position using the algorithm described in [6]."},
+				{ID: "pvw/1/60", DocID: "pvw", DocNumber: "NREL-TP-6A20-62641", Page: 18, Title: "PVWatts Version 5 Manual", Section: "References",
+					Text: "[5] PVsyst SA. PVsyst Photovoltaic Software Version 6.1. 2014.\n" +
+						"[6] Michalsky, J. (1988). The Astronomical Almanac's Algorithm for Approximate Solar Position\n(1950-2050). Solar Energy (40).\n" +
+						"[7] Perez, R.; Ineichen, P. (1990). Modeling Daylight Availability. Solar Energy (44:5)."}},
+			want: "At each hour, PVWatts calculates the sun position using the algorithm described in [6] [S1]. " +
+				"[6] Michalsky, J. (1988). [S2] The Astronomical Almanac's Algorithm for Approximate Solar Position (1950-2050). [S2] Solar Energy (40) [S2]."},
 		{name: "another extent of the thing asked about is not the one asked", question: "trina vertex module width in the iea bifi sim",
 			category: "technical_value", chunks: []store.Chunk{pitch}, want: generate.NotFoundText},
 		{name: "the sentence for the asked ground coverage ratio", question: "iea bifi pitch at gcr 0.25",
