@@ -482,6 +482,8 @@ func TestNaturalQuestions(t *testing.T) {
 			want: []string{"3600"}, doc: "cec-inverters", rows: []int{1004}},
 		{name: "a model number hyphenated where the index is not", question: "kyocera kc-158g isco",
 			want: []string{"7.58"}, doc: "sandia-module-db", rows: []int{151}},
+		{name: "the row the question names answers with a word", question: "pvwatts default module type",
+			want: []string{"Standard"}, notWant: []string{"1.5"}, doc: "nrel-tp-6a20-62641", pages: []int{6}},
 		{name: "another tool's default is not PVWatts'", question: "default system losses in SAM?"},
 		{name: "PVsyst asked, PVWatts documented", question: "pvsyst temp coeff premium modules"},
 		{name: "a voltage variant that does not exist", question: "paco SB7000TL-US-22 480V"},

@@ -887,6 +887,13 @@ func (e *Extractive) score(q question, u unit, terms map[string]bool, ctx unitCo
 		// ("Site Latitude" in a "degrees" column), number or not.
 		typeOK, unitOK = true, true
 	}
+	c.label = labelAsked(q, u)
+	if c.label && !q.expect.WantsValue() {
+		// "default module type": the row the question names answers
+		// with its cell ("Standard"), a number or not; only a question
+		// that asks for a kind of value wants one.
+		typeOK, unitOK = true, true
+	}
 	if !typeOK && (q.counts || q.mustNumber && q.expect.WantsValue()) {
 		return candidate{}, false
 	}
@@ -921,7 +928,7 @@ func (e *Extractive) score(q question, u unit, terms map[string]bool, ctx unitCo
 		// provides funding for … brownfield sites" only mentions it.
 		score = min(1, score*definitionBonus)
 	}
-	if c.label = labelAsked(q, u); c.label {
+	if c.label {
 		// The row is about what the question names ("Module type" in a
 		// table of defaults): a sentence that only mentions the words
 		// does not state its value.
