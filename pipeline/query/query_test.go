@@ -13,7 +13,7 @@ var vocabulary = map[string]int{
 	"coefficient": 9, "premium": 6, "modules": 25, "module": 30, "inverter": 40, "efficiency": 15,
 	"nominal": 5, "tracking": 10, "table": 30, "albedo": 4, "coefficent": 1, "backtracking": 3,
 	"sb7000tl": 2, "paco": 1900, "trench": 2, "depth": 3, "average": 12, "avg": 2,
-	"office": 5,
+	"office": 5, "time": 9, "zone": 2, "high": 7, "est": 1,
 }
 
 func TestAnalyse(t *testing.T) {
@@ -169,6 +169,8 @@ func TestSpellerCorrect(t *testing.T) {
 		{"avergae", "average"},
 		{"acerage", ""}, // "acreage" with two letters swapped, not "average"
 		{"offsite", ""}, // "off" and "site" run together, not "office"
+		{"timezone", "time zone"},
+		{"highest", ""}, // a suffix, not "high est"
 	}
 	for _, tc := range tests {
 		if got := sp.Correct(tc.in); got != tc.want {

@@ -162,7 +162,16 @@ func (s *Speller) Knows(w string) bool {
 // Correct returns the replacement for a word, or "" when it stays. w is a
 // lower-case word as analysis folds it.
 func (s *Speller) Correct(w string) string {
-	if s == nil || len(w) < minCorrectLen || !lettersOnly(w) || analysis.IsStopword(w) || isEnglishWord(w) || s.Knows(w) {
+	if s == nil || len(w) < minCorrectLen || !lettersOnly(w) || analysis.IsStopword(w) || s.Knows(w) {
+		return ""
+	}
+	if a, b, ok := s.split(w); ok {
+		// "timezone" is the documents' "time zone", "nonroad" their
+		// "non-road": English or not, the index has the two words and
+		// not the one.
+		return a + " " + b
+	}
+	if isEnglishWord(w) {
 		return ""
 	}
 	maxDist := 1
@@ -197,6 +206,29 @@ func (s *Speller) Correct(w string) string {
 	}
 	return best
 }
+
+// split returns the two words of the vocabulary that w runs together, each
+// of three letters or more, neither a function word nor a suffix
+// ("timezone" → "time", "zone"), when there is exactly one such split.
+func (s *Speller) split(w string) (a, b string, ok bool) {
+	for i := 3; i+3 <= len(w); i++ {
+		x, y := w[:i], w[i:]
+		if analysis.IsStopword(x) || analysis.IsStopword(y) || suffixes[y] || s.freq[x] == 0 || s.freq[y] == 0 {
+			continue
+		}
+		if ok {
+			return "", "", false // two ways to read it: leave it
+		}
+		a, b, ok = x, y, true
+	}
+	return a, b, ok
+}
+
+// suffixes end words without being words of their own there: "highest" is
+// not "high est".
+var suffixes = map[string]bool{"est": true, "ing": true, "ers": true, "ful": true, "ness": true, "less": true,
+	"able": true, "ible": true, "ment": true, "ments": true, "ship": true, "ward": true, "wards": true, "wise": true,
+	"ism": true, "ist": true, "ists": true, "ity": true, "ion": true, "ions": true, "ous": true, "ive": true}
 
 // compound reports whether w is two English words of three letters or more
 // run together ("offsite", "jobsite", "toolbox"): such a word is written so
