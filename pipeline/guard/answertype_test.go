@@ -173,6 +173,34 @@ func TestContradictsLabelledNumber(t *testing.T) {
 			t.Errorf("Contradicts(%q) = %v (%q), want %v", tc.text, got, stated.Text, tc.want)
 		}
 	}
+	// A model number written with a suffix is the one asked; one that
+	// opens with another number is another model, and a number after the
+	// model number is not the label's.
+	exp = Expectation{Labelled: LabelledNumbers("fronius primo 8.2 paco")}
+	tests = []struct {
+		text string
+		want bool
+	}{
+		{"Name: Fronius USA: Fronius Primo 8.2-1 @ 208 VAC 208V [CEC 2015]; Paco (W): 7900", false},
+		{"Name: Fronius USA: Fronius Primo 10.0-1 208-240 [CEC 2015]; Paco (W): 9995", true},
+	}
+	for _, tc := range tests {
+		if _, stated, got := exp.Contradicts(tc.text); got != tc.want {
+			t.Errorf("Contradicts(%q) = %v (%q), want %v", tc.text, got, stated.Text, tc.want)
+		}
+	}
+	exp = Expectation{Labelled: LabelledNumbers("conext cl 20000 paco")}
+	tests = []struct {
+		text string
+		want bool
+	}{
+		{"Name: Schneider Electric Solar Inverters USA: Conext CL 18000NA 480V [CEC 2015]; Paco (W): 18200", true},
+	}
+	for _, tc := range tests {
+		if _, stated, got := exp.Contradicts(tc.text); got != tc.want {
+			t.Errorf("Contradicts(%q) = %v (%q), want %v", tc.text, got, stated.Text, tc.want)
+		}
+	}
 	// A labelled number that names a case is found in another spelling:
 	// the "Version 5" of the manual's title does not contradict a sentence
 	// about V1.

@@ -74,6 +74,15 @@ func contradictsLabel(text string, toks []analysis.Token, l Labelled) (string, b
 				}
 				break
 			}
+			if n.Kind == analysis.Identifier {
+				// "Primo 8.2-1" is the "primo 8.2" asked with a suffix;
+				// "CL 18000NA" is not "cl 20000". A number after the
+				// model number is not the label's ("Primo 8.2-1 @ 208").
+				if lead, _ := leadingNumber(n.Text); lead != "" && !equalNumbers(lead, l.Num) {
+					stated = text[t.Start:n.End]
+				}
+				break
+			}
 			if n.Kind == analysis.Word && !analysis.IsStopword(n.Text) {
 				break
 			}
