@@ -43,7 +43,8 @@ func respellCodes(text string, s *Speller) (string, []Correction) {
 // written one space apart and holding a digit, spell a model number of the
 // index together, and its spelling there; 0 when none do. Three parts, or
 // two that are not letters spaced off a number, must spell a whole number
-// written with hyphens ("sb7000tl us 22" → "sb7000tl-us-22"); a few
+// written with hyphens ("sb7000tl us 22" → "sb7000tl-us-22") or a number
+// with its letters spaced off ("10.0 tl3" → "10.0tl3"); a few
 // letters spaced off a number ("gs 4048a", "gs 4048", "pvi 5000-208") may
 // spell its beginning too.
 func spacedCode(text string, toks []analysis.Token, s *Speller) (int, string) {
@@ -67,7 +68,11 @@ func spacedCode(text string, toks []analysis.Token, s *Speller) (int, string) {
 		}
 		lettersThenNumber := n == 2 && toks[0].Kind == analysis.Word && len(toks[0].Text) <= maxCodePrefix &&
 			toks[1].Kind != analysis.Word && startsWithDigit(toks[1].Text)
-		if lettersThenNumber || compactCode(to) == compactCode(joined.String()) && strings.ContainsAny(to, "-_") {
+		whole := compactCode(to) == compactCode(joined.String())
+		// "10.0 tl3" is the index's "10.0tl3": a number with its letters
+		// spaced off, the whole model number and no more.
+		numberThenLetters := n == 2 && toks[0].Kind == analysis.Number && !startsWithDigit(toks[1].Text) && s.freq[to] > 0
+		if lettersThenNumber || numberThenLetters || whole && strings.ContainsAny(to, "-_") {
 			return n, to
 		}
 	}

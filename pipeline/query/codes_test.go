@@ -11,7 +11,7 @@ import (
 func TestRespellCodes(t *testing.T) {
 	sp := NewSpeller(map[string]int{
 		"outback": 3, "paco": 1900, "isco": 500, "cl": 4, "gs4048a": 1, "kc158g": 1, "pvi-5000-208": 2,
-		"sb7000tl-us-22": 2, "kyocera": 30, "3.6tl": 1,
+		"sb7000tl-us-22": 2, "kyocera": 30, "3.6tl": 1, "10.0tl3": 2, "blueplanet": 40,
 	})
 	tests := []struct {
 		in, want string
@@ -30,6 +30,8 @@ func TestRespellCodes(t *testing.T) {
 		{"kc-999g isco", "kc-999g isco", nil},
 		{"ingecon 36tl mppt low", "ingecon 36tl mppt low", nil}, // a dot is no separator: 36tl is not 3.6tl
 		{"fronius cl 36.0 vdco", "fronius cl 36.0 vdco", nil},
+		{"kaco blueplanet 10.0 tl3 paco", "kaco blueplanet 10.0tl3 paco", []string{"10.0 tl3"}},
+		{"blueplanet 10.0 tl paco", "blueplanet 10.0 tl paco", nil}, // only the whole number is joined
 	}
 	for _, tc := range tests {
 		got, corr := respellCodes(tc.in, sp)
