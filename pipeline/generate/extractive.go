@@ -427,7 +427,8 @@ type rowName struct {
 	aside bool
 	// other is set when the name states quantities of a unit the question
 	// states, none of them the question's: "GTIB-480-100 (600 VDC) 480V"
-	// is not the 1000 VDC version.
+	// is not the 1000 VDC version; or bracketed numbers, none of them the
+	// question's (see namesOtherBin).
 	other bool
 }
 
@@ -454,7 +455,7 @@ func nameRow(q question, u unit) (rowName, bool) {
 	}
 	name := strings.Join(words, " ")
 	terms := analysis.TermSet(name)
-	n := rowName{doc: u.docID, label: strings.TrimSpace(label), other: namesOtherQuantity(q.stated, name)}
+	n := rowName{doc: u.docID, label: strings.TrimSpace(label), other: namesOtherQuantity(q.stated, name) || namesOtherBin(q.bins, name)}
 	for t := range q.excluded {
 		n.aside = n.aside || terms[t]
 	}
@@ -486,6 +487,17 @@ func namesOtherQuantity(stated []guard.Value, name string) bool {
 		}
 	}
 	return false
+}
+
+// namesOtherBin reports whether name puts bare numbers in brackets, none
+// of them one the question puts there: "SF-1100S-CPV-28 (330)" is not the
+// "sf-1100s (345)" asked about.
+func namesOtherBin(bins []string, name string) bool {
+	if len(bins) == 0 {
+		return false
+	}
+	own := bracketedNumbers(name)
+	return len(own) > 0 && !slices.ContainsFunc(own, func(b string) bool { return slices.Contains(bins, b) })
 }
 
 // namesSomething reports whether a cell holds a word or a model number —

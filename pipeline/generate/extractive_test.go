@@ -442,6 +442,20 @@ func TestExtractiveReadsTheQuestion(t *testing.T) {
 				Text: "EPCRA also requires that you maintain a material safety data sheet (MSDS) for all materials on your site that contain hazardous chemicals. " +
 					"You can obtain an MSDS from the chemical supplier."}},
 			want: "You can obtain an MSDS from the chemical supplier [S1]."},
+		{name: "a bracketed number names the model's bin", question: "solfocus sf-1100s (345) isco", category: "technical_value",
+			chunks: []store.Chunk{
+				{ID: "sandia-modules/1/1193", DocID: "sandia-modules", DocNumber: "SANDIA-MODULE-DB", Sheet: "Data", Row: 1193,
+					Text: "Model: SolFocus SF-1100S-CPV-28 (330); Vintage: 2010; Isco: 8.050570596"},
+				{ID: "sandia-modules/1/1192", DocID: "sandia-modules", DocNumber: "SANDIA-MODULE-DB", Sheet: "Data", Row: 1192,
+					Text: "Model: SolFocus SF-1100S-CPV-28 (315); Vintage: 2010; Isco: 8.165578747"}},
+			want: generate.NotFoundText},
+		{name: "the bin asked is quoted", question: "solfocus sf-1100s (315) isco", category: "technical_value",
+			chunks: []store.Chunk{
+				{ID: "sandia-modules/1/1193", DocID: "sandia-modules", DocNumber: "SANDIA-MODULE-DB", Sheet: "Data", Row: 1193,
+					Text: "Model: SolFocus SF-1100S-CPV-28 (330); Vintage: 2010; Isco: 8.050570596"},
+				{ID: "sandia-modules/1/1192", DocID: "sandia-modules", DocNumber: "SANDIA-MODULE-DB", Sheet: "Data", Row: 1192,
+					Text: "Model: SolFocus SF-1100S-CPV-28 (315); Vintage: 2010; Isco: 8.165578747"}},
+			want: "Model: SolFocus SF-1100S-CPV-28 (315); Isco: 8.165578747 [S2]."},
 		{name: "a work the answer cites is quoted from the reference list", question: "which solar position algorithm does pvwatts use",
 			category: "technical_value", chunks: []store.Chunk{
 				{ID: "pvw/1/20", DocID: "pvw", DocNumber: "NREL-TP-6A20-62641", Page: 8, Title: "PVWatts Version 5 Manual", Section: "5 Sun Position",

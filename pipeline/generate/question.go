@@ -107,6 +107,11 @@ type question struct {
 	// "240v"): a spreadsheet row named for another quantity of that unit
 	// is another variant (see nameRow).
 	stated []guard.Value
+	// bins are the bare numbers the question puts in brackets after a
+	// model name, as databases name a model's power bin or variant
+	// ("solfocus sf-1100s (345)"): a row named for another is another
+	// model (see nameRow).
+	bins []string
 }
 
 func parseQuestion(text, category, complexity string, expect guard.Expectation) question {
@@ -199,6 +204,7 @@ func parseQuestion(text, category, complexity string, expect guard.Expectation) 
 			q.stated = append(q.stated, v)
 		}
 	}
+	q.bins = bracketedNumbers(guard.WithoutAside(text))
 	if category == "technical_value" {
 		q.want, q.mustNumber = numberAnswer, true
 	}
@@ -567,4 +573,17 @@ func joinedWords(toks []analysis.Token) map[string]bool {
 		}
 	}
 	return m
+}
+
+// bracketedNumber is a bare number in round brackets: the "(330)" of
+// "SolFocus SF-1100S-CPV-28 (330)".
+var bracketedNumber = regexp.MustCompile(`\((\d+(?:\.\d+)?)\)`)
+
+// bracketedNumbers returns the bare numbers text puts in round brackets.
+func bracketedNumbers(text string) []string {
+	var out []string
+	for _, m := range bracketedNumber.FindAllStringSubmatch(text, -1) {
+		out = append(out, m[1])
+	}
+	return out
 }
