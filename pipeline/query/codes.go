@@ -11,10 +11,12 @@ import (
 // become "gs4048a" and "kc158g" when the index holds those (or a longer
 // number the spaced one begins, "gs 4048" → "gs4048" of "gs4048a"), and
 // hyphens are compared away ("pvi 5000-208" → "pvi-5000-208"). A number
-// the question joins and the document spaces ("gt4000" for "GT 4000")
-// stays as typed: the index cannot say the spaced form exists, and
+// the question joins and the document spaces is split back only when the
+// index holds both parts, the letters as a word and the rest as a model
+// number ("sc1850-us" → "sc 1850-us" of "SC 1850-US"); "gt4000" for "GT
+// 4000" stays as typed: a bare number is in every row's values, and
 // splitting an unknown model number would let its digits match another
-// model's values. Without a speller (no vocabulary) nothing changes.
+// model's. Without a speller (no vocabulary) nothing changes.
 func respellCodes(text string, s *Speller) (string, []Correction) {
 	if s == nil {
 		return text, nil
@@ -33,6 +35,9 @@ func respellCodes(text string, s *Speller) (string, []Correction) {
 		// "kc-158g" for "kc158g", "sb7000tlus22" for "sb7000tl-us-22":
 		// the same letters and digits.
 		if to, ok := s.Code(t.Text); ok && to != t.Text && compactCode(to) == compactCode(t.Text) {
+			return to, 1
+		}
+		if to, ok := splitPrefix(t.Text, s); ok {
 			return to, 1
 		}
 		return "", 1
@@ -92,3 +97,18 @@ const (
 )
 
 func startsWithDigit(s string) bool { return s != "" && s[0] >= '0' && s[0] <= '9' }
+
+// splitPrefix returns a model number the question joins and the index
+// writes spaced, split the index's way: a few letters, then a model number
+// the index holds that is more than digits ("sc1850-us" → "sc 1850-us").
+func splitPrefix(code string, s *Speller) (string, bool) {
+	i := strings.IndexFunc(code, func(r rune) bool { return r < 'a' || r > 'z' })
+	if i < 1 || i > maxCodePrefix || !startsWithDigit(code[i:]) {
+		return "", false
+	}
+	letters, rest := code[:i], code[i:]
+	if s.freq[letters] == 0 || s.freq[rest] == 0 || strings.Trim(rest, "0123456789.,") == "" {
+		return "", false
+	}
+	return letters + " " + rest, true
+}
