@@ -274,6 +274,11 @@ func firstCue(toks []analysis.Token, cues *analysis.PhraseTable[[]guard.Dimensio
 				// for is a coefficient of the speed, not a speed.
 				continue
 			}
+			if i+n < len(toks) && lossWords[toks[i+n].Text] {
+				// "nameplate rating loss": the loss is asked for, and the
+				// rating says which.
+				continue
+			}
 			if named < 0 && len(dims) > 0 && makersName(toks, i, n) {
 				named, skip = i, i+n
 				continue
@@ -373,6 +378,9 @@ var durationUnits = analysis.TermSet("days hours weeks months minutes")
 // to.
 var coefficientWords = map[string]bool{"coefficient": true, "coefficients": true, "factor": true, "factors": true,
 	"parameter": true, "parameters": true, "constant": true, "constants": true, "exponent": true, "exponents": true}
+
+// lossWords after a cue make the cue say which loss.
+var lossWords = map[string]bool{"loss": true, "losses": true}
 
 // rateWords before a cue make it the denominator of a rate.
 var rateWords = map[string]bool{"per": true, "a": true, "an": true, "each": true, "every": true, "/": true}

@@ -125,6 +125,8 @@ func TestAnalyse(t *testing.T) {
 			text: "hourly outputs: dc and ac power units"},
 		{name: "a coefficient of the speed is not a speed", in: "wind speed coeffs a and b for open rack",
 			text: "wind speed coefficients a and b for open rack"},
+		{name: "a cue before a loss says which loss", in: "nameplate rating loss default",
+			text: "nameplate rating loss default", dims: []guard.Dimension{guard.DimPercent}},
 		{name: "avg is average though a chart of the index writes Avg", in: "avg 2-axis increase over v1",
 			text: "average 2-axis increase over v1"},
 		{name: "a quantity is a number", in: "epcra reportable quantity for a diesel spill",
