@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"log/slog"
 	"math"
+	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -788,6 +789,11 @@ func (e *Extractive) score(q question, u unit, terms map[string]bool, ctx unitCo
 			c.matched[i] = 1
 			own = own || !t.frame
 			named = named || !t.frame
+		case t.term == rangeTerm && valueRange.MatchString(u.text):
+			// "premium eff range" is answered by "(∼18-20 %)": two
+			// values joined by a dash or "to" are the range, named or
+			// not.
+			c.matched[i] = 1
 		case ctx.title[t.term] || t.exact && hasParts(ctx.title, t.term):
 			c.matched[i] = 1
 		case header[t.term]:
@@ -871,6 +877,11 @@ func (e *Extractive) score(q question, u unit, terms map[string]bool, ctx unitCo
 	// of the kind asked for.
 	said := statedValues(q, c)
 	if c.quote == "" || !c.typed && !q.expect.AcceptsValues(c.quote, said, q.numbers) {
+		return candidate{}, false
+	}
+	if setAside(q, said) {
+		// "premium eff range in the text (not the ~19% in table 3)":
+		// the table's 19 % is what the question does not ask for.
 		return candidate{}, false
 	}
 
@@ -965,6 +976,20 @@ func (e *Extractive) score(q question, u unit, terms map[string]bool, ctx unitCo
 	return c, true
 }
 
+// setAside reports whether every value a unit states of the kind asked
+// for is one the question sets aside.
+func setAside(q question, said []guard.Value) bool {
+	if len(q.asideValues) == 0 || len(said) == 0 {
+		return false
+	}
+	for _, v := range said {
+		if !slices.ContainsFunc(q.asideValues, func(a guard.Value) bool { return a.Num == v.Num && a.Dim == v.Dim }) {
+			return false
+		}
+	}
+	return true
+}
+
 // bound reports whether v is written as a bound in text: "greater than
 // 1.5 %", "less than 20 %", "exceeding 3 m".
 func bound(text string, v guard.Value) bool {
@@ -979,6 +1004,12 @@ func bound(text string, v guard.Value) bool {
 
 // comparatives come before "than" in a bound.
 var comparatives = set(`greater more less lower higher fewer larger smaller`)
+
+// rangeTerm is the index term of "range".
+var rangeTerm = analysis.Terms("range")[0]
+
+// valueRange finds a range of values: "18-20 %", "14 – 17", "0 to 23".
+var valueRange = regexp.MustCompile(`\d(?:\.\d+)?\s*(?:-|–|to)\s*\d+(?:\.\d+)?\s*(?:%|°|[a-zA-Z]{1,3}\b)`)
 
 // statesRate reports whether text holds a value per something: "0.5
 // %/year", "10 %/min", "2 m/s".

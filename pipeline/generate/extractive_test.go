@@ -456,6 +456,18 @@ func TestExtractiveReadsTheQuestion(t *testing.T) {
 				{ID: "sandia-modules/1/1192", DocID: "sandia-modules", DocNumber: "SANDIA-MODULE-DB", Sheet: "Data", Row: 1192,
 					Text: "Model: SolFocus SF-1100S-CPV-28 (315); Vintage: 2010; Isco: 8.165578747"}},
 			want: "Model: SolFocus SF-1100S-CPV-28 (315); Isco: 8.165578747 [S2]."},
+		{name: "a value the question sets aside is not the answer", question: "premium module eff range in the text (not the ~19% in table 3)",
+			category: "technical_value", chunks: []store.Chunk{
+				{ID: "nrel/1/14", DocID: "nrel", DocNumber: "NREL-TP-6A20-62641", Title: "PVWatts Version 5 Manual", Page: 7,
+					Section: "Table 3. Assumptions for different module types", Text: "Table 3. Assumptions for different module types\n" +
+						"Module type | Efficiency | Cover type | Temperature coefficient\nStandard | ∼15 % | Glass | -0.47 %/°C\n" +
+						"Premium | ∼19 % | Anti-reflective | -0.35 %/°C"},
+				{ID: "nrel/1/13", DocID: "nrel", DocNumber: "NREL-TP-6A20-62641", Title: "PVWatts Version 5 Manual", Page: 6,
+					Section: "3 Model Inputs", Text: "The “standard” option represents typical poly- or mono-crystalline silicon modules, with " +
+						"efficiencies in the range of 14-17 %. The “premium” option is appropriate for modeling high efficiency (∼18-20 %) " +
+						"monocrystalline silicon modules that have anti-reflective coatings and lower temperature coefficients."}},
+			want: "The “premium” option is appropriate for modeling high efficiency (∼18-20 %) monocrystalline silicon modules that have " +
+				"anti-reflective coatings and lower temperature coefficients [S2]."},
 		{name: "a work the answer cites is quoted from the reference list", question: "which solar position algorithm does pvwatts use",
 			category: "technical_value", chunks: []store.Chunk{
 				{ID: "pvw/1/20", DocID: "pvw", DocNumber: "NREL-TP-6A20-62641", Page: 8, Title: "PVWatts Version 5 Manual", Section: "5 Sun Position",

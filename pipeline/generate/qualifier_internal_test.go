@@ -2,8 +2,11 @@ package generate
 
 import (
 	"slices"
+	"strings"
 	"testing"
 
+	"github.com/cewhq/cew/pipeline/guard"
+	"github.com/cewhq/cew/store"
 	"github.com/cewhq/cew/store/analysis"
 )
 
@@ -83,4 +86,26 @@ func TestSynonyms(t *testing.T) {
 			t.Errorf("holdsSynonym(%q, %q) = %v, want %v", tc.sentence, tc.asked, got, tc.want)
 		}
 	}
+}
+
+// TestRangeAnswered: "range" is answered by a sentence that states one,
+// whether or not it says the word; the sentence before it saying "range"
+// is no more than context.
+func TestRangeAnswered(t *testing.T) {
+	e := NewExtractive(ExtractiveOptions{})
+	q := parseQuestion("premium module efficiency range", "technical_value", "simple", guard.Expectation{})
+	chunk := store.Chunk{ID: "nrel/1/13", DocID: "nrel", Page: 6, Section: "3 Model Inputs",
+		Text: "The standard option has efficiencies in the range of 14-17 %. The premium option is for high efficiency " +
+			"(∼18-20 %) modules."}
+	cands, _ := e.candidates(q, []store.Chunk{chunk})
+	i := slices.IndexFunc(q.terms, func(t qterm) bool { return t.term == rangeTerm })
+	for _, c := range cands {
+		if strings.HasPrefix(c.text, "The premium option") {
+			if c.matched[i] != 1 {
+				t.Errorf("range credit = %v, want 1", c.matched[i])
+			}
+			return
+		}
+	}
+	t.Fatalf("no candidate for the premium sentence among %d", len(cands))
 }

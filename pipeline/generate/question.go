@@ -107,6 +107,10 @@ type question struct {
 	// "240v"): a spreadsheet row named for another quantity of that unit
 	// is another variant (see nameRow).
 	stated []guard.Value
+	// asideValues are the values of what the question sets aside: "(not
+	// the ~19% in table 3)" — a passage that states only those states
+	// what the question does not ask for.
+	asideValues []guard.Value
 	// bins are the bare numbers the question puts in brackets after a
 	// model name, as databases name a model's power bin or variant
 	// ("solfocus sf-1100s (345)"): a row named for another is another
@@ -122,6 +126,7 @@ func parseQuestion(text, category, complexity string, expect guard.Expectation) 
 	q.absent = absentTerms(toks)
 	var aside map[int]bool
 	q.excluded, aside = excludedTerms(text, toks)
+	q.asideValues = asideValues(text, toks, aside)
 	seen := q.has
 	for i, t := range toks {
 		q.words[t.Text] = true
@@ -531,7 +536,8 @@ var (
 	frameWords = set(`name named called term type kind sort value amount number example mean means meaning
 		describe described refer refers referred happen happened stand stands acronym abbreviation definition
 		define defined entry entries listed specified stated given provided quoted use used uses using
-		threshold thresholds tab tabs worksheet find tell know look according guide manual handbook document documents`)
+		threshold thresholds tab tabs worksheet find tell know look according guide manual handbook document documents
+		text give gives gave`)
 	// howForm are the words that make "how" ask for a number and name
 	// nothing a sentence would repeat ("how many", "how much", "how often").
 	howForm   = set(`many much often`)
@@ -586,4 +592,17 @@ func bracketedNumbers(text string) []string {
 		out = append(out, m[1])
 	}
 	return out
+}
+
+// asideValues returns the values stated by the tokens set aside, read
+// from the question's own text.
+func asideValues(text string, toks []analysis.Token, aside map[int]bool) []guard.Value {
+	var b strings.Builder
+	for i, t := range toks {
+		if aside[i] {
+			b.WriteString(text[t.Start:t.End])
+			b.WriteByte(' ')
+		}
+	}
+	return guard.Values(b.String())
 }

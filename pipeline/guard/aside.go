@@ -32,6 +32,9 @@ func SetAside(text string, toks []analysis.Token) map[int]bool {
 	var aside map[int]bool
 	for i := 0; i < len(toks); i++ {
 		var start int
+		// A cue after a comma or bracket opens a clause of its own:
+		// one that ends the question ends plainly.
+		delimited := strings.ContainsAny(gap(i), "(,;")
 		switch t := toks[i].Text; {
 		case t == "not" && i+1 < len(toks) && (articles[toks[i+1].Text] || strings.ContainsAny(gap(i), "(,;")):
 			start = i + 1
@@ -48,7 +51,7 @@ func SetAside(text string, toks []analysis.Token) map[int]bool {
 		for end < len(toks) && !(end > start && strings.ContainsAny(gap(end), "),;?") || questionWords[toks[end].Text]) {
 			end++
 		}
-		if end-start > maxAsideWords {
+		if end-start > maxAsideWords && !(delimited && end == len(toks) && end-start <= maxTrailingAside) {
 			// No end in sight: the clause is the first word that is no
 			// article ("other than premium use ar glass").
 			end = start
@@ -86,8 +89,14 @@ func WithoutAside(text string) string {
 	return string(b)
 }
 
-// maxAsideWords bounds what one cue sets aside.
-const maxAsideWords = 5
+// maxAsideWords bounds what one cue sets aside; maxTrailingAside what a
+// cue after a comma or bracket sets aside when the clause ends the
+// question, where its end is plain ("…, not the single number in table
+// 3").
+const (
+	maxAsideWords    = 5
+	maxTrailingAside = 8
+)
 
 var articles = map[string]bool{"the": true, "a": true, "an": true, "one": true}
 

@@ -20,6 +20,8 @@ func TestWithoutAside(t *testing.T) {
 		{"a clause ends at a comma", "tilt except for fixed, for 1-axis", "tilt                 , for 1-axis"},
 		{"a negated verb sets nothing aside", "does pvwatts not model snow", "does pvwatts not model snow"},
 		{"nothing set aside", "paco of SB7000TL-US-22 at 208V", "paco of SB7000TL-US-22 at 208V"},
+		{"a longer clause that ends the question", "std module eff range in the text, not the single number in table 3",
+			"std module eff range in the text, " + strings.Repeat(" ", len("not the single number in table 3"))},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
