@@ -1426,6 +1426,8 @@ var synonyms = func() map[string][]string {
 		{"job", "project"},
 		{"drop", "decrease", "decline"},
 		{"pick", "select", "choose"},
+		{"haul", "transport"},
+		{"hauler", "transporter"},
 	}
 	m := map[string][]string{}
 	for _, g := range groups {

@@ -76,6 +76,7 @@ func TestSynonyms(t *testing.T) {
 		{"job", "The site office keeps the records.", false},
 		{"drop", "The power output of a module decreases when it is exposed to sunlight.", true},
 		{"pick", "A typical inverter was selected from the dataset.", true},
+		{"hauler", "A transporter must be registered with EPA or a state.", true},
 	}
 	for _, tc := range tests {
 		terms := map[string]bool{}
