@@ -104,6 +104,12 @@ func expectation(text string, technical bool) guard.Expectation {
 		// not a distance.
 		exp.Dims, exp.Cues = nil, nil
 	}
+	if at >= 0 && asksThingAfter(toks, at+len(exp.Cues)) {
+		// "module db temp coeffs - measured under what sky conditions":
+		// the question asks for the conditions; the coefficients are
+		// what it is about.
+		exp.Dims, exp.Cues = nil, nil
+	}
 	if at >= 0 && asksNoMeasure(toks, at) {
 		// "LID - when does the module power drop": the question asks
 		// when or why; the cue after it is its subject.
@@ -189,6 +195,38 @@ func asksNoMeasure(toks []analysis.Token, at int) bool {
 	}
 	return false
 }
+
+// asksThingAfter reports whether, after the cue that ends at toks[from],
+// the question asks "what X" or "which X" of a thing: X names no cue and
+// no value ("under what sky conditions", not "what standoff height" or
+// "which year"). The cue before it names what the question is about.
+func asksThingAfter(toks []analysis.Token, from int) bool {
+	for k := from; k+1 < len(toks); k++ {
+		if toks[k].Text != "what" && toks[k].Text != "which" {
+			continue
+		}
+		if next := toks[k+1]; next.Kind != analysis.Word || analysis.IsStopword(next.Text) {
+			return false
+		}
+		for j := k + 1; j < len(toks) && j <= k+maxThingWords; j++ {
+			t := toks[j]
+			if t.Kind != analysis.Word || analysis.IsStopword(t.Text) {
+				break
+			}
+			_, strong := strongCues.At(toks[j:])
+			_, weak := weakCues.At(toks[j:])
+			if valueNouns[t.Text] || strong > 0 || weak > 0 {
+				return false
+			}
+		}
+		return true
+	}
+	return false
+}
+
+// maxThingWords is the most words after "what" or "which" read as the
+// thing asked for.
+const maxThingWords = 4
 
 // noMeasureWords open questions that no quantity answers.
 var noMeasureWords = map[string]bool{"when": true, "why": true, "who": true, "whom": true}
