@@ -468,6 +468,13 @@ func TestExtractiveReadsTheQuestion(t *testing.T) {
 						"monocrystalline silicon modules that have anti-reflective coatings and lower temperature coefficients."}},
 			want: "The “premium” option is appropriate for modeling high efficiency (∼18-20 %) monocrystalline silicon modules that have " +
 				"anti-reflective coatings and lower temperature coefficients [S2]."},
+		{name: "a legend entry is read in words", question: "eg in the module db legend - which irradiance is that", category: "technical_value",
+			chunks: []store.Chunk{
+				{ID: "sandia-modules/2/56", DocID: "sandia-modules", DocNumber: "SANDIA-MODULE-DB", Sheet: "Legend", Row: 56,
+					Text: "Heading: Eg; Description: Global normal irradiance or Egni (W/m2)"},
+				{ID: "sandia-modules/2/59", DocID: "sandia-modules", DocNumber: "SANDIA-MODULE-DB", Sheet: "Legend", Row: 59,
+					Text: "Heading: Eb/Eg; Description: Beam to global irradiance ratio; default 0.9 per ASTM G 173"}},
+			want: "Heading: Eg; Description: Global normal irradiance or Egni (W/m2) [S1]."},
 		{name: "a work the answer cites is quoted from the reference list", question: "which solar position algorithm does pvwatts use",
 			category: "technical_value", chunks: []store.Chunk{
 				{ID: "pvw/1/20", DocID: "pvw", DocNumber: "NREL-TP-6A20-62641", Page: 8, Title: "PVWatts Version 5 Manual", Section: "5 Sun Position",

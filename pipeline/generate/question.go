@@ -196,7 +196,7 @@ func parseQuestion(text, category, complexity string, expect guard.Expectation) 
 	}
 	q.defines = category == "definition" || q.words["mean"] || q.words["means"] || q.words["stand"] ||
 		q.words["stands"] || q.words["definition"] || q.words["define"] || q.words["meaning"] || q.words["represent"] ||
-		q.words["represents"]
+		q.words["represents"] || q.words["legend"]
 	q.want, q.mustNumber = expectedAnswer(toks)
 	q.counts = q.mustNumber
 	q.subject = askedSubject(toks)
@@ -217,6 +217,11 @@ func parseQuestion(text, category, complexity string, expect guard.Expectation) 
 		q.want, q.mustNumber, q.counts = anyAnswer, false, false
 	}
 	if q.polar = expect.Polar; q.polar {
+		q.want, q.mustNumber, q.counts = anyAnswer, false, false
+	}
+	if q.words["legend"] {
+		// "ixxo in the module db legend - current at what voltage": a
+		// legend says in words what its headings are.
 		q.want, q.mustNumber, q.counts = anyAnswer, false, false
 	}
 	return q

@@ -136,6 +136,12 @@ func expectation(text string, technical bool) guard.Expectation {
 		// name answers; "albedo" says which, it is not asked for.
 		exp.Thing, exp.Dims, exp.Cues, exp.NeedsValue = true, nil, nil, false
 	}
+	if slices.ContainsFunc(toks, func(t analysis.Token) bool { return t.Text == "legend" }) {
+		// "ixxo in the module db legend - current at what voltage": a
+		// legend says in words what a heading is; its "(A)" is the
+		// heading's unit, not a value.
+		exp.Dims, exp.Cues, exp.NeedsValue = nil, nil, false
+	}
 	if asksForUnit(toks) {
 		// "wind speed units": the unit is the answer, not a value.
 		exp.WantsUnit, exp.Dims, exp.Cues = true, nil, nil

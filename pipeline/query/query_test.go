@@ -129,6 +129,8 @@ func TestAnalyse(t *testing.T) {
 			text: "module temperature coefficients - measured under what sky conditions"},
 		{name: "what it asks after the cue is a height", in: "roof mount inoct - what standoff height is that for",
 			text: "roof mount inoct - what standoff height is that for", dims: []guard.Dimension{guard.DimTemperature}},
+		{name: "a legend says in words", in: "ixxo in the module db legend - current at what voltage",
+			text: "ixxo in the module database legend - current at what voltage"},
 		{name: "a cue before a loss says which loss", in: "nameplate rating loss default",
 			text: "nameplate rating loss default", dims: []guard.Dimension{guard.DimPercent}},
 		{name: "avg is average though a chart of the index writes Avg", in: "avg 2-axis increase over v1",
