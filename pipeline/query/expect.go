@@ -175,9 +175,17 @@ var deviationWords = analysis.TermSet("deviate deviation differ difference vary 
 // changeWords name a change of a quantity.
 var changeWords = analysis.TermSet("increase decrease reduction change difference gain drop rise loss")
 
+// comparedWords before a cue make it the quantity of a change: "more
+// energy", "less output".
+var comparedWords = map[string]bool{"more": true, "less": true, "extra": true, "additional": true}
+
 // changeOf reports whether the cue at toks[at] names what a change is of:
-// "increase in annual energy", a word or two between.
+// "increase in annual energy", a word or two between, or "more energy".
 func changeOf(toks []analysis.Token, at int) bool {
+	if at >= 1 && comparedWords[toks[at-1].Text] {
+		// "how much more energy": "about ∼0.5 % more energy".
+		return true
+	}
 	for j := at - 1; j >= 1 && j >= at-3; j-- {
 		if toks[j].Text == "in" || toks[j].Text == "of" {
 			return changeWords[toks[j-1].Term]

@@ -108,6 +108,8 @@ func TestAnalyse(t *testing.T) {
 			text: "permit for the used oil space heater"},
 		{name: "a change in a quantity may be a percentage", in: "avg increase in annual energy v5 vs v1",
 			text: "average increase in annual energy v5 versus v1", dims: []guard.Dimension{guard.DimEnergy, guard.DimPercent}},
+		{name: "more of a quantity may be a percentage", in: "how much more energy does ar glass give",
+			text: "how much more energy does ar glass give", dims: []guard.Dimension{guard.DimEnergy, guard.DimPercent}},
 		{name: "a how cue asks whatever cue comes before it", in: "if a full year is too slow how many days can we run",
 			text: "if a full year is too slow how many days can we run", dims: []guard.Dimension{guard.DimCount, guard.DimTime}},
 		{name: "the maker's name cues when nothing else does", in: "green power pv900wd rating",
