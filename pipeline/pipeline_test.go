@@ -486,6 +486,8 @@ func TestNaturalQuestions(t *testing.T) {
 			want: []string{"Standard"}, notWant: []string{"1.5"}, doc: "nrel-tp-6a20-62641", pages: []int{6}},
 		{name: "what points into the document is not asked about", question: "standard module efficiency range pvwatts gives in the text, not the single number in table 3",
 			want: []string{"14-17 %"}, doc: "nrel-tp-6a20-62641", pages: []int{6}},
+		{name: "two rows joined by and, each a range", question: "hourly data: day and month field ranges",
+			want: []string{"1-31", "1-12"}, doc: "nrel-tp-6a20-62641", pages: []int{8}},
 		{name: "another tool's default is not PVWatts'", question: "default system losses in SAM?"},
 		{name: "PVsyst asked, PVWatts documented", question: "pvsyst temp coeff premium modules"},
 		{name: "a voltage variant that does not exist", question: "paco SB7000TL-US-22 480V"},

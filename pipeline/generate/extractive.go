@@ -548,9 +548,51 @@ func (e *Extractive) pick(q question, cands []candidate, total float64) []candid
 		}
 	}
 	if best := cands[0]; !best.unnamed && best.score >= e.opts.MinScore && best.coverage >= e.opts.MinCoverage {
+		if other, ok := pairedRow(q, cands); ok {
+			return []candidate{best, other}
+		}
 		return append(cands[:1:1], variants(q, cands)...)
 	}
 	return nil
+}
+
+// pairedRow returns the row of the best row's table that names what the
+// question asks for besides it, when the question joins two things with
+// "and" and each of the two rows names one and not the other: "day and
+// month field ranges" is the Day row and the Month row.
+func pairedRow(q question, cands []candidate) (candidate, bool) {
+	best := cands[0]
+	if best.kind != kindRow || best.header == "" || !q.words["and"] {
+		return candidate{}, false
+	}
+	for _, c := range cands[1:] {
+		if c.score < pairedShare*best.score {
+			break
+		}
+		if c.kind != kindRow || c.chunk != best.chunk || c.header != best.header || c.unnamed {
+			continue
+		}
+		if ownsTerm(q, c, best) && ownsTerm(q, best, c) {
+			return c, true
+		}
+	}
+	return candidate{}, false
+}
+
+// pairedShare is how close to the best row's score the row paired with it
+// must come.
+const pairedShare = 0.6
+
+// ownsTerm reports whether a holds a content word of the question that b
+// lacks altogether (not even its header holds it: "loss" of the header
+// "Loss mechanism" is every row's).
+func ownsTerm(q question, a, b candidate) bool {
+	for i, t := range q.terms {
+		if !t.frame && a.matched[i] == 1 && b.matched[i] == 0 {
+			return true
+		}
+	}
+	return false
 }
 
 // maxVariants bounds the rows quoted for a model name that several rows
@@ -1008,8 +1050,9 @@ var comparatives = set(`greater more less lower higher fewer larger smaller`)
 // rangeTerm is the index term of "range".
 var rangeTerm = analysis.Terms("range")[0]
 
-// valueRange finds a range of values: "18-20 %", "14 – 17", "0 to 23".
-var valueRange = regexp.MustCompile(`\d(?:\.\d+)?\s*(?:-|–|to)\s*\d+(?:\.\d+)?\s*(?:%|°|[a-zA-Z]{1,3}\b)`)
+// valueRange finds a range of values: "18-20 %", "14 – 17 %", "0-23" ending
+// a cell, "0 to 23".
+var valueRange = regexp.MustCompile(`\d(?:\.\d+)?\s*(?:-|–|to)\s*\d+(?:\.\d+)?(?:\s*(?:%|°|[a-zA-Z]{1,3}\b)|\s*$|\s*[,;)])`)
 
 // statesRate reports whether text holds a value per something: "0.5
 // %/year", "10 %/min", "2 m/s".

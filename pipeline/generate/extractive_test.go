@@ -475,6 +475,11 @@ func TestExtractiveReadsTheQuestion(t *testing.T) {
 				{ID: "sandia-modules/2/59", DocID: "sandia-modules", DocNumber: "SANDIA-MODULE-DB", Sheet: "Legend", Row: 59,
 					Text: "Heading: Eb/Eg; Description: Beam to global irradiance ratio; default 0.9 per ASTM G 173"}},
 			want: "Heading: Eg; Description: Global normal irradiance or Egni (W/m2) [S1]."},
+		{name: "two rows of a table joined by and", question: "day and month field ranges in the hourly input data", category: "technical_value",
+			chunks: []store.Chunk{{ID: "nrel/1/17", DocID: "nrel", DocNumber: "NREL-TP-6A20-62641", Title: "PVWatts Version 5 Manual", Page: 8,
+				Section: "Table 5. Hourly Input Data Fields", Text: "Table 5. Hourly Input Data Fields\nField | Units/Values\nYear | 1950-2050\n" +
+					"Month | 1-12\nDay | 1-31\nHour | 0-23"}},
+			want: "Month — Units/Values: 1-12 [S1]. Day — Units/Values: 1-31 [S1]."},
 		{name: "a work the answer cites is quoted from the reference list", question: "which solar position algorithm does pvwatts use",
 			category: "technical_value", chunks: []store.Chunk{
 				{ID: "pvw/1/20", DocID: "pvw", DocNumber: "NREL-TP-6A20-62641", Page: 8, Title: "PVWatts Version 5 Manual", Section: "5 Sun Position",

@@ -327,8 +327,8 @@ func firstCue(toks []analysis.Token, cues *analysis.PhraseTable[[]guard.Dimensio
 				continue
 			}
 			if i+n < len(toks) && lossWords[toks[i+n].Text] {
-				// "nameplate rating loss": the loss is asked for, and the
-				// rating says which.
+				// "nameplate rating loss", "wind speed height": the loss or
+				// the extent is asked for, and the cue before says which.
 				continue
 			}
 			if named < 0 && len(dims) > 0 && makersName(toks, i, n) {
@@ -431,8 +431,10 @@ var durationUnits = analysis.TermSet("days hours weeks months minutes")
 var coefficientWords = map[string]bool{"coefficient": true, "coefficients": true, "factor": true, "factors": true,
 	"parameter": true, "parameters": true, "constant": true, "constants": true, "exponent": true, "exponents": true}
 
-// lossWords after a cue make the cue say which loss.
-var lossWords = map[string]bool{"loss": true, "losses": true}
+// lossWords after a cue make the cue say which loss or extent: "nameplate
+// rating loss" is a loss, "wind speed height" a height.
+var lossWords = map[string]bool{"loss": true, "losses": true, "height": true, "length": true, "width": true,
+	"depth": true, "distance": true, "spacing": true, "thickness": true, "diameter": true}
 
 // rateWords before a cue make it the denominator of a rate.
 var rateWords = map[string]bool{"per": true, "a": true, "an": true, "each": true, "every": true, "/": true}

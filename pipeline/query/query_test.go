@@ -131,6 +131,8 @@ func TestAnalyse(t *testing.T) {
 			text: "module temperature coefficients - measured under what sky conditions"},
 		{name: "what it asks after the cue is a height", in: "roof mount inoct - what standoff height is that for",
 			text: "roof mount inoct - what standoff height is that for", dims: []guard.Dimension{guard.DimTemperature}},
+		{name: "a cue before an extent says which extent", in: "pvwatts wind speed height assumption",
+			text: "pvwatts wind speed height assumption", dims: []guard.Dimension{guard.DimLength}},
 		{name: "a legend says in words", in: "ixxo in the module db legend - current at what voltage",
 			text: "ixxo in the module database legend - current at what voltage"},
 		{name: "a cue before a loss says which loss", in: "nameplate rating loss default",
