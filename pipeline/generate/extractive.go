@@ -1051,8 +1051,8 @@ var comparatives = set(`greater more less lower higher fewer larger smaller`)
 var rangeTerm = analysis.Terms("range")[0]
 
 // valueRange finds a range of values: "18-20 %", "14 – 17 %", "0-23" ending
-// a cell, "0 to 23".
-var valueRange = regexp.MustCompile(`\d(?:\.\d+)?\s*(?:-|–|to)\s*\d+(?:\.\d+)?(?:\s*(?:%|°|[a-zA-Z]{1,3}\b)|\s*$|\s*[,;)])`)
+// a cell, "0 to 23", "[0..1]".
+var valueRange = regexp.MustCompile(`\d(?:\.\d+)?\s*(?:-|–|to)\s*\d+(?:\.\d+)?(?:\s*(?:%|°|[a-zA-Z]{1,3}\b)|\s*$|\s*[,;)])|\d\s*\.\.\s*\d`)
 
 // statesRate reports whether text holds a value per something: "0.5
 // %/year", "10 %/min", "2 m/s".

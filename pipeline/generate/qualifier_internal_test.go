@@ -110,3 +110,23 @@ func TestRangeAnswered(t *testing.T) {
 	}
 	t.Fatalf("no candidate for the premium sentence among %d", len(cands))
 }
+
+// TestValueRange: the ways documents write a range of values.
+func TestValueRange(t *testing.T) {
+	tests := []struct {
+		text string
+		want bool
+	}{
+		{"efficiencies in the range of 14-17 %", true},
+		{"Hour | 0-23", true},
+		{"Albedo (optional) | [0..1]", true},
+		{"GCRs in the range of 0.3 to 0.6, and", true},
+		{"Fronius Primo 8.2-1 @ 208 VAC", false},
+		{"The default value is 0.4.", false},
+	}
+	for _, tc := range tests {
+		if got := valueRange.MatchString(tc.text); got != tc.want {
+			t.Errorf("valueRange(%q) = %v, want %v", tc.text, got, tc.want)
+		}
+	}
+}
