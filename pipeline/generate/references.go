@@ -19,19 +19,18 @@ var referenceEntry = regexp.MustCompile(`^\[(\d{1,3})\]\s+\S`)
 
 // followReferences adds to the quoted units the reference-list entries
 // they cite, when the question asks which thing, who or where — not for a
-// value, a yes or no, or what something is: "which solar position
-// algorithm does PVWatts use" is
-// answered by "… using the algorithm described in [6]" only together with
-// "[6] Michalsky, J. (1988). “The Astronomical Almanac's Algorithm for
-// Approximate Solar Position (1950-2050).”". An entry is quoted from a
-// retrieved chunk of the same document's reference list, with its own
-// citation, and once; a marker whose entry was not retrieved is left as
-// it is.
+// value, a yes or no, or what something is. "Which solar position
+// algorithm does PVWatts use" is answered by "… using the algorithm
+// described in [6]" only together with "[6] Michalsky, J. (1988). “The
+// Astronomical Almanac's Algorithm for Approximate Solar Position
+// (1950-2050).”". An entry is quoted from a retrieved chunk of the same
+// document's reference list, with its own citation, and once; a marker
+// whose entry was not retrieved is left as it is.
 func followReferences(q question, picked []candidate, chunks []store.Chunk) []candidate {
 	if q.mustNumber || q.polar || q.defines || len(q.subject) > 0 || q.expect.WantsValue() {
 		return picked
 	}
-	out := picked
+	out := slices.Clip(picked)
 	for _, c := range picked {
 		for _, m := range citationMark.FindAllStringSubmatch(c.quote, -1) {
 			entry, ok := findEntry(chunks, chunks[c.chunk].DocID, m[1])
