@@ -330,6 +330,11 @@ func TestExtractiveReadsTheQuestion(t *testing.T) {
 	pitch := store.Chunk{ID: "iea/1/3", DocID: "iea", DocNumber: "IEA-PVPS-T13-BIFI", Page: 2, Section: "Scenarios",
 		Text: "A GCR of 0.4 for the Trina Vertex module (length = 2.384m) corresponds to a row-to-row spacing or pitch of 5.96m. " +
 			"For a GCR of 0.25 the pitch is 9.536m."}
+	solfocus := []store.Chunk{
+		{ID: "sandia-modules/1/1193", DocID: "sandia-modules", DocNumber: "SANDIA-MODULE-DB", Sheet: "Data", Row: 1193,
+			Text: "Model: SolFocus SF-1100S-CPV-28 (330); Vintage: 2010; Isco: 8.050570596"},
+		{ID: "sandia-modules/1/1192", DocID: "sandia-modules", DocNumber: "SANDIA-MODULE-DB", Sheet: "Data", Row: 1192,
+			Text: "Model: SolFocus SF-1100S-CPV-28 (315); Vintage: 2010; Isco: 8.165578747"}}
 	gtib := []store.Chunk{
 		{ID: "cec/1/1150", DocID: "cec", DocNumber: "CEC-INVERTERS", Sheet: "CEC_Inverters", Row: 1150,
 			Text: "Name: Princeton Power Systems: GTIB-480-100 (600 VDC) 480V [CEC 2010]; Vdco (V): 489.4402778"},
@@ -443,19 +448,11 @@ func TestExtractiveReadsTheQuestion(t *testing.T) {
 					"You can obtain an MSDS from the chemical supplier."}},
 			want: "You can obtain an MSDS from the chemical supplier [S1]."},
 		{name: "a bracketed number names the model's bin", question: "solfocus sf-1100s (345) isco", category: "technical_value",
-			chunks: []store.Chunk{
-				{ID: "sandia-modules/1/1193", DocID: "sandia-modules", DocNumber: "SANDIA-MODULE-DB", Sheet: "Data", Row: 1193,
-					Text: "Model: SolFocus SF-1100S-CPV-28 (330); Vintage: 2010; Isco: 8.050570596"},
-				{ID: "sandia-modules/1/1192", DocID: "sandia-modules", DocNumber: "SANDIA-MODULE-DB", Sheet: "Data", Row: 1192,
-					Text: "Model: SolFocus SF-1100S-CPV-28 (315); Vintage: 2010; Isco: 8.165578747"}},
-			want: generate.NotFoundText},
+			chunks: solfocus,
+			want:   generate.NotFoundText},
 		{name: "the bin asked is quoted", question: "solfocus sf-1100s (315) isco", category: "technical_value",
-			chunks: []store.Chunk{
-				{ID: "sandia-modules/1/1193", DocID: "sandia-modules", DocNumber: "SANDIA-MODULE-DB", Sheet: "Data", Row: 1193,
-					Text: "Model: SolFocus SF-1100S-CPV-28 (330); Vintage: 2010; Isco: 8.050570596"},
-				{ID: "sandia-modules/1/1192", DocID: "sandia-modules", DocNumber: "SANDIA-MODULE-DB", Sheet: "Data", Row: 1192,
-					Text: "Model: SolFocus SF-1100S-CPV-28 (315); Vintage: 2010; Isco: 8.165578747"}},
-			want: "Model: SolFocus SF-1100S-CPV-28 (315); Isco: 8.165578747 [S2]."},
+			chunks: solfocus,
+			want:   "Model: SolFocus SF-1100S-CPV-28 (315); Isco: 8.165578747 [S2]."},
 		{name: "a value the question sets aside is not the answer", question: "premium module eff range in the text (not the ~19% in table 3)",
 			category: "technical_value", chunks: []store.Chunk{
 				{ID: "nrel/1/14", DocID: "nrel", DocNumber: "NREL-TP-6A20-62641", Title: "PVWatts Version 5 Manual", Page: 7,

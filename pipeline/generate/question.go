@@ -204,12 +204,13 @@ func parseQuestion(text, category, complexity string, expect guard.Expectation) 
 	for i, t := range toks {
 		q.negated = q.negated || !aside[i] && guard.NegatesVerb(t.Text)
 	}
-	for _, v := range guard.Values(guard.WithoutAside(text)) {
+	kept := guard.WithoutAside(text)
+	for _, v := range guard.Values(kept) {
 		if v.Unit != "" {
 			q.stated = append(q.stated, v)
 		}
 	}
-	q.bins = bracketedNumbers(guard.WithoutAside(text))
+	q.bins = bracketedNumbers(kept)
 	if category == "technical_value" {
 		q.want, q.mustNumber = numberAnswer, true
 	}

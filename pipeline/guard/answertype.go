@@ -310,14 +310,13 @@ type Expectation struct {
 // "Version 5" of the manual's title then speaks of the manual, not of the
 // case. named holds text's qualifiers once they are found.
 func spelledCase(l Labelled, text string, named *[]Qualifier) bool {
-	asked := Qualifiers(l.Text)
-	if len(asked) == 0 {
+	if len(l.Cases) == 0 {
 		return false
 	}
 	if *named == nil {
 		*named = Qualifiers(text)
 	}
-	for _, q := range asked {
+	for _, q := range l.Cases {
 		if !Mentions(*named, q) {
 			return false
 		}

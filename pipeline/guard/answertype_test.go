@@ -1,6 +1,7 @@
 package guard
 
 import (
+	"reflect"
 	"testing"
 
 	"github.com/cewhq/cew/store"
@@ -133,6 +134,8 @@ func TestLabelledNumbers(t *testing.T) {
 	}{
 		{"iea bifi pitch for 2-up at gcr 0.25", []Labelled{{Label: "gcr", Num: "0.25", Text: "gcr 0.25"}}},
 		{"suniva titan 250 voco", []Labelled{{Label: "titan", Num: "250", Text: "titan 250"}}},
+		{"most similar to pvwatts version 1", []Labelled{{Label: "version", Num: "1", Text: "version 1",
+			Cases: []Qualifier{{Group: 2, Slot: 0, Text: "version 1"}}}}},
 		// A value with a unit, a place in a document, a percentage and a
 		// number after a function word label nothing.
 		{"paco of the SB7000TL-US-22 at 240 v", nil},
@@ -148,7 +151,7 @@ func TestLabelledNumbers(t *testing.T) {
 				t.Fatalf("LabelledNumbers(%q) = %v, want %v", tc.question, got, tc.want)
 			}
 			for i := range got {
-				if got[i] != tc.want[i] {
+				if !reflect.DeepEqual(got[i], tc.want[i]) {
 					t.Errorf("LabelledNumbers(%q)[%d] = %v, want %v", tc.question, i, got[i], tc.want[i])
 				}
 			}
@@ -157,64 +160,33 @@ func TestLabelledNumbers(t *testing.T) {
 }
 
 func TestContradictsLabelledNumber(t *testing.T) {
-	exp := Expectation{Labelled: LabelledNumbers("suniva titan 250 voco")}
 	tests := []struct {
-		text string
-		want bool
+		question, text string
+		want           bool
 	}{
-		{"Model: Suniva Titan 230; Voco: 37.26", true},
-		{"Model: Suniva Titan 250; Voco: 37.5", false},
-		{"Model: Suniva Titan-250 (2012); Voco: 37.5", false},
+		{"suniva titan 250 voco", "Model: Suniva Titan 230; Voco: 37.26", true},
+		{"suniva titan 250 voco", "Model: Suniva Titan 250; Voco: 37.5", false},
+		{"suniva titan 250 voco", "Model: Suniva Titan-250 (2012); Voco: 37.5", false},
 		// The label followed by a word, not a number, states nothing.
-		{"Titan series modules come in 230 and 240 W", false},
+		{"suniva titan 250 voco", "Titan series modules come in 230 and 240 W", false},
+		// A model number written with a suffix is the one asked; one that
+		// opens with another number is another model, and a number after
+		// the model number is not the label's.
+		{"fronius primo 8.2 paco", "Name: Fronius USA: Fronius Primo 8.2-1 @ 208 VAC 208V [CEC 2015]; Paco (W): 7900", false},
+		{"fronius primo 8.2 paco", "Name: Fronius USA: Fronius Primo 10.0-1 208-240 [CEC 2015]; Paco (W): 9995", true},
+		{"conext cl 20000 paco", "Name: Schneider Electric Solar Inverters USA: Conext CL 18000NA 480V [CEC 2015]; Paco (W): 18200", true},
+		// A labelled number that names a case is found in another
+		// spelling: the "Version 5" of the manual's title does not
+		// contradict a sentence about V1.
+		{"which module type option is most similar to pvwatts version 1",
+			"The standard option is most similar to PVWatts V1.\nPVWatts Version 5 Manual", false},
+		{"which module type option is most similar to pvwatts version 1",
+			"The standard option is the default.\nPVWatts Version 5 Manual", true},
 	}
 	for _, tc := range tests {
+		exp := Expectation{Labelled: LabelledNumbers(tc.question)}
 		if _, stated, got := exp.Contradicts(tc.text); got != tc.want {
-			t.Errorf("Contradicts(%q) = %v (%q), want %v", tc.text, got, stated.Text, tc.want)
-		}
-	}
-	// A model number written with a suffix is the one asked; one that
-	// opens with another number is another model, and a number after the
-	// model number is not the label's.
-	exp = Expectation{Labelled: LabelledNumbers("fronius primo 8.2 paco")}
-	tests = []struct {
-		text string
-		want bool
-	}{
-		{"Name: Fronius USA: Fronius Primo 8.2-1 @ 208 VAC 208V [CEC 2015]; Paco (W): 7900", false},
-		{"Name: Fronius USA: Fronius Primo 10.0-1 208-240 [CEC 2015]; Paco (W): 9995", true},
-	}
-	for _, tc := range tests {
-		if _, stated, got := exp.Contradicts(tc.text); got != tc.want {
-			t.Errorf("Contradicts(%q) = %v (%q), want %v", tc.text, got, stated.Text, tc.want)
-		}
-	}
-	exp = Expectation{Labelled: LabelledNumbers("conext cl 20000 paco")}
-	tests = []struct {
-		text string
-		want bool
-	}{
-		{"Name: Schneider Electric Solar Inverters USA: Conext CL 18000NA 480V [CEC 2015]; Paco (W): 18200", true},
-	}
-	for _, tc := range tests {
-		if _, stated, got := exp.Contradicts(tc.text); got != tc.want {
-			t.Errorf("Contradicts(%q) = %v (%q), want %v", tc.text, got, stated.Text, tc.want)
-		}
-	}
-	// A labelled number that names a case is found in another spelling:
-	// the "Version 5" of the manual's title does not contradict a sentence
-	// about V1.
-	exp = Expectation{Labelled: LabelledNumbers("which module type option is most similar to pvwatts version 1")}
-	tests = []struct {
-		text string
-		want bool
-	}{
-		{"The standard option is most similar to PVWatts V1.\nPVWatts Version 5 Manual", false},
-		{"The standard option is the default.\nPVWatts Version 5 Manual", true},
-	}
-	for _, tc := range tests {
-		if _, stated, got := exp.Contradicts(tc.text); got != tc.want {
-			t.Errorf("Contradicts(%q) = %v (%q), want %v", tc.text, got, stated.Text, tc.want)
+			t.Errorf("%q: Contradicts(%q) = %v (%q), want %v", tc.question, tc.text, got, stated.Text, tc.want)
 		}
 	}
 }

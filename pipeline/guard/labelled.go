@@ -17,6 +17,10 @@ type Labelled struct {
 	Num string
 	// Text is the question's phrase, for messages ("gcr 0.25").
 	Text string
+	// Cases are the qualifiers the phrase names ("version 1" is V1), read
+	// once: a passage naming them in another spelling is about the case
+	// asked (see Contradicts).
+	Cases []Qualifier `json:",omitempty"`
 }
 
 // referenceLabels name a place in a document, not a case of what is asked:
@@ -49,7 +53,8 @@ func LabelledNumbers(text string) []Labelled {
 				continue // "at 240 v": a value with a unit
 			}
 		}
-		out = append(out, Labelled{Label: w.Term, Num: t.Text, Text: text[w.Start:t.End]})
+		phrase := text[w.Start:t.End]
+		out = append(out, Labelled{Label: w.Term, Num: t.Text, Text: phrase, Cases: Qualifiers(phrase)})
 	}
 	return out
 }

@@ -223,13 +223,10 @@ func asksThingAfter(toks []analysis.Token, from int) bool {
 			return false
 		}
 		for j := k + 1; j < len(toks) && j <= k+maxThingWords; j++ {
-			t := toks[j]
-			if t.Kind != analysis.Word || analysis.IsStopword(t.Text) {
+			if t := toks[j]; t.Kind != analysis.Word || analysis.IsStopword(t.Text) {
 				break
 			}
-			_, strong := strongCues.At(toks[j:])
-			_, weak := weakCues.At(toks[j:])
-			if valueNouns[t.Text] || strong > 0 || weak > 0 {
+			if namesValue(toks[j:]) {
 				return false
 			}
 		}
@@ -273,14 +270,20 @@ func asksWhich(toks []analysis.Token) bool {
 			continue
 		}
 		next := toks[i+1]
-		if next.Kind != analysis.Word || analysis.IsStopword(next.Text) || valueNouns[next.Text] {
+		if next.Kind != analysis.Word || analysis.IsStopword(next.Text) {
 			return false
 		}
-		_, strong := strongCues.At(toks[i+1:])
-		_, weak := weakCues.At(toks[i+1:])
-		return strong == 0 && weak == 0
+		return !namesValue(toks[i+1:])
 	}
 	return false
+}
+
+// namesValue reports whether the word toks opens with names a value: a
+// value noun ("year", "rating") or the start of a cue ("height", "loss").
+func namesValue(toks []analysis.Token) bool {
+	_, strong := strongCues.At(toks)
+	_, weak := weakCues.At(toks)
+	return valueNouns[toks[0].Text] || strong > 0 || weak > 0
 }
 
 // valueNouns after "which" ask for a value all the same.
@@ -326,7 +329,7 @@ func firstCue(toks []analysis.Token, cues *analysis.PhraseTable[[]guard.Dimensio
 				// for is a coefficient of the speed, not a speed.
 				continue
 			}
-			if i+n < len(toks) && lossWords[toks[i+n].Text] {
+			if i+n < len(toks) && headWords[toks[i+n].Text] {
 				// "nameplate rating loss", "wind speed height": the loss or
 				// the extent is asked for, and the cue before says which.
 				continue
@@ -431,9 +434,10 @@ var durationUnits = analysis.TermSet("days hours weeks months minutes")
 var coefficientWords = map[string]bool{"coefficient": true, "coefficients": true, "factor": true, "factors": true,
 	"parameter": true, "parameters": true, "constant": true, "constants": true, "exponent": true, "exponents": true}
 
-// lossWords after a cue make the cue say which loss or extent: "nameplate
-// rating loss" is a loss, "wind speed height" a height.
-var lossWords = map[string]bool{"loss": true, "losses": true, "height": true, "length": true, "width": true,
+// headWords after a cue are the head of the phrase: the cue says which loss
+// or extent ("nameplate rating loss" is a loss, "wind speed height" a
+// height).
+var headWords = map[string]bool{"loss": true, "losses": true, "height": true, "length": true, "width": true,
 	"depth": true, "distance": true, "spacing": true, "thickness": true, "diameter": true}
 
 // rateWords before a cue make it the denominator of a rate.

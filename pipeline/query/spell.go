@@ -211,8 +211,8 @@ func (s *Speller) Correct(w string) string {
 // of three letters or more, neither a function word nor a suffix
 // ("timezone" → "time", "zone"), when there is exactly one such split.
 func (s *Speller) split(w string) (a, b string, ok bool) {
-	for i := 3; i+3 <= len(w); i++ {
-		x, y := w[:i], w[i:]
+	for _, h := range halves(w) {
+		x, y := h[0], h[1]
 		if analysis.IsStopword(x) || analysis.IsStopword(y) || suffixes[y] || s.freq[x] == 0 || s.freq[y] == 0 {
 			continue
 		}
@@ -234,12 +234,21 @@ var suffixes = map[string]bool{"est": true, "ing": true, "ers": true, "ful": tru
 // run together ("offsite", "jobsite", "toolbox"): such a word is written so
 // on purpose, and the dictionary lacks it only for being a compound.
 func compound(w string) bool {
-	for i := 3; i+3 <= len(w); i++ {
-		if isEnglishWord(w[:i]) && isEnglishWord(w[i:]) {
-			return true
-		}
+	return slices.ContainsFunc(halves(w), func(h [2]string) bool { return isEnglishWord(h[0]) && isEnglishWord(h[1]) })
+}
+
+// minHalf is the shortest part of a word run together that is read as a
+// word of its own.
+const minHalf = 3
+
+// halves returns the ways w cuts into two parts of minHalf letters or
+// more, first part shortest first.
+func halves(w string) [][2]string {
+	var out [][2]string
+	for i := minHalf; i+minHalf <= len(w); i++ {
+		out = append(out, [2]string{w[:i], w[i:]})
 	}
-	return false
+	return out
 }
 
 // swapsToOtherWord reports whether swapping two neighbouring letters of w
