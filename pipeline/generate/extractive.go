@@ -111,9 +111,6 @@ const (
 	askedColumnBonus = 1.3
 	// labelBonus lifts a table row whose label the question names whole.
 	labelBonus = 1.25
-	// negationPenalty weighs down a sentence that denies nothing, for a
-	// question about what is not so.
-	negationPenalty = 0.5
 	// asidePenalty weighs down a sentence about what the question sets
 	// aside.
 	asidePenalty = 0.6
@@ -888,6 +885,17 @@ func (e *Extractive) score(q question, u unit, terms map[string]bool, ctx unitCo
 	if u.kind == kindSentence && unnamedCase(q, c.matched, ctx.cases) {
 		return candidate{}, false
 	}
+	if u.kind == kindSentence && slices.ContainsFunc(q.opposed, func(c guard.OppositeCue) bool { return c.Swapped(u.text) }) {
+		// "the least important open questions": "one of the most
+		// important open questions" is about the other end.
+		return candidate{}, false
+	}
+	if q.negated && !q.polar && u.kind == kindSentence && !denies(toks) {
+		// "when is an EIS not needed": "an EIS … may be required" says
+		// when it is; "what does article 102 not allow" is not answered
+		// by what it allows.
+		return candidate{}, false
+	}
 	partialQualifiers(q, c.matched, spelled)
 	for i, t := range q.terms {
 		got += c.matched[i] * t.weight
@@ -976,11 +984,6 @@ func (e *Extractive) score(q question, u unit, terms map[string]bool, ctx unitCo
 		} else {
 			score *= missingTypePenalty
 		}
-	}
-	if q.negated && !q.polar && u.kind == kindSentence && !slices.ContainsFunc(toks, func(t analysis.Token) bool { return guard.NegatesVerb(t.Text) }) {
-		// "when is an EIS not needed": "an EIS … may be required" says
-		// when it is.
-		score *= negationPenalty
 	}
 	if u.kind == kindSentence && holdsAside(q, terms) {
 		// "besides PV, which other technologies can SAM simulate": a
@@ -1549,4 +1552,18 @@ func commonPrefix(a, b string) int {
 		n++
 	}
 	return n
+}
+
+// denies reports whether a sentence denies or excepts anything: a verb
+// negated ("not", "never", "isn't"), a thing denied ("no", "without",
+// "none"), or an exception ("unless", "except").
+func denies(toks []analysis.Token) bool {
+	return slices.ContainsFunc(toks, func(t analysis.Token) bool {
+		return guard.NegatesVerb(t.Text) || denyingWords[t.Text]
+	})
+}
+
+// denyingWords deny a thing or make an exception rather than negate a verb.
+var denyingWords = map[string]bool{
+	"no": true, "without": true, "none": true, "neither": true, "nor": true, "unless": true, "except": true,
 }

@@ -115,6 +115,24 @@ func TestExtractive(t *testing.T) {
 			want:   generate.NotFoundText,
 		},
 		{
+			name:     "a question about what is not so is answered by a sentence that denies",
+			question: "When is an EIS not needed?", category: "general",
+			chunks: []store.Chunk{nepaEIS},
+			want:   "An EIS may not be needed if results of an EA indicate the project has no significant impacts [S1].",
+		},
+		{
+			name:     "a question about what is not so is not answered by what is so",
+			question: "When is an EIS not prepared?", category: "general",
+			chunks: []store.Chunk{{DocNumber: "EPA-1", Page: 2, Text: "An EIS is prepared by the lead federal agency when a project may significantly affect the environment."}},
+			want:   generate.NotFoundText,
+		},
+		{
+			name:     "a sentence that says the opposite of what the question qualifies is no answer",
+			question: "What is one of the least important open questions in computer science?", category: "general",
+			chunks: []store.Chunk{{DocNumber: "CS-1", Page: 1, Text: "Whether P equals NP is one of the most important open questions in computer science."}},
+			want:   generate.NotFoundText,
+		},
+		{
 			name:     "no chunks",
 			question: "What is the default soiling loss?", category: "technical_value",
 			want: generate.NotFoundText,

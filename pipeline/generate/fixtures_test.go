@@ -47,6 +47,13 @@ var (
 		Sheet: "CEC_Inverters", Row: 5,
 		Text: "Name: ABB: MICRO-0.25-I-OUTD-US-208 208V [CEC 2014]; Vac: 208; Paco: 250; Pdco: 259.5220505",
 	}
+	// nepaEIS says when an EIS is prepared and when it is not.
+	nepaEIS = store.Chunk{
+		ID: "epa/a/9", DocID: "epa", DocNumber: "EPA-FEDREQ-CONSTR", Title: "Federal Environmental Requirements for Construction", Revision: "A",
+		Page: 2, Section: "NEPA",
+		Text: "An EIS is prepared by the lead federal agency when a project may significantly affect the environment. " +
+			"An EIS may not be needed if results of an EA indicate the project has no significant impacts.",
+	}
 	injectedChunk = store.Chunk{
 		ID: "epa/a/3", DocID: "epa", DocNumber: "EPA-FEDREQ-CONSTR", Title: "Federal Environmental Requirements for Construction", Revision: "A",
 		Page: 1, Section: "STORM WATER RUNOFF",

@@ -99,6 +99,10 @@ type question struct {
 	// negated is set for a question about what is not so ("when is an EIS
 	// not needed"): a sentence that denies nothing answers the opposite.
 	negated bool
+	// opposed are the question's words that have opposites, with what they
+	// qualify ("least important"): a sentence that says the opposite of
+	// that ("the most important") answers another question.
+	opposed []guard.OppositeCue
 	// versus is set for a question that sets two cases side by side
 	// ("glass/mc-si vs glass/c-si"): each is a part of the answer,
 	// however little of the question's weight its words carry.
@@ -205,6 +209,7 @@ func parseQuestion(text, category, complexity string, expect guard.Expectation) 
 		q.negated = q.negated || !aside[i] && guard.NegatesVerb(t.Text)
 	}
 	kept := guard.WithoutAside(text)
+	q.opposed = guard.OppositeCues(kept)
 	for _, v := range guard.Values(kept) {
 		if v.Unit != "" {
 			q.stated = append(q.stated, v)

@@ -43,6 +43,15 @@ var opposites = [][][]string{
 	{{"first"}, {"last"}},
 	{{"earliest"}, {"latest"}},
 	{{"primary"}, {"secondary"}},
+	{{"most"}, {"least"}},
+	{{"best"}, {"worst"}},
+	{{"highest"}, {"lowest"}},
+	{{"largest", "biggest"}, {"smallest"}},
+	{{"dependent"}, {"independent"}},
+	{{"formal"}, {"informal"}},
+	{{"possible"}, {"impossible"}},
+	{{"majority"}, {"minority"}},
+	{{"private"}, {"public"}},
 }
 
 // oppositeTerms holds the index terms of opposites' words, in the same
@@ -110,4 +119,89 @@ func swappedQualifier(claim string, toks []analysis.Token, evs []*evidence) (sai
 		}
 	}
 	return "", ""
+}
+
+// An OppositeCue is a word of a question that belongs to a set of
+// opposites ("least important"), with the words it qualifies there.
+type OppositeCue struct {
+	slot [2]int
+	near []string
+}
+
+// OppositeCues returns the question's words that belong to a set of
+// opposites, each with the nearest content word before and after it in
+// its clause; not the words of a set whose opposites the question names
+// too.
+func OppositeCues(question string) []OppositeCue {
+	toks := analysis.Tokens(question)
+	terms, at := clauseTerms(question, toks)
+	var cues []OppositeCue
+	for p, term := range terms {
+		slot, ok := oppositeSlots[term]
+		if !ok || slices.ContainsFunc(terms, func(t string) bool { s, ok := oppositeSlots[t]; return ok && s[0] == slot[0] && s[1] != slot[1] }) {
+			// "DC and AC cables" asks about both.
+			continue
+		}
+		c := OppositeCue{slot: slot}
+		content := func(i int) bool {
+			return terms[i] != clauseMark && !analysis.IsStopword(toks[at[i]].Text) && !isOppositeWord(terms[i])
+		}
+		for i := p - 1; i >= 0 && i >= p-oppositeReach && terms[i] != clauseMark; i-- {
+			if content(i) {
+				c.near = append(c.near, terms[i])
+				break
+			}
+		}
+		for i := p + 1; i < len(terms) && i <= p+oppositeReach && terms[i] != clauseMark; i++ {
+			if content(i) {
+				c.near = append(c.near, terms[i])
+				break
+			}
+		}
+		if len(c.near) > 0 {
+			cues = append(cues, c)
+		}
+	}
+	return cues
+}
+
+func isOppositeWord(term string) bool {
+	_, ok := oppositeSlots[term]
+	return ok
+}
+
+// oppositeReach is how many terms from an opposite a word it qualifies may
+// stand: "the bounds dependent of the specific details".
+const oppositeReach = 3
+
+// Swapped reports whether text says the opposite of the cue about what it
+// qualifies: it holds an opposite of the cue's word within reach of one of
+// the words the cue qualifies, and never the cue's own word ("the most
+// important open questions" for "the least important open questions").
+func (c OppositeCue) Swapped(text string) bool {
+	terms, _ := clauseTerms(text, analysis.Tokens(text))
+	set := oppositeTerms[c.slot[0]]
+	if slices.ContainsFunc(terms, func(t string) bool { return slices.Contains(set[c.slot[1]], t) }) {
+		return false
+	}
+	for p, term := range terms {
+		slot, ok := oppositeSlots[term]
+		if !ok || slot[0] != c.slot[0] || slot[1] == c.slot[1] {
+			continue
+		}
+		for i := max(0, p-oppositeReach); i < min(len(terms), p+oppositeReach+1); i++ {
+			if i != p && slices.Contains(c.near, terms[i]) && !clauseBetween(terms, i, p) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// clauseBetween reports whether a clause break lies between terms i and j.
+func clauseBetween(terms []string, i, j int) bool {
+	if i > j {
+		i, j = j, i
+	}
+	return slices.Contains(terms[i:j], clauseMark)
 }
