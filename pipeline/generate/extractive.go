@@ -885,6 +885,9 @@ func (e *Extractive) score(q question, u unit, terms map[string]bool, ctx unitCo
 	if u.kind == kindSentence && unnamedCase(q, c.matched, ctx.cases) {
 		return candidate{}, false
 	}
+	if crossesCases(q.cases, u.text, terms) {
+		return candidate{}, false
+	}
 	if u.kind == kindSentence && slices.ContainsFunc(q.opposed, func(c guard.OppositeCue) bool { return c.Swapped(u.text) }) {
 		// "the least important open questions": "one of the most
 		// important open questions" is about the other end.

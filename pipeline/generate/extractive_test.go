@@ -676,6 +676,24 @@ func TestExtractiveEvidence(t *testing.T) {
 	}
 }
 
+// TestSiblingCasesPaired: two sibling cases, each with its own words, are
+// answered by the unit of each pair, not by one case with the other's
+// words.
+func TestSiblingCasesPaired(t *testing.T) {
+	days := store.Chunk{DocNumber: "IEA-1", Page: 2, Text: "If a full year takes too long, you have the option to just run the following 6 days:\n" +
+		"▪ March 24, 2022 (clear day)\n▪ March 22, 2022 (cloudy day)\n▪ June 15, 2022 (clear day)\n▪ June 21, 2022 (cloudy day)"}
+	tests := []struct{ question, want string }{
+		{"6 day short run: the cloudy day in march and the clear day in june", "▪ March 22, 2022 (cloudy day) [S1]. ▪ June 15, 2022 (clear day) [S1]."},
+		{"6 day short run: the clear day in march and the cloudy day in june", "▪ March 24, 2022 (clear day) [S1]. ▪ June 21, 2022 (cloudy day) [S1]."},
+	}
+	g := generate.NewExtractive(generate.ExtractiveOptions{})
+	for _, tc := range tests {
+		if got := askAnalysed(t, g, tc.question, "general", []store.Chunk{days}).Text; got != tc.want {
+			t.Errorf("%q\n got: %s\nwant: %s", tc.question, got, tc.want)
+		}
+	}
+}
+
 // askAnalysed asks g a simple question as the pipeline does: read by the
 // query analysis first.
 func askAnalysed(t *testing.T, g *generate.Extractive, question, category string, chunks []store.Chunk) generate.Result {

@@ -99,6 +99,10 @@ type question struct {
 	// negated is set for a question about what is not so ("when is an EIS
 	// not needed"): a sentence that denies nothing answers the opposite.
 	negated bool
+	// cases are the two sibling cases a question sets side by side, each
+	// with words of its own (see caseClauses); a unit that pairs one with
+	// the other's words answers neither.
+	cases []caseClause
 	// opposed are the question's words that have opposites, with what they
 	// qualify ("least important"): a sentence that says the opposite of
 	// that ("the most important") answers another question.
@@ -210,6 +214,10 @@ func parseQuestion(text, category, complexity string, expect guard.Expectation) 
 	}
 	kept := guard.WithoutAside(text)
 	q.opposed = guard.OppositeCues(kept)
+	if q.cases = caseClauses(text, toks, expect.Qualifiers); q.cases != nil {
+		// Each case is a part of the answer.
+		q.complex = true
+	}
 	for _, v := range guard.Values(kept) {
 		if v.Unit != "" {
 			q.stated = append(q.stated, v)
