@@ -694,6 +694,24 @@ func TestSiblingCasesPaired(t *testing.T) {
 	}
 }
 
+// TestMakerNamed: a row holding the model number the question names but
+// none of the words before it ("delta si") is another maker's model.
+func TestMakerNamed(t *testing.T) {
+	growatt := store.Chunk{ID: "sandia-inverters/1/300", DocID: "sandia-inverters", DocNumber: "SANDIA-INVERTERS", Title: "Sandia inverter list", Sheet: "Parameters", Row: 301,
+		Text: "Manufacturer: Growatt New Energy; ID: GROWATT 3000-US (208V); Weight: 26.9"}
+	g := generate.NewExtractive(generate.ExtractiveOptions{})
+	tests := []struct{ question, want string }{
+		{"delta si 3000-us weight, sandia inverter list", generate.NotFoundText},
+		{"growatt 3000-us weight, sandia inverter list", "Manufacturer: Growatt New Energy; ID: GROWATT 3000-US (208V); Weight: 26.9 [S1]."},
+		{"weight of the 3000-us", "Manufacturer: Growatt New Energy; ID: GROWATT 3000-US (208V); Weight: 26.9 [S1]."},
+	}
+	for _, tc := range tests {
+		if got := askAnalysed(t, g, tc.question, "technical_value", []store.Chunk{growatt}).Text; got != tc.want {
+			t.Errorf("%q\n got: %s\nwant: %s", tc.question, got, tc.want)
+		}
+	}
+}
+
 // askAnalysed asks g a simple question as the pipeline does: read by the
 // query analysis first.
 func askAnalysed(t *testing.T, g *generate.Extractive, question, category string, chunks []store.Chunk) generate.Result {

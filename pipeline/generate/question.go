@@ -99,6 +99,10 @@ type question struct {
 	// negated is set for a question about what is not so ("when is an EIS
 	// not needed"): a sentence that denies nothing answers the opposite.
 	negated bool
+	// makers are the words right before a model number that name its
+	// maker or series ("delta si" in "delta si 3000-us weight"): a row
+	// holding the number but none of them is another maker's model.
+	makers []string
 	// cases are the two sibling cases a question sets side by side, each
 	// with words of its own (see caseClauses); a unit that pairs one with
 	// the other's words answers neither.
@@ -214,6 +218,7 @@ func parseQuestion(text, category, complexity string, expect guard.Expectation) 
 	}
 	kept := guard.WithoutAside(text)
 	q.opposed = guard.OppositeCues(kept)
+	q.makers = makerWords(text, toks)
 	if q.cases = caseClauses(text, toks, expect.Qualifiers); q.cases != nil {
 		// Each case is a part of the answer.
 		q.complex = true
@@ -625,3 +630,28 @@ func asideValues(text string, toks []analysis.Token, aside map[int]bool) []guard
 	}
 	return guard.Values(b.String())
 }
+
+// makerWords returns the words right before the question's first model
+// number, up to makerSpan of them, that are neither stopwords nor question
+// words: "delta si" in "delta si 3000-us weight".
+func makerWords(text string, toks []analysis.Token) []string {
+	for i, t := range toks {
+		if !guard.IsCode(text, t) {
+			continue
+		}
+		var out []string
+		for j := i - 1; j >= 0 && j >= i-makerSpan; j-- {
+			w := toks[j]
+			if w.Kind != analysis.Word || analysis.IsStopword(w.Text) || whWords[w.Text] || text[w.End:toks[j+1].Start] != " " {
+				break
+			}
+			out = append(out, w.Term)
+		}
+		return out
+	}
+	return nil
+}
+
+// makerSpan is how many words before a model number may name its maker
+// or series.
+const makerSpan = 2

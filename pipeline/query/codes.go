@@ -45,26 +45,32 @@ func respellCodes(text string, s *Speller) (string, []Correction) {
 }
 
 // spacedCode returns how many tokens at the head of toks, two or three
-// written one space apart and holding a digit, spell a model number of the
-// index together, and its spelling there; 0 when none do. Three parts, or
-// two that are not letters spaced off a number, must spell a whole number
-// written with hyphens ("sb7000tl us 22" → "sb7000tl-us-22") or a number
-// with its letters spaced off ("10.0 tl3" → "10.0tl3"); a few
+// written one space or hyphen apart (one space at least) and holding a
+// digit, spell a model number of the index together, and its spelling
+// there; 0 when none do. Three parts, or two that are not letters spaced
+// off a number, must spell a whole number written with hyphens
+// ("sb7000tl us 22" → "sb7000tl-us-22", "2.9 he-t" → "2.9he-t") or a
+// number with its letters spaced off ("10.0 tl3" → "10.0tl3"); a few
 // letters spaced off a number ("gs 4048a", "gs 4048", "pvi 5000-208") may
 // spell its beginning too.
 func spacedCode(text string, toks []analysis.Token, s *Speller) (int, string) {
 	for n := min(maxSpacedParts, len(toks)); n >= 2; n-- {
 		var joined strings.Builder
-		digit := false
+		digit, spaced := false, false
 		for k, t := range toks[:n] {
-			if k > 0 && text[toks[k-1].End:t.Start] != " " || t.Kind == analysis.Symbol {
+			sep := ""
+			if k > 0 {
+				sep = text[toks[k-1].End:t.Start]
+			}
+			if k > 0 && sep != " " && sep != "-" || t.Kind == analysis.Symbol {
 				joined.Reset()
 				break
 			}
+			spaced = spaced || sep == " "
 			joined.WriteString(t.Text)
 			digit = digit || strings.ContainsAny(t.Text, "0123456789")
 		}
-		if joined.Len() < minCodeLen || !digit {
+		if joined.Len() < minCodeLen || !digit || !spaced {
 			continue
 		}
 		to, ok := s.Code(joined.String())

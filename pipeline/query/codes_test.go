@@ -12,7 +12,7 @@ func TestRespellCodes(t *testing.T) {
 	sp := NewSpeller(map[string]int{
 		"outback": 3, "paco": 1900, "isco": 500, "cl": 4, "gs4048a": 1, "kc158g": 1, "pvi-5000-208": 2,
 		"sb7000tl-us-22": 2, "kyocera": 30, "3.6tl": 1, "10.0tl3": 2, "blueplanet": 40,
-		"sc": 12, "1850-us": 1, "gt": 3, "4000": 40,
+		"sc": 12, "1850-us": 1, "gt": 3, "4000": 40, "theia": 12, "2.9he-t": 2,
 	})
 	tests := []struct {
 		in, want string
@@ -34,6 +34,7 @@ func TestRespellCodes(t *testing.T) {
 		{"kaco blueplanet 10.0 tl3 paco", "kaco blueplanet 10.0tl3 paco", []string{"10.0 tl3"}},
 		{"blueplanet 10.0 tl paco", "blueplanet 10.0 tl paco", nil}, // only the whole number is joined
 		{"sc1850-us idcmax", "sc 1850-us idcmax", []string{"sc1850-us"}},
+		{"theia 2.9 he-t paco", "theia 2.9he-t paco", []string{"2.9 he-t"}},
 		{"gt4000 paco", "gt4000 paco", nil}, // a bare number is in every row
 	}
 	for _, tc := range tests {
