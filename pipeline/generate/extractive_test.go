@@ -704,6 +704,7 @@ func TestMakerNamed(t *testing.T) {
 		{"delta si 3000-us weight, sandia inverter list", generate.NotFoundText},
 		{"growatt 3000-us weight, sandia inverter list", "Manufacturer: Growatt New Energy; ID: GROWATT 3000-US (208V); Weight: 26.9 [S1]."},
 		{"weight of the 3000-us", "Manufacturer: Growatt New Energy; ID: GROWATT 3000-US (208V); Weight: 26.9 [S1]."},
+		{"weight of the inverter 3000-us, sandia inverter list", "Manufacturer: Growatt New Energy; ID: GROWATT 3000-US (208V); Weight: 26.9 [S1]."},
 	}
 	for _, tc := range tests {
 		if got := askAnalysed(t, g, tc.question, "technical_value", []store.Chunk{growatt}).Text; got != tc.want {

@@ -642,7 +642,7 @@ func makerWords(text string, toks []analysis.Token) []string {
 		var out []string
 		for j := i - 1; j >= 0 && j >= i-makerSpan; j-- {
 			w := toks[j]
-			if w.Kind != analysis.Word || analysis.IsStopword(w.Text) || whWords[w.Text] || text[w.End:toks[j+1].Start] != " " {
+			if w.Kind != analysis.Word || analysis.IsStopword(w.Text) || whWords[w.Text] || notMakers[w.Text] || text[w.End:toks[j+1].Start] != " " {
 				break
 			}
 			out = append(out, w.Term)
@@ -655,3 +655,8 @@ func makerWords(text string, toks []analysis.Token) []string {
 // makerSpan is how many words before a model number may name its maker
 // or series.
 const makerSpan = 2
+
+// notMakers are words that stand before a model number without naming its
+// maker: what it is, the list it is looked up in, what is asked of it.
+var notMakers = set(`inverter inverters inv module modules mod panel panels model models unit units micro
+microinverter system systems sandia cec list sheet db database library datasheet for of`)
