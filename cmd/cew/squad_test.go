@@ -17,8 +17,8 @@ var squadPath = flag.String("squad", "../../../shared/eval/squad2/dev-v2.0.artic
 // of answerable questions answered with a gold answer and the share of
 // unanswerable ones refused. Every question is asked; the floors sit a
 // little under the numbers measured on this tree (n = 1,278 and 1,527:
-// without a model 43.3 % and 57.1 %, with the embedder 47.0 % and 57.6 %)
-// and above the project's refusal target of 40 %.
+// without a model 44.2 % and 62.2 %, with the embedder 48.4 % and 61.6 %)
+// and above the project's refusal target of 60 %.
 func TestSQuADOperatingPoint(t *testing.T) {
 	if testing.Short() {
 		t.Skip("evaluation skipped in -short mode")
@@ -34,8 +34,8 @@ func TestSQuADOperatingPoint(t *testing.T) {
 		cli                     func(*testing.T) *cli
 		goldFloor, refusedFloor float64
 	}{
-		{name: "without a model", cli: newCLI, goldFloor: 0.42, refusedFloor: 0.56},
-		{name: "with the local embedder", cli: newLocalModelCLI, goldFloor: 0.46, refusedFloor: 0.56},
+		{name: "without a model", cli: newCLI, goldFloor: 0.43, refusedFloor: 0.61},
+		{name: "with the local embedder", cli: newLocalModelCLI, goldFloor: 0.47, refusedFloor: 0.60},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
