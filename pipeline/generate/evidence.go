@@ -38,7 +38,9 @@ import (
 //   - first_chunk: the answer comes from the best-ranked passage;
 //   - parts: the answer quotes several units;
 //   - polar: the question asks yes or no, and the quote is the sentence
-//     that holds most of it.
+//     that holds most of it; or it offers two things to choose between
+//     ("clockwise or counterclockwise"), and the quote names one of them
+//     and not the other.
 func evidence(q question, picked, cands []candidate) map[string]float64 {
 	best := picked[0]
 	said := statedValues(q, best)
@@ -120,7 +122,7 @@ func evidence(q question, picked, cands []candidate) map[string]float64 {
 	if len(picked) > 1 {
 		f["parts"] = 1
 	}
-	if q.polar {
+	if q.polar || choosesOne(q.options, best.terms) {
 		f["polar"] = 1
 	}
 	return f
@@ -262,3 +264,10 @@ func isPicked(picked []candidate, c candidate) bool {
 }
 
 func clamp01(x float64) float64 { return min(1, max(0, x)) }
+
+// choosesOne reports whether a unit's terms name one of a question's two
+// options and nothing of the other.
+func choosesOne(options [2][]string, terms map[string]bool) bool {
+	names := func(ts []string) bool { return slices.ContainsFunc(ts, func(t string) bool { return terms[t] }) }
+	return len(options[0]) > 0 && names(options[0]) != names(options[1])
+}

@@ -659,6 +659,14 @@ func TestExtractiveEvidence(t *testing.T) {
 				Text: "The two axis tracking algorithm assumes no shading. The one axis tracking algorithm can backtrack."},
 				pvwattsLosses, trenchSpec},
 			want: map[string]float64{"polar": 1}},
+		{name: "a choice answered by a sentence naming one option", question: "direction of the visible sky arc from the slanted surface: clockwise or counterclockwise",
+			category: "general", chunks: []store.Chunk{{ID: "vf/1/1", DocID: "vf", Page: 1,
+				Text: "From a point at a distance x from the bottom edge, the visible sky is the arc clockwise from the ray defined by the slanted surface."}},
+			want: map[string]float64{"polar": 1}},
+		{name: "a choice answered by a sentence naming both options", question: "direction of the visible sky arc from the slanted surface: clockwise or counterclockwise",
+			category: "general", chunks: []store.Chunk{{ID: "vf/1/1", DocID: "vf", Page: 1,
+				Text: "The visible sky arc runs clockwise and the visible ground arc counterclockwise from the slanted surface."}},
+			want: map[string]float64{"polar": 0}},
 	}
 	g := generate.NewExtractive(generate.ExtractiveOptions{})
 	for _, tc := range tests {

@@ -99,6 +99,10 @@ type question struct {
 	// negated is set for a question about what is not so ("when is an EIS
 	// not needed"): a sentence that denies nothing answers the opposite.
 	negated bool
+	// options are the two things a question offers to choose between
+	// ("clockwise or counterclockwise", "dc energy or ac energy"): the
+	// terms each side of "or" holds and the other does not.
+	options [2][]string
 	// makers are the words right before a model number that name its
 	// maker or series ("delta si" in "delta si 3000-us weight"): a row
 	// holding the number but none of them is another maker's model.
@@ -219,6 +223,7 @@ func parseQuestion(text, category, complexity string, expect guard.Expectation) 
 	kept := guard.WithoutAside(text)
 	q.opposed = guard.OppositeCues(kept)
 	q.makers = makerWords(text, toks)
+	q.options = choiceOptions(toks, aside)
 	if q.cases = caseClauses(text, toks, expect.Qualifiers); q.cases != nil {
 		// Each case is a part of the answer.
 		q.complex = true
@@ -660,3 +665,39 @@ const makerSpan = 2
 // maker: what it is, the list it is looked up in, what is asked of it.
 var notMakers = set(`inverter inverters inv module modules mod panel panels model models unit units micro
 microinverter system systems sandia cec list sheet db database library datasheet for of`)
+
+// choiceOptions returns what a question offers to choose between: the
+// content terms of the two words before "or" and of the two after it, less
+// the terms both sides share ("year tested or year manufactured" → tested,
+// manufactured). Both are empty when the question offers no such choice.
+func choiceOptions(toks []analysis.Token, aside map[int]bool) [2][]string {
+	content := func(t analysis.Token) bool {
+		return (t.Kind == analysis.Word || t.Kind == analysis.Number) && !analysis.IsStopword(t.Text)
+	}
+	for i, t := range toks {
+		if t.Text != "or" || aside[i] {
+			continue
+		}
+		var a, b []string
+		for j := i - 1; j >= 0 && j >= i-optionSpan; j-- {
+			if content(toks[j]) {
+				a = append(a, toks[j].Term)
+			}
+		}
+		for j := i + 1; j < len(toks) && j <= i+optionSpan; j++ {
+			if content(toks[j]) {
+				b = append(b, toks[j].Term)
+			}
+		}
+		onlyA := slices.DeleteFunc(slices.Clone(a), func(x string) bool { return slices.Contains(b, x) })
+		onlyB := slices.DeleteFunc(slices.Clone(b), func(x string) bool { return slices.Contains(a, x) })
+		if len(onlyA) > 0 && len(onlyB) > 0 {
+			return [2][]string{onlyA, onlyB}
+		}
+		return [2][]string{}
+	}
+	return [2][]string{}
+}
+
+// optionSpan is how many words each side of "or" name an option.
+const optionSpan = 2
