@@ -40,8 +40,7 @@ func caseClauses(text string, toks []analysis.Token, quals []guard.Qualifier) []
 			}
 			ownA := clauseTerms(toks[pa+1:pa+join], a, b)
 			ownB := clauseTerms(toks[pb+1:], a, b)
-			exA := slices.DeleteFunc(slices.Clone(ownA), func(t string) bool { return slices.Contains(ownB, t) })
-			exB := slices.DeleteFunc(slices.Clone(ownB), func(t string) bool { return slices.Contains(ownA, t) })
+			exA, exB := minus(ownA, ownB), minus(ownB, ownA)
 			if len(exA) == 0 || len(exB) == 0 {
 				continue
 			}
@@ -100,4 +99,9 @@ func crossesCases(cases []caseClause, text string, terms map[string]bool) bool {
 		}
 	}
 	return false
+}
+
+// minus returns the terms of a that b does not hold.
+func minus(a, b []string) []string {
+	return slices.DeleteFunc(slices.Clone(a), func(t string) bool { return slices.Contains(b, t) })
 }

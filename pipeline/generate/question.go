@@ -637,8 +637,9 @@ func asideValues(text string, toks []analysis.Token, aside map[int]bool) []guard
 }
 
 // makerWords returns the words right before the question's first model
-// number, up to makerSpan of them, that are neither stopwords nor question
-// words: "delta si" in "delta si 3000-us weight".
+// number, up to makerSpan of them, that may name its maker or series:
+// "delta si" in "delta si 3000-us weight". A stopword, a question word or
+// a word that says what the model is ("inverter") ends them.
 func makerWords(text string, toks []analysis.Token) []string {
 	for i, t := range toks {
 		if !guard.IsCode(text, t) {
@@ -664,7 +665,7 @@ const makerSpan = 2
 // notMakers are words that stand before a model number without naming its
 // maker: what it is, the list it is looked up in, what is asked of it.
 var notMakers = set(`inverter inverters inv module modules mod panel panels model models unit units micro
-microinverter system systems sandia cec list sheet db database library datasheet for of`)
+microinverter system systems sandia cec list sheet db database library datasheet`)
 
 // choiceOptions returns what a question offers to choose between: the
 // content terms of the two words before "or" and of the two after it, less
@@ -689,9 +690,7 @@ func choiceOptions(toks []analysis.Token, aside map[int]bool) [2][]string {
 				b = append(b, toks[j].Term)
 			}
 		}
-		onlyA := slices.DeleteFunc(slices.Clone(a), func(x string) bool { return slices.Contains(b, x) })
-		onlyB := slices.DeleteFunc(slices.Clone(b), func(x string) bool { return slices.Contains(a, x) })
-		if len(onlyA) > 0 && len(onlyB) > 0 {
+		if onlyA, onlyB := minus(a, b), minus(b, a); len(onlyA) > 0 && len(onlyB) > 0 {
 			return [2][]string{onlyA, onlyB}
 		}
 		return [2][]string{}
