@@ -38,8 +38,8 @@ func caseClauses(text string, toks []analysis.Token, quals []guard.Qualifier) []
 			if join < 0 {
 				continue
 			}
-			ownA := clauseTerms(toks[pa+1:pa+join], a, b)
-			ownB := clauseTerms(toks[pb+1:], a, b)
+			ownA := ownTerms(toks[pa+1:pa+join], a, b)
+			ownB := ownTerms(toks[pb+1:], a, b)
 			exA, exB := minus(ownA, ownB), minus(ownB, ownA)
 			if len(exA) == 0 || len(exB) == 0 {
 				continue
@@ -65,8 +65,8 @@ func mentionAt(toks []analysis.Token, qual guard.Qualifier) int {
 	return -1
 }
 
-// clauseTerms are the content terms of toks that spell neither case.
-func clauseTerms(toks []analysis.Token, a, b guard.Qualifier) []string {
+// ownTerms are the content terms of toks that spell neither case.
+func ownTerms(toks []analysis.Token, a, b guard.Qualifier) []string {
 	spelled := map[string]bool{}
 	for _, q := range []guard.Qualifier{a, b} {
 		for _, t := range analysis.Tokens(q.Text) {

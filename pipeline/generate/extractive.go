@@ -893,7 +893,7 @@ func (e *Extractive) score(q question, u unit, terms map[string]bool, ctx unitCo
 	if crossesCases(q.cases, u.text, terms) {
 		return candidate{}, false
 	}
-	if u.kind == kindSentence && slices.ContainsFunc(q.opposed, func(c guard.OppositeCue) bool { return c.Swapped(u.text) }) {
+	if u.kind == kindSentence && slices.ContainsFunc(q.opposed, func(c guard.OppositeCue) bool { return c.Swapped(u.text, toks) }) {
 		// "the least important open questions": "one of the most
 		// important open questions" is about the other end.
 		return candidate{}, false
@@ -1562,16 +1562,8 @@ func commonPrefix(a, b string) int {
 	return n
 }
 
-// denies reports whether a sentence denies or excepts anything: a verb
-// negated ("not", "never", "isn't"), a thing denied ("no", "without",
-// "none"), or an exception ("unless", "except").
+// denies reports whether a sentence denies or excepts anything (see
+// guard.Denies): "not", "never", "no", "without", "unless", ….
 func denies(toks []analysis.Token) bool {
-	return slices.ContainsFunc(toks, func(t analysis.Token) bool {
-		return guard.NegatesVerb(t.Text) || denyingWords[t.Text]
-	})
-}
-
-// denyingWords deny a thing or make an exception rather than negate a verb.
-var denyingWords = map[string]bool{
-	"no": true, "without": true, "none": true, "neither": true, "nor": true, "unless": true, "except": true,
+	return slices.ContainsFunc(toks, func(t analysis.Token) bool { return guard.Denies(t.Text) })
 }

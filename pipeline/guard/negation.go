@@ -140,6 +140,11 @@ func NegatesVerb(w string) bool {
 	return ok
 }
 
+// Denies reports whether the lower-cased word w denies or excepts
+// something: a negation ("not", "no", "without", "none", "isn't", see
+// isNegation) or an exception ("unless", "except").
+func Denies(w string) bool { return isNegation(w) || w == "unless" || w == "except" }
+
 func isDoSupport(w string) bool { return w == "do" || w == "does" || w == "did" }
 
 func hasContentTerm(run []string) bool {

@@ -174,12 +174,13 @@ func isOppositeWord(term string) bool {
 // stand: "the bounds dependent of the specific details".
 const oppositeReach = 3
 
-// Swapped reports whether text says the opposite of the cue about what it
-// qualifies: it holds an opposite of the cue's word within reach of one of
-// the words the cue qualifies, and never the cue's own word ("the most
-// important open questions" for "the least important open questions").
-func (c OppositeCue) Swapped(text string) bool {
-	terms, _ := clauseTerms(text, analysis.Tokens(text))
+// Swapped reports whether text, whose tokens are toks, says the opposite of
+// the cue about what it qualifies: it holds an opposite of the cue's word
+// within reach of one of the words the cue qualifies, and never the cue's
+// own word ("the most important open questions" for "the least important
+// open questions").
+func (c OppositeCue) Swapped(text string, toks []analysis.Token) bool {
+	terms, _ := clauseTerms(text, toks)
 	set := oppositeTerms[c.slot[0]]
 	if slices.ContainsFunc(terms, func(t string) bool { return slices.Contains(set[c.slot[1]], t) }) {
 		return false

@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/cewhq/cew/pipeline/guard"
+	"github.com/cewhq/cew/store/analysis"
 )
 
 // TestOppositeCues: a sentence that puts an opposite where the question's
@@ -25,7 +26,7 @@ func TestOppositeCues(t *testing.T) {
 		{"What is the maximum system voltage?", "Cables shall be laid at a minimum depth of 800 mm.", false},
 	}
 	for _, tc := range tests {
-		got := slices.ContainsFunc(guard.OppositeCues(tc.question), func(c guard.OppositeCue) bool { return c.Swapped(tc.text) })
+		got := slices.ContainsFunc(guard.OppositeCues(tc.question), func(c guard.OppositeCue) bool { return c.Swapped(tc.text, analysis.Tokens(tc.text)) })
 		if got != tc.want {
 			t.Errorf("%q answered by %q: swapped %v, want %v", tc.question, tc.text, got, tc.want)
 		}
