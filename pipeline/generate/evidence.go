@@ -1,7 +1,9 @@
 package generate
 
 import (
+	"math"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/cewhq/cew/pipeline/guard"
@@ -133,8 +135,29 @@ func evidence(q question, picked, cands []candidate) map[string]float64 {
 // (A): 14" and "Idcmax: 14").
 func sameValues(a, b []guard.Value) bool {
 	return slices.EqualFunc(a, b, func(x, y guard.Value) bool {
-		return x.Num == y.Num && (x.Unit == y.Unit || x.Unit == "" || y.Unit == "")
+		if x.Num == y.Num {
+			return x.Unit == y.Unit || x.Unit == "" || y.Unit == ""
+		}
+		return sameNumber(x, y)
 	})
+}
+
+// sameNumber reports whether two values state the same number, whatever
+// their units, or the same share as a percentage and a fraction.
+func sameNumber(a, b guard.Value) bool {
+	return a.Num == b.Num || asFraction(a, b) || asFraction(b, a)
+}
+
+// asFraction reports whether a percentage and a bare number state the same
+// share: "96 %" and "0.96" (the table's inverter efficiency and the text's
+// ηnom).
+func asFraction(pct, frac guard.Value) bool {
+	if pct.Unit != "%" || frac.Unit != "" {
+		return false
+	}
+	p, err1 := strconv.ParseFloat(pct.Num, 64)
+	f, err2 := strconv.ParseFloat(frac.Num, 64)
+	return err1 == nil && err2 == nil && f > 0 && f <= 1 && math.Abs(p-100*f) < 1e-9
 }
 
 // statedValues are the values c quotes that are not the question's own nor
@@ -168,11 +191,7 @@ func statedValues(q question, c candidate) []guard.Value {
 // the row "System losses (%) — Default Value: 14" asked for the total
 // system losses.
 func support(q question, best candidate, said []guard.Value, cands []candidate) candidate {
-	nums := map[string]bool{}
-	for _, v := range said {
-		nums[v.Num] = true
-	}
-	if len(nums) == 0 {
+	if len(said) == 0 {
 		return best
 	}
 	sup := best
@@ -180,15 +199,10 @@ func support(q question, best candidate, said []guard.Value, cands []candidate) 
 		if c.coverage <= sup.coverage || c.quote == best.quote {
 			continue
 		}
-		has := map[string]bool{}
-		for _, v := range statedValues(q, c) {
-			has[v.Num] = true
-		}
-		all := true
-		for n := range nums {
-			all = all && has[n]
-		}
-		if all {
+		stated := statedValues(q, c)
+		if !slices.ContainsFunc(said, func(s guard.Value) bool {
+			return !slices.ContainsFunc(stated, func(v guard.Value) bool { return sameNumber(s, v) })
+		}) {
 			sup = c
 		}
 	}
@@ -211,12 +225,13 @@ func statesNumber(q question, picked []candidate) bool {
 // consensus is the share of the other units scoring at least half as well
 // as best, from other places, that state one of best's values.
 func consensus(best candidate, cands []candidate) float64 {
-	values := map[string]bool{}
-	for _, v := range best.values {
-		values[v.Num+" "+v.Unit] = true
-	}
-	if len(values) == 0 {
+	if len(best.values) == 0 {
 		return 0
+	}
+	states := func(v guard.Value) bool {
+		return slices.ContainsFunc(best.values, func(b guard.Value) bool {
+			return b.Num == v.Num && b.Unit == v.Unit || b.Num != v.Num && sameNumber(b, v)
+		})
 	}
 	others, agree := 0, 0
 	for _, c := range cands {
@@ -224,11 +239,8 @@ func consensus(best candidate, cands []candidate) float64 {
 			continue
 		}
 		others++
-		for _, v := range c.values {
-			if values[v.Num+" "+v.Unit] {
-				agree++
-				break
-			}
+		if slices.ContainsFunc(c.values, states) {
+			agree++
 		}
 	}
 	if others == 0 {

@@ -238,6 +238,17 @@ func TestHeaderOfTwoLines(t *testing.T) {
 			[]string{"2 | A1 | 0.25 0.2 1.5 m 1-Up portrait Horizontal", "3 | A2 | 0.4 0.5 1.5 m 1-Up portrait Horizontal"}},
 		{"Module type | Cover\nStandard | Glass\nPremium | Anti-reflective",
 			[]string{"Standard | Glass", "Premium | Anti-reflective"}},
+		// A cell wrapped onto the next line goes on its row: after a cell
+		// ending with a comma or a word cut by a hyphen, once; a line of
+		// cells in lower case, always.
+		{"Field | Units | Default Value\nArray type | Fixed open rack, 1-Axis, | Fixed open rack\nBacktracked 1-Axis, 2-Axis\n" +
+			"Tilt angle | degrees | Site Latitude\nAzimuth angle | degrees | 180° in northern hemi-\nsphere, 0° in southern hemisphere\n" +
+			"Advanced inputs\nDC/AC ratio | ratio | 1.1",
+			[]string{"Array type | Fixed open rack, 1-Axis, | Fixed open rack Backtracked 1-Axis, 2-Axis", "Tilt angle | degrees | Site Latitude",
+				"Azimuth angle | degrees | 180° in northern hemi- sphere, 0° in southern hemisphere", "DC/AC ratio | ratio | 1.1"}},
+		{"Version | Description | Weather Data | Date | Status\nV4 | Updated REST-ful | 239 TMY2s, | 2012 | Operational\n" +
+			"web service at | 1020 TMY3s\nV5 | New web application | 1020 TMY3s | 2014 | Current",
+			[]string{"V4 | Updated REST-ful | 239 TMY2s, | 2012 | Operational web service at | 1020 TMY3s", "V5 | New web application | 1020 TMY3s | 2014 | Current"}},
 	}
 	for _, tc := range tests {
 		var rows []string
@@ -422,6 +433,8 @@ func TestSupport(t *testing.T) {
 		{"a sentence stating the same value", cand("Total system losses are specified as a percentage, with a default value of 14 %.", 1), 1},
 		{"a sentence stating another value", cand("Soiling losses default to 2 %.", 0.9), 0.68},
 		{"a sentence stating no value", cand("Total system losses are a percentage of DC energy.", 0.95), 0.68},
+		{"the same share as a fraction", cand("Total system losses default to 0.14 of the DC energy.", 0.9), 0.9},
+		{"another share as a fraction", cand("Total system losses default to 0.86 of the DC energy.", 0.9), 0.68},
 	}
 	for _, tc := range tests {
 		if got := support(q, row, statedValues(q, row), []candidate{row, tc.other}).coverage; got != tc.want {

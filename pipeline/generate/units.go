@@ -64,6 +64,9 @@ type unit struct {
 	// carryHeaders): it helps match the row, but the row is quoted
 	// without it, since its chunk does not hold it.
 	carried bool
+	// wrapped marks a table row that took in the rest of a cell wrapped
+	// onto the next line (see wrapsRow).
+	wrapped bool
 	// pos is the unit's place in its chunk.
 	pos int
 }
@@ -172,6 +175,12 @@ func splitUnits(idx int, c store.Chunk) []unit {
 		case line == "":
 			flush()
 			inRows, header = false, ""
+		case inRows && wrapsRow(units, line):
+			// "Backtracked 1-Axis, 2-Axis" under "Array type | Fixed open
+			// rack, Fixed roof mount, 1-Axis, | …": a cell that wrapped
+			// onto the next line goes on the row it belongs to.
+			units[len(units)-1].text += " " + line
+			units[len(units)-1].wrapped = true
 		case strings.Contains(line, tableCellSep) || strings.HasPrefix(line, "|"):
 			flush()
 			lead = "" // a table ends the list before it
@@ -232,6 +241,38 @@ func splitUnits(idx int, c store.Chunk) []unit {
 	}
 	flush()
 	return units
+}
+
+// wrapsRow reports whether a line inside a table is the rest of the row
+// before it rather than a row of its own: a line without cells right after
+// a row that ends in a word broken by a hyphen ("180° in northern hemi-") or
+// holds a cell that ends with a comma ("Fixed open rack, Fixed roof mount,
+// 1-Axis,"); or a line of cells that goes on in lower case ("monthly
+// weather data in the continen | …"), as no row's label starts.
+func wrapsRow(units []unit, line string) bool {
+	if len(units) == 0 {
+		return false
+	}
+	last := units[len(units)-1]
+	if last.kind != kindRow || last.isHeader || last.header == "" {
+		return false
+	}
+	if strings.Contains(line, tableCellSep) {
+		r, _ := utf8.DecodeRuneInString(line)
+		return unicode.IsLower(r)
+	}
+	if last.wrapped {
+		return false
+	}
+	if strings.HasSuffix(last.text, "-") || strings.HasSuffix(last.text, ",") {
+		return true
+	}
+	for _, cell := range splitCells(last.text) {
+		if strings.HasSuffix(strings.TrimSpace(cell), ",") {
+			return true
+		}
+	}
+	return false
 }
 
 // continuesTable reports whether next is a row of the table under header:
