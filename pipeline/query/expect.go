@@ -211,11 +211,17 @@ func asksNoMeasure(toks []analysis.Token, at int) bool {
 }
 
 // asksThingAfter reports whether, after the cue that ends at toks[from],
-// the question asks "what X" or "which X" of a thing: X names no cue and
+// the question asks "what X" or "which X" of a thing, X naming no cue and
 // no value ("under what sky conditions", not "what standoff height" or
-// "which year"). The cue before it names what the question is about.
+// "which year"), or asks who. The cue before it names what the question is
+// about.
 func asksThingAfter(toks []analysis.Token, from int) bool {
 	for k := from; k+1 < len(toks); k++ {
+		if toks[k].Text == "who" || toks[k].Text == "whom" {
+			// "spilled more than the reportable quantity, who do we
+			// report it to": someone answers, not the quantity.
+			return true
+		}
 		if toks[k].Text != "what" && toks[k].Text != "which" {
 			continue
 		}

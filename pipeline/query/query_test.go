@@ -147,6 +147,8 @@ func TestAnalyse(t *testing.T) {
 			text: "average 2-axis increase over v1"},
 		{name: "a quantity is a number", in: "epcra reportable quantity for a diesel spill",
 			text: "epcra reportable quantity for a diesel spill", dims: []guard.Dimension{guard.DimCount}},
+		{name: "who after a quantity asks for someone", in: "spilled more than the reportable quantity of an epcra chemical, who do we report it to",
+			text: "spilled more than the reportable quantity of an epcra chemical, who do we report it to"},
 		{name: "a short name before a number names a model", in: "night tare on the danfoss mlx 480",
 			text: "Pnt on the danfoss mlx 480", dims: []guard.Dimension{guard.DimPower}},
 		{name: "months spelled out", in: "clear day in jan and cloudy day in dec", text: "clear day in january and cloudy day in december"},
