@@ -249,6 +249,12 @@ func TestHeaderOfTwoLines(t *testing.T) {
 		{"Version | Description | Weather Data | Date | Status\nV4 | Updated REST-ful | 239 TMY2s, | 2012 | Operational\n" +
 			"web service at | 1020 TMY3s\nV5 | New web application | 1020 TMY3s | 2014 | Current",
 			[]string{"V4 | Updated REST-ful | 239 TMY2s, | 2012 | Operational web service at | 1020 TMY3s", "V5 | New web application | 1020 TMY3s | 2014 | Current"}},
+		// A chunk that opens inside a table: a line in lower case between
+		// two rows ends the row before it; one before prose does not.
+		{"5 | A4 | 0.4 0.2 1.5 m 1-Up portrait 10%\ngrade* down to the East\n6 | A5 | 0.4 0.2 1.5 m 1-Up portrait 10%\n" +
+			"grade* down to the SW\n7 | Ref-B 0.4 | 0.2 3.5 m 2-Up portrait Horizontal\nsee the note below.",
+			[]string{"5 | A4 | 0.4 0.2 1.5 m 1-Up portrait 10% grade* down to the East", "6 | A5 | 0.4 0.2 1.5 m 1-Up portrait 10% grade* down to the SW",
+				"7 | Ref-B 0.4 | 0.2 3.5 m 2-Up portrait Horizontal"}},
 	}
 	for _, tc := range tests {
 		var rows []string

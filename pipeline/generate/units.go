@@ -175,7 +175,7 @@ func splitUnits(idx int, c store.Chunk) []unit {
 		case line == "":
 			flush()
 			inRows, header = false, ""
-		case inRows && wrapsRow(units, line):
+		case inRows && wrapsRow(units, line, nextLine(lines, i)):
 			// "Backtracked 1-Axis, 2-Axis" under "Array type | Fixed open
 			// rack, Fixed roof mount, 1-Axis, | …": a cell that wrapped
 			// onto the next line goes on the row it belongs to.
@@ -210,10 +210,7 @@ func splitUnits(idx int, c store.Chunk) []unit {
 			u.pos = len(units)
 			units = append(units, u)
 		default:
-			next := ""
-			if i+1 < len(lines) {
-				next = oneLine(lines[i+1])
-			}
+			next := nextLine(lines, i)
 			if inRows && header != "" && lostCells(line) {
 				// "1 Ref-A 0.4 0.2 1.5 m 1-Up portrait Horizontal" between
 				// a header and "2 | A1 | 0.25 0.2 1.5 m …": a row whose
@@ -244,24 +241,36 @@ func splitUnits(idx int, c store.Chunk) []unit {
 }
 
 // wrapsRow reports whether a line inside a table is the rest of the row
-// before it rather than a row of its own: a line without cells right after
-// a row that ends in a word broken by a hyphen ("180° in northern hemi-") or
-// holds a cell that ends with a comma ("Fixed open rack, Fixed roof mount,
-// 1-Axis,"); or a line of cells that goes on in lower case ("monthly
-// weather data in the continen | …"), as no row's label starts.
-func wrapsRow(units []unit, line string) bool {
+// before it rather than a row of its own:
+//   - a line of cells that goes on in lower case ("monthly weather data in
+//     the continen | …"), as no row's label starts;
+//   - a line without cells in lower case between that row and the next
+//     ("grade* down to the SW" between the A5 and Ref-B rows);
+//   - a line without cells right after a row that ends in a word broken by
+//     a hyphen ("180° in northern hemi-") or holds a cell that ends with a
+//     comma ("Fixed open rack, Fixed roof mount, 1-Axis,").
+//
+// A row takes in one line without cells at most.
+func wrapsRow(units []unit, line, next string) bool {
 	if len(units) == 0 {
 		return false
 	}
 	last := units[len(units)-1]
-	if last.kind != kindRow || last.isHeader || last.header == "" {
+	if last.kind != kindRow || last.isHeader {
 		return false
 	}
+	r, _ := utf8.DecodeRuneInString(line)
+	lower := unicode.IsLower(r)
 	if strings.Contains(line, tableCellSep) {
-		r, _ := utf8.DecodeRuneInString(line)
-		return unicode.IsLower(r)
+		return lower
 	}
 	if last.wrapped {
+		return false
+	}
+	if lower && strings.Contains(next, tableCellSep) {
+		return true
+	}
+	if last.header == "" {
 		return false
 	}
 	if strings.HasSuffix(last.text, "-") || strings.HasSuffix(last.text, ",") {
@@ -273,6 +282,14 @@ func wrapsRow(units []unit, line string) bool {
 		}
 	}
 	return false
+}
+
+// nextLine is the line after lines[i], on one line, or "".
+func nextLine(lines []string, i int) string {
+	if i+1 < len(lines) {
+		return oneLine(lines[i+1])
+	}
+	return ""
 }
 
 // continuesTable reports whether next is a row of the table under header:
