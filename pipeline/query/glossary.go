@@ -101,17 +101,51 @@ func measuresOther(column string, rest []analysis.Token) bool {
 }
 
 // namesModel reports whether a question names a model or part number: a
-// code (see guard.IsCode) with letters and digits both, or a short word
-// that is no English word followed by a number ("danfoss mlx 480").
+// code (see guard.IsCode) with letters and digits both; a shorter token of
+// letters and digits that is no quantity or case ("tl3", "ae3.8", not
+// "208v" or "v5"); or a word that is no English word followed by a number
+// ("danfoss mlx 480", "blueplanet 32.0", "primo 5.0-1").
 func namesModel(text string, toks []analysis.Token) bool {
 	for i, t := range toks {
-		if guard.IsCode(text, t) && strings.ContainsFunc(t.Text, unicode.IsLetter) && strings.ContainsFunc(t.Text, unicode.IsDigit) {
+		if t.Kind == analysis.Identifier && strings.ContainsFunc(t.Text, unicode.IsLetter) && strings.ContainsFunc(t.Text, unicode.IsDigit) &&
+			(guard.IsCode(text, t) || shortCode(text, t)) {
 			return true
 		}
-		if t.Kind == analysis.Word && len(t.Text) <= 5 && i+1 < len(toks) && toks[i+1].Kind == analysis.Number &&
+		if t.Kind == analysis.Word && i+1 < len(toks) && numbered(text, toks[i+1]) &&
 			!isEnglishWord(t.Text) && !analysis.IsStopword(t.Text) && !isShorthand(t.Text) {
 			return true
 		}
+	}
+	return false
+}
+
+// shortCode reports whether an identifier of letters and digits too short
+// for guard.IsCode still reads as a code: three letters and digits or more,
+// no number with a unit ("208v"), no case the documents contrast ("v5",
+// "1-axis").
+func shortCode(text string, t analysis.Token) bool {
+	surface := text[t.Start:t.End]
+	n := 0
+	for _, r := range surface {
+		if unicode.IsLetter(r) || unicode.IsDigit(r) {
+			n++
+		}
+	}
+	if n < 3 || len(guard.Qualifiers(surface)) > 0 {
+		return false
+	}
+	return !slices.ContainsFunc(guard.Values(surface), func(v guard.Value) bool { return v.Unit != "" })
+}
+
+// numbered reports whether t is a number or an identifier holding a digit
+// that names no case: what follows a maker's or a series' name.
+func numbered(text string, t analysis.Token) bool {
+	switch t.Kind {
+	case analysis.Number:
+		return true
+	case analysis.Identifier:
+		return strings.ContainsFunc(t.Text, unicode.IsDigit) && len(guard.Qualifiers(text[t.Start:t.End])) == 0 &&
+			!slices.ContainsFunc(guard.Values(text[t.Start:t.End]), func(v guard.Value) bool { return v.Unit != "" })
 	}
 	return false
 }
