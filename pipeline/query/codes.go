@@ -34,7 +34,13 @@ func respellCodes(text string, s *Speller) (string, []Correction) {
 		}
 		// "kc-158g" for "kc158g", "sb7000tlus22" for "sb7000tl-us-22":
 		// the same letters and digits.
-		if to, ok := s.Code(t.Text); ok && to != t.Text && compactCode(to) == compactCode(t.Text) {
+		to, ok := s.Code(t.Text)
+		if ok && compactCode(to) == compactCode(t.Text) {
+			if to == t.Text {
+				// "tl3000-us" begins the index's "TL3000-US-208": it is
+				// that model number cut short, not "tl" and "3000-us".
+				return "", 1
+			}
 			return to, 1
 		}
 		if to, ok := splitPrefix(t.Text, s); ok {
@@ -74,7 +80,10 @@ func spacedCode(text string, toks []analysis.Token, s *Speller) (int, string) {
 			continue
 		}
 		to, ok := s.Code(joined.String())
-		if !ok {
+		if !ok || strings.HasPrefix(to, "-") {
+			// "240 v" is a voltage, not the index's "-240v" (the end of
+			// "208-240V" in a model name): no model number starts with
+			// a hyphen.
 			continue
 		}
 		lettersThenNumber := n == 2 && toks[0].Kind == analysis.Word && len(toks[0].Text) <= maxCodePrefix &&
