@@ -175,9 +175,21 @@ func statedValues(q question, c candidate) []guard.Value {
 			}
 		}
 	}
+	inName := func(v guard.Value) bool {
+		return slices.ContainsFunc(names, func(s span) bool { return v.Start >= s.from && v.Start < s.to })
+	}
+	// The question's number that the row's name holds too is the
+	// model's ("hisel-k 1500"): a cell stating it ("Paco (W): 1500")
+	// still answers.
+	named := map[string]bool{}
+	for _, v := range c.values {
+		if inName(v) {
+			named[v.Num] = true
+		}
+	}
 	var out []guard.Value
 	for _, v := range c.values {
-		if !q.numbers[v.Num] && !slices.ContainsFunc(names, func(s span) bool { return v.Start >= s.from && v.Start < s.to }) {
+		if (!q.numbers[v.Num] || named[v.Num]) && !inName(v) {
 			out = append(out, v)
 		}
 	}

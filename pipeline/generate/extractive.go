@@ -5,6 +5,7 @@ import (
 	"context"
 	"fmt"
 	"log/slog"
+	"maps"
 	"math"
 	"regexp"
 	"slices"
@@ -936,7 +937,7 @@ func (e *Extractive) score(q question, u unit, terms map[string]bool, ctx unitCo
 	// A number in a row's name ("Solis-20K-US", "[CEC 2015]") is no value
 	// of the kind asked for.
 	said := statedValues(q, c)
-	if c.quote == "" || !c.typed && !q.expect.AcceptsValues(c.quote, said, q.numbers) {
+	if c.quote == "" || !c.typed && !q.expect.AcceptsValues(c.quote, said, ownNumbers(q, said)) {
 		return candidate{}, false
 	}
 	if setAside(q, said) {
@@ -1029,6 +1030,23 @@ func (e *Extractive) score(q question, u unit, terms map[string]bool, ctx unitCo
 	// competes with what else might answer (see decide).
 	c.unnamed = u.kind == kindRow && u.header != "" && !named
 	return c, true
+}
+
+// ownNumbers are the question's numbers that do not answer it: all of
+// them but those said keeps (a model's number its row states in a cell,
+// see statedValues).
+func ownNumbers(q question, said []guard.Value) map[string]bool {
+	own, cloned := q.numbers, false
+	for _, v := range said {
+		if !q.numbers[v.Num] {
+			continue
+		}
+		if !cloned {
+			own, cloned = maps.Clone(q.numbers), true
+		}
+		delete(own, v.Num)
+	}
+	return own
 }
 
 // setAside reports whether every value a unit states of the kind asked

@@ -373,6 +373,10 @@ func TestExtractiveReadsTheQuestion(t *testing.T) {
 			category: "technical_value", chunks: []store.Chunk{{ID: "sandia-inverters/1/845", DocID: "sandia-inverters", Sheet: "Parameters", Row: 846,
 				Text: "Manufacturer: Yes! Solar Inc.; ID: ES5300 (208V); Unique ID#: 413; Paco: 5000"}},
 			want: "Manufacturer: Yes! [S1] Solar Inc.; ID: ES5300 (208V); Unique ID#: 413 [S1]."},
+		{name: "a cell may state the number of the model's name", question: "paco hisel-k 1500 @ 240v",
+			category: "technical_value", chunks: []store.Chunk{{ID: "cec/1/686", DocID: "cec", DocNumber: "CEC-INVERTERS", Sheet: "CEC_Inverters", Row: 686,
+				Text: "Name: HiSEL Power: HiSEL-K 1500 (240V) 240V [CEC 2012]; Vac (V): 240; Paco (W): 1500; Pdco (W): 1562.234174"}},
+			want: "Name: HiSEL Power: HiSEL-K 1500 (240V) 240V [CEC 2012]; Paco (W): 1500 [S1]."},
 		{name: "the cell that names the row asked about is quoted", question: "sunteams 5000 240v tamb low / tamb max",
 			category: "technical_value", chunks: []store.Chunk{{ID: "sandia-inverters/1/52", DocID: "sandia-inverters", Sheet: "Parameters", Row: 53,
 				Text: "Manufacturer: Beijing Kinglong New Energy; ID: Sunteams 5000 (240V); Source: CEC; Paco: 4850; Pdco: 5088.2; Vdco: 368; " +
