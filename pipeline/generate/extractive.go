@@ -951,7 +951,7 @@ func (e *Extractive) score(q question, u unit, terms map[string]bool, ctx unitCo
 		// greater than 1.5 %" states a bound of what others see.
 		return candidate{}, false
 	}
-	if u.kind == kindRecord && q.mustNumber && !c.typed && len(said) == 0 {
+	if u.kind == kindRecord && q.mustNumber && !c.typed && len(said) == 0 && !wordField(q, c) {
 		// A row quoted for its name alone ("Manufacturer: GreenVolts; ID:
 		// GV-SCP001") states no value of what is asked.
 		return candidate{}, false
@@ -1030,6 +1030,25 @@ func (e *Extractive) score(q question, u unit, terms map[string]bool, ctx unitCo
 	// competes with what else might answer (see decide).
 	c.unnamed = u.kind == kindRow && u.header != "" && !named
 	return c, true
+}
+
+// wordField reports whether a spreadsheet row's quote holds a field the
+// question names by its column whose value is words, not a number
+// ("Material: c-Si" for "sr90 material"): the question asks for those
+// words, whatever its category says.
+func wordField(q question, c candidate) bool {
+	for _, f := range c.fields[min(1, len(c.fields)):] {
+		name, value, ok := strings.Cut(f, ":")
+		value = strings.TrimSpace(value)
+		if !ok || value == "" || hasDigit(value) || !strings.Contains(c.quote, f) {
+			continue
+		}
+		ns := analysis.TermSet(name)
+		if slices.ContainsFunc(q.terms, func(t qterm) bool { return !t.frame && ns[t.term] && !analysis.IsStopword(t.term) }) {
+			return true
+		}
+	}
+	return false
 }
 
 // ownNumbers are the question's numbers that do not answer it: all of

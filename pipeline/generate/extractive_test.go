@@ -377,6 +377,10 @@ func TestExtractiveReadsTheQuestion(t *testing.T) {
 			category: "technical_value", chunks: []store.Chunk{{ID: "cec/1/686", DocID: "cec", DocNumber: "CEC-INVERTERS", Sheet: "CEC_Inverters", Row: 686,
 				Text: "Name: HiSEL Power: HiSEL-K 1500 (240V) 240V [CEC 2012]; Vac (V): 240; Paco (W): 1500; Pdco (W): 1562.234174"}},
 			want: "Name: HiSEL Power: HiSEL-K 1500 (240V) 240V [CEC 2012]; Paco (W): 1500 [S1]."},
+		{name: "a column asked by name may hold words", question: "siemens solar sr90 (6v) - material?",
+			category: "technical_value", chunks: []store.Chunk{{ID: "sandia-modules/1/423", DocID: "sandia-modules", DocNumber: "SANDIA-MODULE-DB", Sheet: "Data", Row: 423,
+				Text: "Model: Siemens Solar SR90 (6V); Vintage: 1999 (E); Module Area [m^2]: 0.89; Material: c-Si; Series Cells: 12"}},
+			want: "Model: Siemens Solar SR90 (6V); Material: c-Si [S1]."},
 		{name: "the cell that names the row asked about is quoted", question: "sunteams 5000 240v tamb low / tamb max",
 			category: "technical_value", chunks: []store.Chunk{{ID: "sandia-inverters/1/52", DocID: "sandia-inverters", Sheet: "Parameters", Row: 53,
 				Text: "Manufacturer: Beijing Kinglong New Energy; ID: Sunteams 5000 (240V); Source: CEC; Paco: 4850; Pdco: 5088.2; Vdco: 368; " +
