@@ -71,7 +71,7 @@ func nameColumns(text string) (string, []Correction) {
 	last := 0
 	for i := 0; i < len(toks); i++ {
 		column, n := glossary.At(toks[i:])
-		if n == 0 || measuresOther(column, toks[i+n:]) {
+		if n == 0 || measuresOther(column, text, toks[i+n-1].End, toks[i+n:]) {
 			continue
 		}
 		end := toks[i+n-1].End
@@ -88,10 +88,14 @@ func nameColumns(text string) (string, []Correction) {
 	return b.String(), out
 }
 
-// measuresOther reports whether the words after a description name a
-// quantity of another kind than the column's: "max ac output current" is
-// a current, not Paco.
-func measuresOther(column string, rest []analysis.Token) bool {
+// measuresOther reports whether the words right after a description
+// (which ends at end in text) name a quantity of another kind than the
+// column's: "max ac output current" is a current, not Paco. A word after
+// "+", "/", "," or "and" starts another parameter ("night tare + idcmax").
+func measuresOther(column, text string, end int, rest []analysis.Token) bool {
+	if len(rest) == 0 || strings.ContainsAny(text[end:rest[0].Start], "+/,;&") || rest[0].Text == "and" {
+		return false
+	}
 	next, n := strongCues.At(rest)
 	if n == 0 {
 		return false
