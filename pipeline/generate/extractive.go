@@ -888,6 +888,11 @@ func (e *Extractive) score(q question, u unit, terms map[string]bool, ctx unitCo
 	if u.kind == kindSentence && unnamedCase(q, c.matched, ctx.cases) {
 		return candidate{}, false
 	}
+	if u.kind == kindRecord && q.series != "" && !terms[q.series] {
+		// "fronius primo 5.0-1": an "IG Plus 5.0-1" row is another
+		// series' model of the same number.
+		return candidate{}, false
+	}
 	if u.kind == kindRecord && len(q.makers) > 0 && !slices.ContainsFunc(q.makers, func(w string) bool { return terms[w] }) {
 		// "delta si 3000-us weight": a Growatt 3000-US row holds the
 		// number, not the maker.

@@ -107,6 +107,10 @@ type question struct {
 	// maker or series ("delta si" in "delta si 3000-us weight"): a row
 	// holding the number but none of them is another maker's model.
 	makers []string
+	// series is the word right before a short model number with a dot or
+	// a hyphen ("primo" of "fronius primo 5.0-1"): other series number
+	// their models alike ("IG Plus 5.0-1"), so a row must name it.
+	series string
 	// cases are the two sibling cases a question sets side by side, each
 	// with words of its own (see caseClauses); a unit that pairs one with
 	// the other's words answers neither.
@@ -223,6 +227,7 @@ func parseQuestion(text, category, complexity string, expect guard.Expectation) 
 	kept := guard.WithoutAside(text)
 	q.opposed = guard.OppositeCues(kept)
 	q.makers = makerWords(text, toks)
+	q.series = seriesWord(text, toks)
 	q.options = choiceOptions(toks, aside)
 	if q.cases = caseClauses(text, toks, expect.Qualifiers); q.cases != nil {
 		// Each case is a part of the answer.
@@ -656,6 +661,29 @@ func makerWords(text string, toks []analysis.Token) []string {
 		return out
 	}
 	return nil
+}
+
+// seriesWord returns the term of the word right before the question's
+// first short model number written with a dot or a hyphen ("5.0-1",
+// "32.0"), when the question names no longer model number and the word
+// may name a series; "" otherwise.
+func seriesWord(text string, toks []analysis.Token) string {
+	if len(toks) < 2 || slices.ContainsFunc(toks, func(t analysis.Token) bool { return guard.IsCode(text, t) }) {
+		return ""
+	}
+	for i, t := range toks[1:] {
+		w := toks[i]
+		if t.Kind == analysis.Word || !strings.ContainsAny(t.Text, ".-") || !strings.ContainsAny(t.Text, "0123456789") ||
+			len(guard.Values(text[t.Start:t.End])) > 1 || len(guard.Qualifiers(text[t.Start:t.End])) > 0 {
+			continue
+		}
+		if w.Kind != analysis.Word || analysis.IsStopword(w.Text) || whWords[w.Text] || notMakers[w.Text] || text[w.End:t.Start] != " " ||
+			len(guard.Qualifiers(w.Text)) > 0 {
+			return ""
+		}
+		return w.Term
+	}
+	return ""
 }
 
 // makerSpan is how many words before a model number may name its maker
