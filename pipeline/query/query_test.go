@@ -155,6 +155,8 @@ func TestAnalyse(t *testing.T) {
 			text: "pvwatts v5 ac output voltage at 240v", dims: []guard.Dimension{guard.DimVoltage}},
 		{name: "a parameter after a plus is another parameter", in: "night tare + idcmax for the growatt 3000hf-us (240v)",
 			text: "Pnt + idcmax for the growatt 3000hf-us (240v)", dims: []guard.Dimension{guard.DimPower}},
+		{name: "a model's min ambient temp is its column", in: "min ambient temp of the sb3800-us, sandia inverter list",
+			text: "Tamb Low of the sb3800-us, sandia inverter list"},
 		{name: "who after a quantity asks for someone", in: "spilled more than the reportable quantity of an epcra chemical, who do we report it to",
 			text: "spilled more than the reportable quantity of an epcra chemical, who do we report it to"},
 		{name: "a short name before a number names a model", in: "night tare on the danfoss mlx 480",
