@@ -381,6 +381,11 @@ func TestExtractiveReadsTheQuestion(t *testing.T) {
 			category: "technical_value", chunks: []store.Chunk{{ID: "cec/1/460", DocID: "cec", DocNumber: "CEC-INVERTERS", Sheet: "CEC_Inverters", Row: 460,
 				Text: "Name: Fronius USA, LLC: IG Plus 5.0-1 uni(277) 277V [CEC 2010]; Vac (V): 277; Paco (W): 5000"}},
 			want: generate.NotFoundText},
+		{name: "the list's name names none of its columns", question: "delta t of the shell solar st20 in the sandia module db",
+			category: "technical_value", chunks: []store.Chunk{{ID: "sandia-modules/1/470", DocID: "sandia-modules", DocNumber: "SANDIA-MODULE-DB", Sheet: "Data", Row: 470,
+				Text: "Model: Shell Solar ST20; Vintage: 2003; Module Area [m^2]: 0.245; Material: CIS; Series Cells: 36; Isco: 1.36; Voco: 22.9; " +
+					"Impo: 1.18; Vmpo: 17.3; aIsc: 0.00002; aImp: -0.0003; C0: 0.9; C1: 0.1; BVoco: -0.082; mBVoc: 0; d(Tc): 3; fd: 1"}},
+			want: generate.NotFoundText},
 		{name: "a column asked by name may hold words", question: "siemens solar sr90 (6v) - material?",
 			category: "technical_value", chunks: []store.Chunk{{ID: "sandia-modules/1/423", DocID: "sandia-modules", DocNumber: "SANDIA-MODULE-DB", Sheet: "Data", Row: 423,
 				Text: "Model: Siemens Solar SR90 (6V); Vintage: 1999 (E); Module Area [m^2]: 0.89; Material: c-Si; Series Cells: 12"}},

@@ -215,7 +215,8 @@ func (e *Extractive) trimRecord(q question, c candidate) (text string, asked boo
 		// it asks about (which says which row this is).
 		switch {
 		case slices.ContainsFunc(q.terms, func(t qterm) bool {
-			return ns[t.term] && !analysis.IsStopword(t.term) || t.code && (fs[t.term] || hasParts(fs, t.term))
+			// "sandia module db" names the list, not its Module Area.
+			return ns[t.term] && !analysis.IsStopword(t.term) && !listTerms[t.term] || t.code && (fs[t.term] || hasParts(fs, t.term))
 		}) || q.joined[compactName(name)] || namesAsked(q, f):
 			keep = append(keep, f)
 		case len(strings.TrimSpace(name)) <= 2 && q.words[strings.ToLower(strings.TrimSpace(name))]:
@@ -231,7 +232,7 @@ func (e *Extractive) trimRecord(q question, c candidate) (text string, asked boo
 	if len(keep) == 1 {
 		for _, f := range c.fields[1:] {
 			fs := analysis.TermSet(f)
-			if slices.ContainsFunc(q.terms, func(t qterm) bool { return fs[t.term] || t.exact && hasParts(fs, t.term) }) {
+			if slices.ContainsFunc(q.terms, func(t qterm) bool { return fs[t.term] && !listTerms[t.term] || t.exact && hasParts(fs, t.term) }) {
 				keep = append(keep, f)
 			}
 		}
@@ -377,3 +378,15 @@ func sameValueRows(q question, cands []candidate) []candidate {
 	}
 	return out
 }
+
+// listTerms are the terms of notMakers: words that name a list or what is
+// in it ("sandia module db"), not one of its columns.
+var listTerms = func() map[string]bool {
+	out := map[string]bool{}
+	for w := range notMakers {
+		for _, t := range analysis.Terms(w) {
+			out[t] = true
+		}
+	}
+	return out
+}()
