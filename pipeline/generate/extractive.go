@@ -311,6 +311,7 @@ func (e *Extractive) candidates(q question, chunks []store.Chunk) ([]candidate, 
 	cands = dropUnnamedRows(cands)
 	cands = dropOddRecords(q, cands, units, unitTerms)
 	cands = dropSiblingRecords(q, cands, units)
+	cands = dropPartialCodes(q, cands)
 	if q.polar {
 		// Yes or no is said by the sentence about the whole question:
 		// each candidate weighs by its coverage against the fullest one.
@@ -372,6 +373,27 @@ func dropOddRecords(q question, cands []candidate, units []unit, unitTerms []map
 // maxNameTerms is the most words a one-cell spreadsheet row has when it
 // names something.
 const maxNameTerms = 8
+
+// dropPartialCodes drops the spreadsheet rows that hold a model number of
+// the question only by its parts when another row holds it whole: for
+// "pvi-6000-outd-us-z-a", the PVI-6000-OUTD-US-Z-A row, not
+// PVI-6000-OUTD-S-US-Z-A or PVI-6000-OUTD-US-Z, whose parts it shares.
+// Whole is as the code is written, bar case and separators; a longer
+// number that begins with it ("…-US-Z-A (277V)") holds it whole too.
+func dropPartialCodes(q question, cands []candidate) []candidate {
+	for _, t := range q.terms {
+		if !t.code {
+			continue
+		}
+		code := guard.Compact(t.term)
+		whole := func(c candidate) bool { return strings.Contains(guard.Compact(c.text), code) }
+		if !slices.ContainsFunc(cands, func(c candidate) bool { return c.kind == kindRecord && whole(c) }) {
+			continue
+		}
+		cands = slices.DeleteFunc(cands, func(c candidate) bool { return c.kind == kindRecord && !whole(c) })
+	}
+	return cands
+}
 
 // dropSiblingRecords drops the spreadsheet rows whose name another
 // retrieved row of the same table names the question's case better: that

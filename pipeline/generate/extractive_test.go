@@ -386,6 +386,15 @@ func TestExtractiveReadsTheQuestion(t *testing.T) {
 				Text: "Model: Shell Solar ST20; Vintage: 2003; Module Area [m^2]: 0.245; Material: CIS; Series Cells: 36; Isco: 1.36; Voco: 22.9; " +
 					"Impo: 1.18; Vmpo: 17.3; aIsc: 0.00002; aImp: -0.0003; C0: 0.9; C1: 0.1; BVoco: -0.082; mBVoc: 0; d(Tc): 3; fd: 1"}},
 			want: generate.NotFoundText},
+		{name: "the row holding the model number whole, not rows sharing its parts", question: "pvi-6000-outd-us-z-a pnt 277v",
+			category: "technical_value", chunks: []store.Chunk{
+				{ID: "cec/1/66", DocID: "cec", DocNumber: "CEC-INVERTERS", Sheet: "CEC_Inverters", Row: 66,
+					Text: "Name: ABB: PVI-6000-OUTD-US-Z (277V) 277V [CEC 2015]; Vac (V): 277; Paco (W): 6000; Pnt (W): 0.3"},
+				{ID: "cec/1/1105", DocID: "cec", DocNumber: "CEC-INVERTERS", Sheet: "CEC_Inverters", Row: 1105,
+					Text: "Name: Power-One: PVI-6000-OUTD-S-US-Z-A (277V) 277V [CEC 2015]; Vac (V): 277; Paco (W): 6000; Pnt (W): 0.3"},
+				{ID: "cec/1/69", DocID: "cec", DocNumber: "CEC-INVERTERS", Sheet: "CEC_Inverters", Row: 69,
+					Text: "Name: ABB: PVI-6000-OUTD-US-Z-A (277V) 277V [CEC 2015]; Vac (V): 277; Paco (W): 6000; Pnt (W): 0.3"}},
+			want: "Name: ABB: PVI-6000-OUTD-US-Z-A (277V) 277V [CEC 2015]; Pnt (W): 0.3 [S3]."},
 		{name: "a column asked by name may hold words", question: "siemens solar sr90 (6v) - material?",
 			category: "technical_value", chunks: []store.Chunk{{ID: "sandia-modules/1/423", DocID: "sandia-modules", DocNumber: "SANDIA-MODULE-DB", Sheet: "Data", Row: 423,
 				Text: "Model: Siemens Solar SR90 (6V); Vintage: 1999 (E); Module Area [m^2]: 0.89; Material: c-Si; Series Cells: 12"}},
