@@ -322,7 +322,7 @@ func (r *run) rank(ctx context.Context, question string, hits []store.Hit, hints
 		r.p.cfg.Logger.Warn("reranker failed; lexical reranking", "answer_id", r.ans.ID, "err", err)
 		reranked, _ = r.p.lexical.Rerank(ctx, question, hits)
 	}
-	return rank.Select(reranked, rank.SelectOptions{TopK: r.p.cfg.TopK, Hints: hints})
+	return rank.Select(reranked, rank.SelectOptions{TopK: r.p.cfg.TopK, Hints: hints, Query: question})
 }
 
 // format fills sources (the chunks cited, in citation order, renumbered

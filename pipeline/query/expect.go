@@ -315,6 +315,11 @@ func firstCue(toks []analysis.Token, cues *analysis.PhraseTable[[]guard.Dimensio
 			skip = i + 2
 			continue
 		}
+		if i > 0 && mountKinds[toks[i-1].Text+" "+toks[i].Text] && (i+1 == len(toks) || !angleWords[toks[i+1].Text]) {
+			// "table 8 elkins fixed tilt increase": a fixed-tilt array
+			// is a kind of system; "fixed tilt angle" asks an angle.
+			continue
+		}
 		if strings.HasSuffix(toks[i].Text, "ly") {
 			// "monthly totals", "hourly data": the adjective says which
 			// value, it does not name a duration as the answer.
@@ -353,6 +358,13 @@ func firstCue(toks []analysis.Token, cues *analysis.PhraseTable[[]guard.Dimensio
 	}
 	return nil, nil, -1
 }
+
+// mountKinds are a word and a cue that together name a kind of array;
+// angleWords after them ask for its angle after all.
+var (
+	mountKinds = map[string]bool{"fixed tilt": true}
+	angleWords = map[string]bool{"angle": true, "angles": true, "degrees": true, "deg": true}
+)
 
 // namedKinds are a cue and the next word's stem that together name a kind
 // of thing: what is asked about, not the value asked for.

@@ -35,12 +35,16 @@ type SelectOptions struct {
 	// TopK is how many chunks to keep; 0 or less means DefaultTopK.
 	TopK  int
 	Hints classify.Hints
+	// Query is the question as searched: a neighbour of a kept chunk is
+	// kept too when it holds a word of it that no kept chunk holds.
+	Query string
 }
 
 // Select applies page-kind penalties and category boosts to reranked hits,
 // re-sorts them, drops near-duplicates (identical text, or the adjacent
 // chunk of the same page of the same document revision, keeping the better
-// one) and returns the best TopK. Scores stay in [0,1]. The input is not
+// one, unless it holds a word of the query no kept chunk holds: the next
+// rows of a long table) and returns the best TopK. Scores stay in [0,1]. The input is not
 // modified.
 func Select(hits []store.Hit, opts SelectOptions) []store.Hit {
 	k := opts.TopK
@@ -53,6 +57,8 @@ func Select(hits []store.Hit, opts SelectOptions) []store.Hit {
 	}
 	sortHits(out)
 
+	query := analysis.TermSet(opts.Query)
+	covered := map[string]bool{} // the query's terms the kept chunks hold
 	kept := out[:0]
 	texts := make(map[uint64]bool, k)
 	for _, h := range out {
@@ -60,8 +66,17 @@ func Select(hits []store.Hit, opts SelectOptions) []store.Hit {
 			break
 		}
 		key := textKey(h.Chunk.Text)
-		if texts[key] || adjacentToKept(kept, h.Chunk) {
+		if texts[key] {
 			continue
+		}
+		terms := analysis.TermSet(h.Chunk.Text)
+		if adjacentToKept(kept, h.Chunk) && !addsTerm(query, covered, terms) {
+			continue
+		}
+		for t := range terms {
+			if query[t] {
+				covered[t] = true
+			}
 		}
 		texts[key] = true
 		kept = append(kept, h)
@@ -110,6 +125,17 @@ func adjacentToKept(kept []store.Hit, c store.Chunk) bool {
 		k := h.Chunk
 		if k.DocID == c.DocID && k.Revision == c.Revision && k.Page == c.Page && k.Section == c.Section &&
 			k.Sheet == "" && k.Row == 0 && (k.Index == c.Index+1 || k.Index == c.Index-1) {
+			return true
+		}
+	}
+	return false
+}
+
+// addsTerm reports whether terms hold a term of the query that is not
+// covered yet.
+func addsTerm(query, covered, terms map[string]bool) bool {
+	for t := range terms {
+		if query[t] && !covered[t] && !analysis.IsStopword(t) {
 			return true
 		}
 	}

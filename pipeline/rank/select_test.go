@@ -144,6 +144,13 @@ func TestSelect(t *testing.T) {
 			want: []string{"p5i2", "p5i9", "p6i4"},
 		},
 		{
+			name: "adjacent chunk kept when it holds a word of the query no kept chunk holds",
+			hits: hitsOf(page("p20i1", 20, 1, "Location | Fixed | 2 Axis\nAK Anchorage | 14.7 % | 9.6 %"),
+				page("p20i2", 20, 2, "WV Elkins | 10.7 % | 9.0 %"), page("p20i3", 20, 3, "WY Cheyenne | 8.8 % | 7.2 %")),
+			opts: SelectOptions{Query: "table 8 elkins fixed increase"},
+			want: []string{"p20i1", "p20i2"},
+		},
+		{
 			name: "adjacent chunks on different pages kept",
 			hits: hitsOf(page("p5", 5, 3, "end of page five"), page("p6", 6, 4, "start of page six")),
 			want: []string{"p5", "p6"},
