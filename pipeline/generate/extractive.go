@@ -910,6 +910,13 @@ func (e *Extractive) score(q question, u unit, terms map[string]bool, ctx unitCo
 	if u.kind == kindSentence && unnamedCase(q, c.matched, ctx.cases) {
 		return candidate{}, false
 	}
+	if u.kind == kindRecord && slices.ContainsFunc(q.stated, func(v guard.Value) bool {
+		return v.Dim == guard.DimVoltage && !slices.ContainsFunc(guard.Values(u.text), func(w guard.Value) bool { return w.Num == v.Num })
+	}) {
+		// "satcon pvs-1000 mvt 480v": a row whose every voltage is
+		// another ("ac Voltage: 265") is another variant, or none.
+		return candidate{}, false
+	}
 	if u.kind == kindRecord && q.series != "" && !terms[q.series] {
 		// "fronius primo 5.0-1": an "IG Plus 5.0-1" row is another
 		// series' model of the same number.

@@ -216,7 +216,8 @@ func (e *Extractive) trimRecord(q question, c candidate) (text string, asked boo
 		switch {
 		case slices.ContainsFunc(q.terms, func(t qterm) bool {
 			// "sandia module db" names the list, not its Module Area.
-			return ns[t.term] && !analysis.IsStopword(t.term) && !listTerms[t.term] || t.code && (fs[t.term] || hasParts(fs, t.term))
+			return ns[t.term] && !analysis.IsStopword(t.term) && !listTerms[t.term] && !onlyParticiple(q, t.term, name) ||
+				t.code && (fs[t.term] || hasParts(fs, t.term))
 		}) || q.joined[compactName(name)] || namesAsked(q, f):
 			keep = append(keep, f)
 		case len(strings.TrimSpace(name)) <= 2 && q.words[strings.ToLower(strings.TrimSpace(name))]:
@@ -390,3 +391,23 @@ var listTerms = func() map[string]bool {
 	}
 	return out
 }()
+
+// onlyParticiple reports whether the question writes term only as a
+// participle the column name does not use: "weighted efficiency" does not
+// ask for the Weight column.
+func onlyParticiple(q question, term, column string) bool {
+	if slices.ContainsFunc(strings.Fields(strings.ToLower(column)), func(w string) bool { return strings.HasSuffix(w, "ed") }) {
+		return false
+	}
+	found := false
+	for w := range q.words {
+		if ts := analysis.Terms(w); len(ts) != 1 || ts[0] != term {
+			continue
+		}
+		if !strings.HasSuffix(w, "ed") {
+			return false
+		}
+		found = true
+	}
+	return found
+}

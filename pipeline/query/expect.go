@@ -374,6 +374,11 @@ var namedKinds = map[string]bool{"power plant": true, "power station": true, "qu
 // itself or the cue with an ending ("losses", "efficiencies"), not another
 // word of the same stem ("space" for "spacing").
 func formOf(word, cue string) bool {
+	if word != cue && strings.HasSuffix(word, "ed") && !strings.HasSuffix(cue, "ed") {
+		// "weighted efficiency", "rated power": a participle says
+		// which value, it does not name the cue's quantity.
+		return false
+	}
 	return strings.HasPrefix(word, strings.TrimSuffix(cue, "y"))
 }
 

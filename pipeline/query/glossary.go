@@ -74,6 +74,16 @@ func nameColumns(text string) (string, []Correction) {
 	var out []Correction
 	last := 0
 	for i := 0; i < len(toks); i++ {
+		if first, second, n := sharedHead(toks[i:]); n > 0 {
+			// "isc and imp temp coeffs": the coefficients of both.
+			end := toks[i+n-1].End
+			b.WriteString(text[last:toks[i].Start])
+			b.WriteString(first + " and " + second)
+			out = append(out, Correction{From: text[toks[i].Start:end], To: first + " and " + second})
+			last = end
+			i += n - 1
+			continue
+		}
 		column, n := glossary.At(toks[i:])
 		if n == 0 || measuresOther(column, text, toks[i+n-1].End, toks[i+n:]) {
 			continue
@@ -90,6 +100,23 @@ func nameColumns(text string) (string, []Correction) {
 	}
 	b.WriteString(text[last:])
 	return b.String(), out
+}
+
+// sharedHead reads "a and b head" (or "a / b head") at the start of toks
+// where "a head" and "b head" both describe columns ("isc and imp
+// temperature coefficients"): it returns the two columns and how many
+// tokens the phrase spans, or 0.
+func sharedHead(toks []analysis.Token) (first, second string, n int) {
+	if len(toks) < 4 || toks[1].Text != "and" && toks[1].Text != "or" {
+		return "", "", 0
+	}
+	head := toks[3:]
+	a, na := glossary.At(append([]analysis.Token{toks[0]}, head...))
+	b, nb := glossary.At(append([]analysis.Token{toks[2]}, head...))
+	if na < 2 || na != nb || a == b {
+		return "", "", 0
+	}
+	return a, b, 2 + na
 }
 
 // measuresOther reports whether the words right after a description

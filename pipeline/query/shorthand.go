@@ -13,7 +13,7 @@ import (
 // unless the index itself uses the short form, in which case it stays.
 var shorthand = map[string]string{
 	"temp": "temperature", "temps": "temperatures", "coeff": "coefficient", "coef": "coefficient",
-	"coeffs": "coefficients", "eff": "efficiency", "effic": "efficiency", "inv": "inverter",
+	"coeffs": "coefficients", "coefs": "coefficients", "eff": "efficiency", "effic": "efficiency", "inv": "inverter",
 	"invs": "inverters", "mod": "module", "mods": "modules", "sys": "system", "avg": "average",
 	"approx": "approximately", "qty": "quantity", "dia": "diameter", "elev": "elevation",
 	"spec": "specification", "specs": "specifications", "config": "configuration",
@@ -123,7 +123,7 @@ func between(toks []analysis.Token, i int) bool {
 // alwaysExpand are shorthand forms that mean the long word even where the
 // index has the short one (a "temp" folder, a "spec" sheet name, "V5 Avg"
 // on a chart).
-var alwaysExpand = map[string]bool{"temp": true, "ref": true, "coeff": true, "coef": true, "eff": true, "defualt": true,
+var alwaysExpand = map[string]bool{"temp": true, "ref": true, "coeff": true, "coef": true, "coefs": true, "eff": true, "defualt": true,
 	"avg": true, "approx": true, "whats": true, "min": true, "max": true, "hr": true, "hrs": true, "wk": true, "wks": true}
 
 // isShorthand reports whether the speller must leave w alone because the
