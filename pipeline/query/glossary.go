@@ -102,7 +102,7 @@ func nameColumns(text string) (string, []Correction) {
 	return b.String(), out
 }
 
-// sharedHead reads "a and b head" (or "a / b head") at the start of toks
+// sharedHead reads "a and b head" (or "a or b head") at the start of toks
 // where "a head" and "b head" both describe columns ("isc and imp
 // temperature coefficients"): it returns the two columns and how many
 // tokens the phrase spans, or 0.
