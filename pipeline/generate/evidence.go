@@ -242,7 +242,10 @@ func consensus(best candidate, cands []candidate) float64 {
 	}
 	states := func(v guard.Value) bool {
 		return slices.ContainsFunc(best.values, func(b guard.Value) bool {
-			return b.Num == v.Num && b.Unit == v.Unit || b.Num != v.Num && sameNumber(b, v)
+			if b.Num == v.Num {
+				return b.Unit == v.Unit
+			}
+			return sameNumber(b, v)
 		})
 	}
 	others, agree := 0, 0

@@ -653,7 +653,7 @@ func makerWords(text string, toks []analysis.Token) []string {
 		var out []string
 		for j := i - 1; j >= 0 && j >= i-makerSpan; j-- {
 			w := toks[j]
-			if w.Kind != analysis.Word || analysis.IsStopword(w.Text) || whWords[w.Text] || notMakers[w.Text] || text[w.End:toks[j+1].Start] != " " {
+			if !mayName(text, w, toks[j+1]) {
 				break
 			}
 			out = append(out, w.Term)
@@ -677,13 +677,19 @@ func seriesWord(text string, toks []analysis.Token) string {
 			len(guard.Values(text[t.Start:t.End])) > 1 || len(guard.Qualifiers(text[t.Start:t.End])) > 0 {
 			continue
 		}
-		if w.Kind != analysis.Word || analysis.IsStopword(w.Text) || whWords[w.Text] || notMakers[w.Text] || text[w.End:t.Start] != " " ||
-			len(guard.Qualifiers(w.Text)) > 0 {
+		if !mayName(text, w, t) || len(guard.Qualifiers(w.Text)) > 0 {
 			return ""
 		}
 		return w.Term
 	}
 	return ""
+}
+
+// mayName reports whether w, written one space before next, may name the
+// maker or series of the model number that next is or begins: a word that
+// is no stopword, question word or word saying what the model is.
+func mayName(text string, w, next analysis.Token) bool {
+	return w.Kind == analysis.Word && !analysis.IsStopword(w.Text) && !whWords[w.Text] && !notMakers[w.Text] && text[w.End:next.Start] == " "
 }
 
 // makerSpan is how many words before a model number may name its maker

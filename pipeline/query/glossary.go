@@ -74,18 +74,11 @@ func nameColumns(text string) (string, []Correction) {
 	var out []Correction
 	last := 0
 	for i := 0; i < len(toks); i++ {
-		if first, second, n := sharedHead(toks[i:]); n > 0 {
-			// "isc and imp temp coeffs": the coefficients of both.
-			end := toks[i+n-1].End
-			b.WriteString(text[last:toks[i].Start])
-			b.WriteString(first + " and " + second)
-			out = append(out, Correction{From: text[toks[i].Start:end], To: first + " and " + second})
-			last = end
-			i += n - 1
-			continue
-		}
 		column, n := glossary.At(toks[i:])
-		if n == 0 || measuresOther(column, text, toks[i+n-1].End, toks[i+n:]) {
+		if first, second, m := sharedHead(toks[i:]); m > 0 {
+			// "isc and imp temp coeffs": the coefficients of both.
+			column, n = first+" and "+second, m
+		} else if n == 0 || measuresOther(column, text, toks[i+n-1].End, toks[i+n:]) {
 			continue
 		}
 		end := toks[i+n-1].End
@@ -166,10 +159,13 @@ func shortCode(text string, t analysis.Token) bool {
 			n++
 		}
 	}
-	if n < 3 || len(guard.Qualifiers(surface)) > 0 {
-		return false
-	}
-	return !slices.ContainsFunc(guard.Values(surface), func(v guard.Value) bool { return v.Unit != "" })
+	return n >= 3 && !caseOrQuantity(surface)
+}
+
+// caseOrQuantity reports whether an identifier names a case the documents
+// contrast ("v5", "1-axis") or a number with a unit ("208v"): no model.
+func caseOrQuantity(surface string) bool {
+	return len(guard.Qualifiers(surface)) > 0 || slices.ContainsFunc(guard.Values(surface), func(v guard.Value) bool { return v.Unit != "" })
 }
 
 // numbered reports whether t is a number or an identifier holding a digit
@@ -179,8 +175,7 @@ func numbered(text string, t analysis.Token) bool {
 	case analysis.Number:
 		return true
 	case analysis.Identifier:
-		return strings.ContainsFunc(t.Text, unicode.IsDigit) && len(guard.Qualifiers(text[t.Start:t.End])) == 0 &&
-			!slices.ContainsFunc(guard.Values(text[t.Start:t.End]), func(v guard.Value) bool { return v.Unit != "" })
+		return strings.ContainsFunc(t.Text, unicode.IsDigit) && !caseOrQuantity(text[t.Start:t.End])
 	}
 	return false
 }

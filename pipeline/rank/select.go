@@ -69,7 +69,10 @@ func Select(hits []store.Hit, opts SelectOptions) []store.Hit {
 		if texts[key] {
 			continue
 		}
-		terms := analysis.TermSet(h.Chunk.Text)
+		var terms map[string]bool
+		if len(query) > 0 {
+			terms = analysis.TermSet(h.Chunk.Text)
+		}
 		if adjacentToKept(kept, h.Chunk) && !addsTerm(query, covered, terms) {
 			continue
 		}
