@@ -285,8 +285,10 @@ func (e *Extractive) candidates(q question, chunks []store.Chunk) ([]candidate, 
 
 	titles := make([]map[string]bool, len(chunks))
 	sections := make([]map[string]bool, len(chunks))
+	numbers := make([]map[string]bool, len(chunks))
 	for i, c := range chunks {
 		titles[i] = analysis.TermSet(c.DocNumber + " " + c.Title)
+		numbers[i] = analysis.TermSet(c.DocNumber)
 		sections[i] = analysis.TermSet(c.Section + " " + c.Sheet)
 	}
 
@@ -310,7 +312,7 @@ func (e *Extractive) candidates(q question, chunks []store.Chunk) ([]candidate, 
 	}
 	cands = dropUnnamedRows(cands)
 	cands = dropOddRecords(q, cands, units, unitTerms)
-	cands = dropSiblingRecords(q, cands, units)
+	cands = dropSiblingRecords(q, cands, units, numbers)
 	cands = dropPartialCodes(q, cands)
 	if q.polar {
 		// Yes or no is said by the sentence about the whole question:
@@ -405,13 +407,21 @@ func dropPartialCodes(q question, cands []candidate) []candidate {
 // for, no row answers rather than its sibling. A row whose name holds a
 // word of what the question sets aside, or names another quantity of a
 // unit the question states ("(600 VDC) 480V" for "the 1000 vdc version"),
-// is dropped too.
-func dropSiblingRecords(q question, cands []candidate, units []unit) []candidate {
+// is dropped too — unless the word set aside names another document
+// (numbers are the chunks' document numbers, by chunk): "refusol 24 kw
+// vdco in the sandia inverter sheet (not the cec csv)" sets the
+// CEC-INVERTERS rows aside, not the Sandia row whose Source cell says
+// "CEC".
+func dropSiblingRecords(q question, cands []candidate, units []unit, numbers []map[string]bool) []candidate {
 	var rows []rowName
 	at := map[[2]int]int{}         // a record's index in rows, by chunk and position
 	filled := map[[2]string]bool{} // tables whose rows have cells beside the name
+	docs := map[string]bool{}      // the words set aside that name a document
+	for t := range q.excluded {
+		docs[t] = slices.ContainsFunc(numbers, func(n map[string]bool) bool { return n[t] })
+	}
 	for _, u := range units {
-		n, ok := nameRow(q, u)
+		n, ok := nameRow(q, u, func(t string) bool { return !docs[t] || numbers[u.chunk][t] })
 		if !ok {
 			continue
 		}
@@ -457,8 +467,9 @@ type rowName struct {
 
 // nameRow reads the name of a spreadsheet row: its cells of words,
 // "Manufacturer: Diehl Controls; ID: Platinum 100 CS-A HE (480)", not
-// "Paco: 100000". ok is false for other units.
-func nameRow(q question, u unit) (rowName, bool) {
+// "Paco: 100000". ok is false for other units. aside reports whether a
+// word the question sets aside sets this row aside when its name holds it.
+func nameRow(q question, u unit, aside func(term string) bool) (rowName, bool) {
 	if u.kind != kindRecord {
 		return rowName{}, false
 	}
@@ -480,7 +491,7 @@ func nameRow(q question, u unit) (rowName, bool) {
 	terms := analysis.TermSet(name)
 	n := rowName{doc: u.docID, label: strings.TrimSpace(label), other: namesOtherQuantity(q.stated, name) || namesOtherBin(q.bins, name)}
 	for t := range q.excluded {
-		n.aside = n.aside || terms[t]
+		n.aside = n.aside || terms[t] && aside(t)
 	}
 	for i, t := range q.terms {
 		if !t.frame && holds(terms, t) {

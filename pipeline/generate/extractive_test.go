@@ -467,6 +467,13 @@ func TestExtractiveReadsTheQuestion(t *testing.T) {
 				{ID: "sandia-inverters/1/161", DocID: "sandia-inverters", Sheet: "Parameters", Row: 162,
 					Text: "Manufacturer: Diehl Controls; ID: Platinum 100 CS-A (208); Vintage: 2010; B4: 2.11E-07; Unique ID#: 462"}},
 			want: "Manufacturer: Diehl Controls; ID: Platinum 100 CS-A (480); Unique ID#: 463 [S2]."},
+		{name: "a document set aside does not set aside another document's row that names it", question: "refusol 24 kw vdco in the sandia inverter sheet (not the cec csv)",
+			category: "technical_value", chunks: []store.Chunk{
+				{ID: "sandia-inverters/1/476", DocID: "sandia-inverters", DocNumber: "SANDIA-INVERTERS", Sheet: "Parameters", Row: 477,
+					Text: "Manufacturer: Refusol; ID: 24 kW; Source: CEC; ac Voltage: 480; Vdco: 720.578333333333; Pso: 42.86"},
+				{ID: "cec-inverters/1/500", DocID: "cec-inverters", DocNumber: "CEC-INVERTERS", Sheet: "CEC_Inverters", Row: 501,
+					Text: "Name: Refusol: 24 kW 480V [CEC 2011]; Vac (V): 480; Vdco (V): 720.578333; Pso (W): 42.86"}},
+			want: "Manufacturer: Refusol; ID: 24 kW; Vdco: 720.578333333333 [S1]."},
 		{name: "a pointer to more information says neither yes nor no", question: "asbestos neshap: do we notify epa on every renovation",
 			category: "technical_value", chunks: []store.Chunk{{ID: "epa/1/20", DocID: "epa", DocNumber: "EPA-FEDREQ-CONSTR", Page: 6,
 				Section: "ASBESTOS", Text: "For more information on the asbestos NESHAP for a renovation, go to www.epa.gov/asbestos/neshap.html. " +
