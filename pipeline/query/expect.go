@@ -1,6 +1,7 @@
 package query
 
 import (
+	"regexp"
 	"slices"
 	"strings"
 
@@ -352,11 +353,20 @@ func firstCue(toks []analysis.Token, cues *analysis.PhraseTable[[]guard.Dimensio
 			return dims, cueWords(toks[i : i+n]), i
 		}
 	}
-	if named >= 0 {
+	if named >= 0 && asksValue(toks) {
+		// "green power pv900wd rating": the maker's word is the only
+		// hint of what the rating is. "mppt window on the green power
+		// pv900wd" names what it asks in other words.
 		dims, n := cues.At(toks[named:])
 		return dims, cueWords(toks[named : named+n]), named
 	}
 	return nil, nil, -1
+}
+
+// asksValue reports whether toks ask for a value without naming which
+// ("rating", "value", "size").
+func asksValue(toks []analysis.Token) bool {
+	return slices.ContainsFunc(toks, func(t analysis.Token) bool { return valueNouns[t.Text] })
 }
 
 // mountKinds are a word and a cue that together name a kind of array;
@@ -390,13 +400,18 @@ func formOf(word, cue string) bool {
 func makersName(toks []analysis.Token, i, n int) bool {
 	word := func(t analysis.Token) bool { return t.Kind == analysis.Word && !analysis.IsStopword(t.Text) }
 	model := func(j int) bool {
-		return j < len(toks) && toks[j].Kind == analysis.Identifier && strings.ContainsAny(toks[j].Text, "0123456789")
+		// "annual energy v5": a version, not a model.
+		return j < len(toks) && toks[j].Kind == analysis.Identifier && strings.ContainsAny(toks[j].Text, "0123456789") &&
+			!version.MatchString(toks[j].Text)
 	}
 	if i > 0 && word(toks[i-1]) && model(i+n) {
 		return true
 	}
 	return i+n < len(toks) && word(toks[i+n]) && model(i+n+1)
 }
+
+// version is a version number ("v5"), which names no model.
+var version = regexp.MustCompile(`^v\d+$`)
 
 // cueWords are the index terms of a cue's tokens.
 func cueWords(toks []analysis.Token) []string {
