@@ -502,18 +502,16 @@ func nameRow(q question, u unit, aside func(term string) bool) (rowName, bool) {
 }
 
 // namesOtherQuantity reports whether name states a quantity of the unit
-// of one of stated and none equal to it.
+// of one of stated and none of stated's numbers of that unit: "(600 VDC)"
+// is not the 1000 VDC version; "(208V)" is one of "208v vs 240v".
 func namesOtherQuantity(stated []guard.Value, name string) bool {
-	if len(stated) == 0 {
-		return false
-	}
 	values := guard.Values(name)
 	for _, s := range stated {
 		other, same := false, false
 		for _, v := range values {
 			if v.Unit == s.Unit {
-				same = same || v.Num == s.Num
-				other = other || v.Num != s.Num
+				other = true
+				same = same || slices.ContainsFunc(stated, func(w guard.Value) bool { return w.Unit == v.Unit && w.Num == v.Num })
 			}
 		}
 		if other && !same {
@@ -921,9 +919,7 @@ func (e *Extractive) score(q question, u unit, terms map[string]bool, ctx unitCo
 	if u.kind == kindSentence && unnamedCase(q, c.matched, ctx.cases) {
 		return candidate{}, false
 	}
-	if u.kind == kindRecord && slices.ContainsFunc(q.stated, func(v guard.Value) bool {
-		return v.Dim == guard.DimVoltage && !slices.ContainsFunc(guard.Values(u.text), func(w guard.Value) bool { return w.Num == v.Num })
-	}) {
+	if u.kind == kindRecord && otherVoltage(q.stated, u.text) {
 		// "satcon pvs-1000 mvt 480v": a row whose every voltage is
 		// another ("ac Voltage: 265") is another variant, or none.
 		return candidate{}, false
@@ -1075,6 +1071,19 @@ func (e *Extractive) score(q question, u unit, terms map[string]bool, ctx unitCo
 	// competes with what else might answer (see decide).
 	c.unnamed = u.kind == kindRow && u.header != "" && !named
 	return c, true
+}
+
+// otherVoltage reports whether the question states voltages and the row
+// states none of them: "ts-s3000 vdcmax 208v vs 240v" asks about both
+// variants, each row states one.
+func otherVoltage(stated []guard.Value, row string) bool {
+	var asked []string
+	for _, v := range stated {
+		if v.Dim == guard.DimVoltage {
+			asked = append(asked, v.Num)
+		}
+	}
+	return len(asked) > 0 && !slices.ContainsFunc(guard.Values(row), func(w guard.Value) bool { return slices.Contains(asked, w.Num) })
 }
 
 // wordField reports whether a spreadsheet row's quote holds a field the

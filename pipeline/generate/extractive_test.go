@@ -71,6 +71,14 @@ func TestExtractive(t *testing.T) {
 			chunks: []store.Chunk{pvwattsLosses},
 			want:   "Shading — Default value: 3% [S1]. Snow — Default value: 0% [S1].",
 		},
+		{name: "two voltages asked: each variant's row answers", question: "topper sun ts-s3000 vdcmax 208v vs 240v",
+			category: "technical_value", complexity: "complex", chunks: []store.Chunk{
+				{ID: "cec-inverters/1/1843", DocID: "cec-inverters", DocNumber: "CEC-INVERTERS", Sheet: "CEC_Inverters", Row: 1844,
+					Text: "Name: Topper Sun Energy Technology: TS-S3000 (208V) 208V [CEC 2010]; Vac (V): 208; Paco (W): 3000; Vdcmax (V): 450"},
+				{ID: "cec-inverters/1/1844", DocID: "cec-inverters", DocNumber: "CEC-INVERTERS", Sheet: "CEC_Inverters", Row: 1845,
+					Text: "Name: Topper Sun Energy Technology: TS-S3000 (240V) 240V [CEC 2010]; Vac (V): 240; Paco (W): 3010; Vdcmax (V): 500"}},
+			want: "Name: Topper Sun Energy Technology: TS-S3000 (208V) 208V [CEC 2010]; Vdcmax (V): 450 [S1]. " +
+				"Name: Topper Sun Energy Technology: TS-S3000 (240V) 240V [CEC 2010]; Vdcmax (V): 500 [S2]."},
 		{
 			name:     "spreadsheet row picked by model number and trimmed to the cells asked",
 			question: "What is the Paco of SB7000TL-US-22-208V?", category: "technical_value",

@@ -50,6 +50,8 @@ func TestAnalyse(t *testing.T) {
 			text: "pvwatts connections loss default", stray: []string{"re: JIRA-1182"}, dims: []guard.Dimension{guard.DimPercent}},
 		{name: "a ticket pointed at without a colon removed", in: "pvwatts connections loss default re JIRA-904",
 			text: "pvwatts connections loss default", stray: []string{"re JIRA-904"}, dims: []guard.Dimension{guard.DimPercent}},
+		{name: "a purchase order removed", in: "pvp100kw-600 idcmax + night tare, PO 7731",
+			text: "pvp100kw-600 idcmax + Pnt", stray: []string{"PO 7731"}, dims: []guard.Dimension{guard.DimCurrent}},
 		{name: "a value the question states is not asked for", in: "what is the 3% default shading loss meant to represent",
 			text: "what is the 3% default shading loss meant to represent"},
 		{name: "a value of another clause leaves the cue asking", in: "with 3% soiling what is the total loss",

@@ -23,9 +23,10 @@ var strayPatterns = []*regexp.Regexp{
 	// before a ticket number.
 	regexp.MustCompile(`(?i)^\s*(?:re|ref|fwd?|fw)\s*:\s*(?:[A-Za-z]+-?\d[\w-]*\s*[:,-]?\s*)?`),
 	regexp.MustCompile(`(?i)\b(?:re|ref)\s*:\s*[A-Za-z]*-?\d[\w-]*`),
-	// "ticket 1182", "JIRA-1182", "issue #12", "WO 5531" anywhere, with
-	// the "re" or "per" that points at it ("re JIRA-904").
-	regexp.MustCompile(`(?i)\b(?:(?:re|ref|per)\s*:?\s+)?(?:ticket|jira|issue|task|work order|wo)\s*[:#-]?\s*(?:[A-Za-z]+-)?\d+\b`),
+	// "ticket 1182", "JIRA-1182", "issue #12", "WO 5531", "PO 7731",
+	// "RFI-12" anywhere, with the "re" or "per" that points at it ("re
+	// JIRA-904").
+	regexp.MustCompile(`(?i)\b(?:(?:re|ref|per)\s*:?\s+)?(?:ticket|jira|issue|task|work order|wo|purchase order|po|p\.o\.|rfi|ncr)\s*[:#-]?\s*(?:[A-Za-z]+-)?\d+\b`),
 	// A trailing "see table 6" / "per section 11" pointer.
 	regexp.MustCompile(`(?i)[,;-]?\s*\b(?:see|per|cf\.?|ref\.?)\s+(?:table|tab\.?|fig\.?|figure|section|sec\.?|page|p\.|eq\.?|eqn\.?|equation|item|appendix)\s*\d+[a-z]?\b\.?`),
 }
