@@ -1060,6 +1060,7 @@ func buildBlocks(pages []pageLayout) Parsed {
 	edges := proseEdges(lines)
 	markHeadings(lines, body)
 	markCaptions(lines)
+	lines = joinWrappedRows(lines)
 	return Parsed{Pages: len(pages), Blocks: assemble(lines, edges), Unreadable: unreadablePages(pages)}
 }
 

@@ -147,6 +147,18 @@ func TestPDFPageFidelity(t *testing.T) {
 			want: "Premium | ∼19 % | Anti-reflective | -0.35 %/°C", section: "Table 3. Assumptions for different module types"},
 		{name: "temperature coefficient header", path: pvwatts, page: 7,
 			want: "Module type | Efficiency | Cover type | Temperature coefficient", section: "Table 3. Assumptions for different module types"},
+		{name: "a table row wrapped over lines is one row", path: pvwatts, page: 5,
+			want:    "V1 | Original online calculator. | 239 TMY2 sites. Added 360 international sites in 2005. | 1998 | Retiring in 2014",
+			section: "Table 1. Version History"},
+		{name: "wrapped cells that ran together are told apart by the header's columns", path: pvwatts, page: 5,
+			want: "V2 | Modified to utilize a gridded 40 km monthly weather data in the continental US. Hourly calculations were done " +
+				"with the nearest TMY2 site, and then the monthly totals were scaled using the monthly gridded weather data. | " +
+				"Monthly 40-km gridded irradiance & temperature (CSR) | 2001 | Retiring in 2014",
+			section: "Table 1. Version History"},
+		{name: "a wrapped input row", path: pvwatts, page: 6,
+			want: "Array type | Fixed open rack, Fixed roof mount, 1-Axis, Backtracked 1-Axis, 2-Axis | Fixed open rack", section: "Table 2. Input Parameters"},
+		{name: "a group label between rows stays", path: pvwatts, page: 6, want: "Advanced inputs\nDC/AC ratio | ratio | 1.1",
+			section: "Table 2. Input Parameters"},
 		{name: "losses table row", path: pvwatts, page: 13, want: "Soiling | 2 % | 0.95", section: "Table 6. System Losses"},
 		{name: "losses table total", path: pvwatts, page: 13, want: "Total losses | 14 % (via Eqn. 9) | 0.77", section: "Table 6. System Losses"},
 		{name: "default total loss sentence", path: pvwatts, page: 13,

@@ -916,7 +916,7 @@ func (e *Extractive) score(q question, u unit, terms map[string]bool, ctx unitCo
 		// gives its length.
 		return candidate{}, false
 	}
-	if u.kind == kindSentence && unnamedCase(q, c.matched, ctx.cases) {
+	if u.kind == kindSentence && unnamedCase(q, c.matched, ctx.cases) || u.kind == kindRow && rowLacksCase(q, u, ctx.cases) {
 		return candidate{}, false
 	}
 	if u.kind == kindRecord && otherVoltage(q.stated, u.text) {
@@ -1328,6 +1328,25 @@ func unnamedCase(q question, matched []float64, cases []guard.Qualifier) bool {
 			found = found || matched[i] > 0
 		}
 		if !found && guard.Mentions(cases, qual) && namesSibling(cases, qual) {
+			return true
+		}
+	}
+	return false
+}
+
+// rowLacksCase reports whether a table row leaves out a case the question
+// asks for while its table tells that case from a sibling: "how many tmy2
+// sites did v3 offer" is not answered by the V3 row of a table whose other
+// rows list TMY2 and TMY3 sites, when the V3 row names neither. The row's
+// own cells and its header count, not the passage around it; a tool's name
+// ("pvwatts") scopes the whole document and is left to the other checks.
+func rowLacksCase(q question, u unit, cases []guard.Qualifier) bool {
+	own := guard.Qualifiers(u.header + "\n" + u.text)
+	for _, qual := range q.expect.Qualifiers {
+		if guard.IsBound(qual) || guard.IsScope(qual) || namesSibling(q.expect.Qualifiers, qual) {
+			continue
+		}
+		if !guard.Mentions(own, qual) && guard.Mentions(cases, qual) && namesSibling(cases, qual) {
 			return true
 		}
 	}

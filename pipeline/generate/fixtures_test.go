@@ -7,6 +7,22 @@ import "github.com/cewhq/cew/store"
 // PDF's line ends), a trench specification page, and rows of the Sandia
 // inverter spreadsheet.
 var (
+	// versionHistory is Table 1 of the PVWatts manual as ingest rebuilds
+	// its wrapped rows.
+	versionHistory = store.Chunk{
+		ID: "nrel/1/9", DocID: "nrel", DocNumber: "NREL-TP-6A20-62641", Title: "PVWatts Version 5 Manual", Revision: "1",
+		Page: 5, Section: "Table 1. Version History",
+		Text: "Table 1. Version History\n" +
+			"Version | Description | Weather Data Options | Date | Status\n" +
+			"V1 | Original online calculator. | 239 TMY2 sites. Added 360 international sites in 2005. | 1998 | Retiring in 2014\n" +
+			"V2 | Modified to utilize a gridded 40 km monthly weather data in the continental US. | " +
+			"Monthly 40-km gridded irradiance & temperature (CSR) | 2001 | Retiring in 2014\n" +
+			"SOAP | A web service version of V2 using the SOAP protocol for monthly predictions. | Same as V2 | 2003 | Retiring in 2014\n" +
+			"V3 | Web service version of the hourly PVWatts V1 using the 10-km hourly satellite-based irradiance dataset. | " +
+			"NREL/Clean Power Research Perez 10-km satellite-based irradiance, typical files created from 1998-2005 period of record | " +
+			"2009 | Defunct in 2012\n" +
+			"V4 | Updated REST-ful web service of the hourly PVWatts V1 | 239 TMY2s, 1020 TMY3s, 360 International | 2012 | Operational",
+	}
 	pvwattsLosses = store.Chunk{
 		ID: "nrel/1/40", DocID: "nrel", DocNumber: "NREL-TP-6A20-62641", Title: "PVWatts Version 5 Manual", Revision: "1",
 		Page: 14, Section: "10 System Losses",

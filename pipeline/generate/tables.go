@@ -134,10 +134,14 @@ func askedCells(q question, u unit) (text string, typed, none bool) {
 	}
 	parts := make([]string, len(asked))
 	for i, j := range asked {
-		parts[i] = strings.TrimSpace(heads[j]) + ": " + strings.TrimSpace(cells[j])
+		// A cell ending a sentence does not end the quote: "…predictions; Date: 2003".
+		parts[i] = strings.TrimSpace(heads[j]) + ": " + strings.TrimSuffix(strings.TrimSpace(cells[j]), ".")
 	}
 	return label + " — " + strings.Join(parts, "; "), typed, false
 }
+
+// dimHeaders name a column by the dimension of its values.
+var dimHeaders = map[string]guard.Dimension{"date": guard.DimDate, "year": guard.DimDate}
 
 // unitHeaders name a column that gives the unit of the row's values.
 var unitHeaders = map[string]bool{"units": true, "unit": true, "units/values": true, "uom": true}
@@ -152,6 +156,9 @@ var unitHeaders = map[string]bool{"units": true, "unit": true, "units/values": t
 // table with "Fixed+Premium" and "2 Axis" columns has no cell to quote.
 func askedColumns(q question, heads, cells []string, unitCol int) (asked []int, none bool) {
 	var inHeader, covered []guard.Qualifier
+	// dated are the columns whose header names the dimension asked for,
+	// said those whose cell names what is asked and states a value of it.
+	var dated, said []int
 	for j := 1; j < len(heads); j++ {
 		if j == unitCol || strings.TrimSpace(cells[j]) == "" {
 			continue
@@ -171,19 +178,34 @@ func askedColumns(q question, heads, cells []string, unitCol int) (asked []int, 
 			}
 			continue
 		}
-		for _, t := range analysis.Terms(heads[j]) {
-			if _, ok := q.index[t]; ok && !analysis.IsStopword(t) {
-				asked = append(asked, j)
-				break
-			}
+		if d, ok := dimHeaders[strings.ToLower(strings.TrimSpace(heads[j]))]; ok && slices.Contains(q.expect.Dims, d) {
+			// "v3 year + status": the Date column gives the year.
+			dated = append(dated, j)
+			continue
+		}
+		if holdsAsked(q, heads[j]) {
+			asked = append(asked, j)
+		} else if holdsAsked(q, cells[j]) && q.expect.Accepts(cells[j], q.numbers) {
+			// "v3 went defunct in what yr": "Defunct in 2012" says it,
+			// not the Date column.
+			said = append(said, j)
 		}
 	}
+	if len(said) > 0 {
+		dated = said
+	}
+	asked = append(asked, dated...)
+	slices.Sort(asked)
+	asked = slices.Compact(asked)
 	for _, c := range inHeader {
 		if !guard.Mentions(covered, c) {
 			return nil, true
 		}
 	}
-	if len(asked) > 0 || !q.expect.WantsValue() {
+	if len(asked) > 0 {
+		return withCases(q, cells, unitCol, asked), false
+	}
+	if !q.expect.WantsValue() {
 		return asked, false
 	}
 	for j := 1; j < len(heads); j++ {
@@ -192,6 +214,44 @@ func askedColumns(q question, heads, cells []string, unitCol int) (asked []int, 
 		}
 	}
 	return asked, false
+}
+
+// withCases adds to the columns asked the cells that name a case the
+// question asks for which the row's label does not name: "what yr did the
+// soap web service version of v2 come out" quotes the SOAP row's
+// description, "A web service version of V2 …", with its date, so the
+// answer says it is about V2.
+func withCases(q question, cells []string, unitCol int, asked []int) []int {
+	named := guard.Qualifiers(cells[0])
+	for _, j := range asked {
+		named = append(named, guard.Qualifiers(cells[j])...)
+	}
+	var more []int
+	for j := 1; j < len(cells); j++ {
+		if j == unitCol || slices.Contains(asked, j) {
+			continue
+		}
+		own := guard.Qualifiers(cells[j])
+		if slices.ContainsFunc(q.expect.Qualifiers, func(c guard.Qualifier) bool {
+			return !guard.IsScope(c) && guard.Mentions(own, c) && !guard.Mentions(named, c)
+		}) {
+			more = append(more, j)
+		}
+	}
+	if len(more) == 0 {
+		return asked
+	}
+	asked = append(asked, more...)
+	slices.Sort(asked)
+	return asked
+}
+
+// holdsAsked reports whether text holds a content word of the question.
+func holdsAsked(q question, text string) bool {
+	return slices.ContainsFunc(analysis.Terms(text), func(t string) bool {
+		_, ok := q.index[t]
+		return ok && !analysis.IsStopword(t)
+	})
 }
 
 func splitCells(line string) []string {

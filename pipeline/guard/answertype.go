@@ -506,8 +506,9 @@ func (e Expectation) AcceptsDim(d Dimension) bool {
 // asked for: the answer must state a value of an expected dimension (when
 // one is expected), and no sentence may be about a sibling of a qualifier
 // the question names — the sentence names the sibling and not the asked
-// case, and neither does the cited passage's section or title. A failure
-// turns the verdict into a refusal with its reason.
+// case, and neither does the sentence before it from the same passage nor
+// the cited passage's section or title. A failure turns the verdict into a
+// refusal with its reason.
 func Expected(v PostVerdict, exp Expectation, chunks []store.Chunk) PostVerdict {
 	if !v.OK || len(v.Cited) == 0 {
 		return v
@@ -526,14 +527,22 @@ func Expected(v PostVerdict, exp Expectation, chunks []store.Chunk) PostVerdict 
 			return fail(AnswerTypeMismatch, fmt.Sprintf("the answer states no %s", what))
 		}
 	}
+	var run []string // the sentences before s that cite what s cites
 	for i, s := range v.Sentences {
-		var context []string
+		if i == 0 || !slices.Equal(s.Citations, v.Sentences[i-1].Citations) {
+			run = nil
+		}
+		// A sentence goes on from the one before it from the same
+		// passage: "V1 — Weather Data Options: 239 TMY2 sites. Added 360
+		// international sites in 2005." is about V1 throughout.
+		context := slices.Clone(run)
 		for _, n := range s.Citations {
 			if n >= 1 && n <= len(chunks) {
 				context = append(context, chunks[n-1].Section, chunks[n-1].Title)
 			}
 		}
 		claim := StripCitations(s.Text)
+		run = append(run, claim)
 		if want, got, bad := SiblingOnly(exp.Qualifiers, claim, strings.Join(context, "\n")); bad {
 			return fail(QualifierMismatch, fmt.Sprintf("sentence %d is about %q, not %q as asked", i+1, got.Text, want.Text))
 		}

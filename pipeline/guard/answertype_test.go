@@ -127,6 +127,37 @@ func TestExpectedRefusesTheWrongKindAndCase(t *testing.T) {
 	}
 }
 
+func TestExpectedReadsASentenceOnFromTheOneBefore(t *testing.T) {
+	chunks := []store.Chunk{{DocID: "nrel", Page: 5, Title: "PVWatts Version 5 Manual", Section: "Table 1. Version History",
+		Text: "V1 | Original online calculator. | 239 TMY2 sites. Added 360 international sites in 2005. | 1998 | Retiring in 2014"}}
+	exp := Expectation{Qualifiers: Qualifiers("when did v1 get the 360 international sites added")}
+	tests := []struct {
+		name, answer string
+		want         Reason
+	}{
+		{"the sentence before names the case asked", "V1 — Weather Data Options: 239 TMY2 sites. [S1] Added 360 international sites in 2005 [S1].", None},
+		{"alone, the title's version is what the sentence is about", "Added 360 international sites in 2005 [S1].", QualifierMismatch},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			v := PostVerdict{OK: true, Cited: []int{1}}
+			for _, s := range SplitSentences(tc.answer) {
+				v.Sentences = append(v.Sentences, SentenceVerdict{Text: s.Text, Citations: s.Citations})
+			}
+			if got := Expected(v, exp, chunks); got.Reason != tc.want {
+				t.Errorf("Expected(%q) = %s %q, want %s", tc.answer, got.Reason, got.Detail, tc.want)
+			}
+		})
+	}
+}
+
+func TestQualifiersReadPluralFileKinds(t *testing.T) {
+	got := Qualifiers("239 TMY2s, 1020 TMY3s")
+	if len(got) != 2 || !Mentions(got, Qualifiers("tmy2")[0]) || !Mentions(got, Qualifiers("tmy3")[0]) {
+		t.Errorf("Qualifiers = %+v, want TMY2 and TMY3", got)
+	}
+}
+
 func TestLabelledNumbers(t *testing.T) {
 	tests := []struct {
 		question string

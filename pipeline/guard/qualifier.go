@@ -40,7 +40,7 @@ var qualifierGroups = [][][]string{
 	{{"1-up", "1 up", "one up", "one-up"}, {"2-up", "2 up", "two up", "two-up"}},
 	{{"portrait"}, {"landscape"}},
 	{{"minimum", "min"}, {"maximum", "max"}},
-	{{"TMY2"}, {"TMY3"}},
+	{{"TMY2", "TMY2s"}, {"TMY3", "TMY3s"}},
 	{{"residential"}, {"commercial"}, {"utility-scale", "utility scale"}},
 	// Tools a value belongs to: a PVWatts default is not SAM's. A question
 	// naming a tool is answered only by a passage that names it (see
@@ -89,6 +89,10 @@ var joinable = map[int]bool{
 // scopeGroups are the groups whose cases scope a whole document: a passage
 // answers for the case only when it or its document names the case.
 var scopeGroups = map[int]bool{groupOf("PVWatts"): true}
+
+// IsScope reports whether q names a tool, whose case scopes a whole
+// document (see scopeGroups).
+func IsScope(q Qualifier) bool { return scopeGroups[q.Group] }
 
 // qualifierSpellings finds every spelling of every case in a text.
 var qualifierSpellings = func() *analysis.PhraseTable[[2]int] {
