@@ -419,7 +419,18 @@ func TestExtractiveReadsTheQuestion(t *testing.T) {
 			category: "technical_value", chunks: []store.Chunk{{ID: "sandia-inverters/1/52", DocID: "sandia-inverters", Sheet: "Parameters", Row: 53,
 				Text: "Manufacturer: Beijing Kinglong New Energy; ID: Sunteams 5000 (240V); Source: CEC; Paco: 4850; Pdco: 5088.2; Vdco: 368; " +
 					"Vdcmax: 500; Idcmax: 14.8; MPPT-Low: 110; MPPT-Hi: 450; Tamb Low: -4; Tamb Max: 131; Weight: 20"}},
-			want: "Manufacturer: Beijing Kinglong New Energy; ID: Sunteams 5000 (240V); MPPT-Low: 110; Tamb Low: -4; Tamb Max: 131 [S1]."},
+			want: "Manufacturer: Beijing Kinglong New Energy; ID: Sunteams 5000 (240V); Tamb Low: -4; Tamb Max: 131 [S1]."},
+		{name: "a column named whole leaves out its sibling named by their shared word", question: "sunteams 5000 240v tamb max",
+			category: "technical_value", chunks: []store.Chunk{{ID: "sandia-inverters/1/52", DocID: "sandia-inverters", Sheet: "Parameters", Row: 53,
+				Text: "Manufacturer: Beijing Kinglong New Energy; ID: Sunteams 5000 (240V); Source: CEC; Paco: 4850; Pdco: 5088.2; Vdco: 368; " +
+					"Vdcmax: 500; Idcmax: 14.8; MPPT-Low: 110; MPPT-Hi: 450; Tamb Low: -4; Tamb Max: 131; Weight: 20"}},
+			want: "Manufacturer: Beijing Kinglong New Energy; ID: Sunteams 5000 (240V); Tamb Max: 131 [S1]."},
+		{name: "a long row without the column asked states nothing but its name", question: "spr-6500f 240v tamb maximum in the sandia inverter list",
+			category: "technical_value", chunks: []store.Chunk{{ID: "sandia-inverters/1/331", DocID: "sandia-inverters", DocNumber: "SANDIA-INVERTERS",
+				Title: "Sandia/CEC grid-tied inverter parameters", Sheet: "Parameters", Row: 332,
+				Text: "Manufacturer: SunPower Corp (Original Mfg - Fronius Int. GmbH); ID: SPR-6500f (240V); Source: CEC; ac Voltage: 240; " +
+					"Vintage: 2008; Paco: 6500; Pdco: 6815.02; Vdco: 388.55; Pso: 33.49; Pnt: 0.76; Unique ID#: 333"}},
+			want: generate.NotFoundText},
 		{name: "a number in a row's name counts nothing", question: "how many mppt inputs dose the solis-20k-us have",
 			category: "technical_value", chunks: []store.Chunk{{ID: "cec/1/974", DocID: "cec", DocNumber: "CEC-INVERTERS", Sheet: "CEC_Inverters", Row: 975,
 				Text: "Name: Ningbo Ginlong Technologies: Solis-20K-US (480Vac) 480V [CEC 2015]; Vac (V): 480; Paco (W): 20000; " +

@@ -55,6 +55,8 @@ type question struct {
 	// joined holds two or three neighbouring words of the question written
 	// as one ("delta t" → "deltat"), to match a column name spelled so.
 	joined map[string]bool
+	// times counts how often the question says each term.
+	times map[string]int
 	// numbers are the question's own numbers, which do not answer it.
 	numbers map[string]bool
 	want    answerType
@@ -148,8 +150,10 @@ func parseQuestion(text, category, complexity string, expect guard.Expectation) 
 	q.excluded, aside = excludedTerms(text, toks)
 	q.asideValues = asideValues(text, toks, aside)
 	seen := q.has
+	q.times = map[string]int{}
 	for i, t := range toks {
 		q.words[t.Text] = true
+		q.times[t.Term]++
 		if aside[i] {
 			continue
 		}

@@ -267,41 +267,99 @@ func (e *Extractive) trimRecord(q question, c candidate) (text string, asked boo
 		return c.text, false
 	}
 	keep := []string{c.fields[0]}
-	var short []string // fields named by a letter or two ("a", "b")
+	var short []string         // fields named by a letter or two ("a", "b")
+	valued := false            // a field kept for its value, not for naming the row
+	named := map[string]bool{} // the fields the question names, not the row's name
 	for _, f := range c.fields[1:] {
 		name, _, _ := strings.Cut(f, ":")
 		ns, fs := analysis.TermSet(name), analysis.TermSet(f)
-		// A field the question names, or one holding the model number
-		// it asks about (which says which row this is).
+		rowName := slices.ContainsFunc(q.terms, func(t qterm) bool { return t.code && (fs[t.term] || hasParts(fs, t.term)) }) || namesAsked(q, f)
 		switch {
 		case slices.ContainsFunc(q.terms, func(t qterm) bool {
 			// "sandia module db" names the list, not its Module Area.
-			return ns[t.term] && !analysis.IsStopword(t.term) && !listTerms[t.term] && !onlyParticiple(q, t.term, name) ||
-				t.code && (fs[t.term] || hasParts(fs, t.term))
-		}) || q.joined[compactName(name)] || namesAsked(q, f):
+			return ns[t.term] && !analysis.IsStopword(t.term) && !listTerms[t.term] && !onlyParticiple(q, t.term, name)
+		}) || q.joined[compactName(name)]:
+			// A field the question names.
+			keep, valued = append(keep, f), true
+			named[f] = !rowName
+		case rowName:
+			// One holding the model number it asks about, or words of
+			// it: it says which row this is.
 			keep = append(keep, f)
 		case len(strings.TrimSpace(name)) <= 2 && q.words[strings.ToLower(strings.TrimSpace(name))]:
 			short = append(short, f)
 		}
 	}
-	if len(keep) > 1 {
+	keep = dropSiblingFields(q, keep, named)
+	if valued {
 		// "a and b for …": once the question asks for fields by name, a
 		// one-letter word of it that names a field asks for that field
 		// too, though it is also an article.
 		keep = append(keep, short...)
-	}
-	if len(keep) == 1 {
+	} else if len(keep) == 1 {
+		// No field named, none naming the row: the fields holding words
+		// of the question.
 		for _, f := range c.fields[1:] {
 			fs := analysis.TermSet(f)
 			if slices.ContainsFunc(q.terms, func(t qterm) bool { return fs[t.term] && !listTerms[t.term] || t.exact && hasParts(fs, t.term) }) {
-				keep = append(keep, f)
+				keep, valued = append(keep, f), true
 			}
 		}
 	}
-	if len(keep) == 1 {
+	if !valued && len(keep) == 1 {
 		return c.text, false
 	}
+	if !valued {
+		// Nothing but the row's name: a long row states nothing asked
+		// ("spr-6500f 240v tamb max" of a row without Tamb Max).
+		return strings.Join(keep, c.sep), len(c.fields) <= e.opts.MaxRecordFields
+	}
 	return strings.Join(keep, c.sep), true
+}
+
+// dropSiblingFields drops from a row's kept fields those the question
+// names only by words of a field it names whole, said no more often than
+// such fields take them: "tamb max" asks for Tamb Max, not Tamb Low; "tamb
+// lo / tamb max" says "tamb" twice and keeps both; "mppt low/high" names
+// Mppt_high by "high" too.
+func dropSiblingFields(q question, keep []string, named map[string]bool) []string {
+	fieldTerms := func(f string) map[string]bool {
+		name, _, _ := strings.Cut(f, ":")
+		name, _, _ = strings.Cut(name, "(") // "Vdco (V)": the unit names nothing
+		name, _, _ = strings.Cut(name, "[")
+		return analysis.TermSet(name)
+	}
+	var whole []map[string]bool
+	for _, f := range keep[1:] {
+		if name, _, _ := strings.Cut(f, ":"); q.joined[compactName(name)] {
+			whole = append(whole, fieldTerms(f))
+		}
+	}
+	if len(whole) == 0 {
+		return keep
+	}
+	return slices.DeleteFunc(keep, func(f string) bool {
+		if name, _, _ := strings.Cut(f, ":"); !named[f] || q.joined[compactName(name)] {
+			return false
+		}
+		asked := 0
+		for t := range fieldTerms(f) {
+			if !q.has[t] || analysis.IsStopword(t) {
+				continue
+			}
+			asked++
+			taken := 0
+			for _, w := range whole {
+				if w[t] {
+					taken++
+				}
+			}
+			if taken == 0 || q.times[t] > taken {
+				return false
+			}
+		}
+		return asked > 0
+	})
 }
 
 // namesAsked reports whether a field's value names something and holds
