@@ -178,6 +178,11 @@ func TestPDFPageFidelity(t *testing.T) {
 		{name: "EPA section carries over", path: epa, page: 3, want: "Generators of hazardous wastes.", section: "SOLID AND HAZARDOUS WASTES"},
 		{name: "scenario table", path: iea, page: 1, want: "Scenarios", section: "Scenarios"},
 		{name: "scenario on the next page", path: iea, page: 2, want: "7 | Ref-B", section: "Scenarios"},
+		{name: "a header of labels on two lines is one line", path: iea, page: 1,
+			want: "Scenario number | Scenario name | GCR* | Albedo | Hub Height | Configuration | Ground surface\n" +
+				"1 | Ref-A | 0.4 | 0.2 | 1.5 m | 1-Up portrait | Horizontal", section: "Scenarios"},
+		{name: "a table goes on at the top of the next page, wrapped cells joined", path: iea, page: 2,
+			want: "6 | A5 | 0.4 | 0.2 | 1.5 m | 1-Up portrait | 10% grade* down to the SW", section: "Scenarios"},
 		{name: "figure caption", path: iea, page: 3, want: "Gap between modules along the row is 2 mm", section: "Figure 2. Field layout for 1P Trackers"},
 		{name: "second title of the note", path: pvlibNote, page: 4, want: "the visible ground is the arc counterclockwise",
 			section: "Determining the average view factor from a module to the visible ground"},

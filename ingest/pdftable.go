@@ -1,6 +1,7 @@
 package ingest
 
 import (
+	"math"
 	"slices"
 	"strings"
 	"unicode"
@@ -20,6 +21,14 @@ import (
 // online calculator. | 239 TMY2 sites. Added 360 international sites in
 // 2005. | 1998 | Retiring in 2014".
 //
+// A header whose labels stand on two lines ("Scenario" over "number" in the
+// IEA study's scenario table) gives its columns the same way once the rows
+// below confirm them: a column starts where a word of the upper line starts
+// and most rows have a word too. Its two lines become one header line
+// ("Scenario number | Scenario name | GCR* | …"), and its rows are rebuilt
+// under it, also where the gaps ran cells together ("Ref-A 0.4 0.2 1.5 m").
+// A table goes on at the top of the next page.
+//
 // The rebuild is cautious: a table of one line per row is left as the gaps
 // read it; a row that leaves a column empty (a group label such as
 // "Advanced inputs") keeps its lines as they are; a word that runs across
@@ -32,29 +41,125 @@ const (
 	// start.
 	columnSlack = 0.5
 	// rowGap is the largest vertical gap between two lines of one table.
-	rowGap = 1.5
+	rowGap = 0.8
 	// maxLabelWords is the most words a header label has.
 	maxLabelWords = 4
 )
 
-// joinWrappedRows rebuilds the tables whose rows wrap; see above.
+// joinWrappedRows rebuilds the tables whose rows wrap, and those whose
+// header labels stand on two lines; see above.
 func joinWrappedRows(lines []docLine) []docLine {
 	out := make([]docLine, 0, len(lines))
 	for i := 0; i < len(lines); i++ {
+		if starts, ok := tableHeader(lines, i); ok {
+			end := tableEnd(lines, i+1, starts[0])
+			if rows, wrapped, fits := wrappedRows(lines[i+1:end], starts); fits && wrapped {
+				out = append(out, lines[i])
+				out = append(out, rows...)
+				i = end - 1
+				continue
+			}
+		}
+		if starts, ok := stackedHeader(lines, i); ok {
+			end := tableEnd(lines, i+2, starts[0])
+			header, hfits := joinLabels(lines[i:i+2], starts)
+			if rows, _, fits := wrappedRows(lines[i+2:end], starts); hfits && fits {
+				out = append(out, header)
+				out = append(out, rows...)
+				i = end - 1
+				continue
+			}
+		}
 		out = append(out, lines[i])
-		starts, ok := tableHeader(lines, i)
-		if !ok {
-			continue
-		}
-		end := tableEnd(lines, i, starts)
-		rows, ok := wrappedRows(lines[i+1:end], starts)
-		if !ok {
-			continue
-		}
-		out = append(out, rows...)
-		i = end - 1
 	}
 	return out
+}
+
+// stackedHeader returns where the columns of a table start when its
+// header labels stand on two lines, each word of the lower line under a
+// word of the upper one ("Scenario Scenario GCR* Albedo Hub Configuration
+// Ground" over "number name Height surface" in the IEA study): the upper
+// line's words that most rows of the body have a word under. It takes
+// three columns at least, confirmed by two rows at least.
+func stackedHeader(lines []docLine, i int) ([]float64, bool) {
+	if i+2 >= len(lines) {
+		return nil, false
+	}
+	top, bottom := lines[i], lines[i+1]
+	if top.kind != kindTableRow || bottom.page != top.page || !labelLine(top) || !labelLine(bottom) {
+		return nil, false
+	}
+	slack := columnSlack * top.size
+	var cands []float64
+	for _, c := range top.cells {
+		for _, w := range c {
+			cands = append(cands, w.x0)
+		}
+	}
+	for _, c := range bottom.cells {
+		if !slices.ContainsFunc(cands, func(x float64) bool { return math.Abs(x-c[0].x0) <= slack }) {
+			return nil, false
+		}
+	}
+	end := tableEnd(lines, i+2, cands[0])
+	var rows []docLine
+	for _, l := range lines[i+2 : end] {
+		if startsAt(l, cands[0], slack) {
+			rows = append(rows, l)
+		}
+	}
+	if len(rows) < 2 {
+		return nil, false
+	}
+	var starts []float64
+	for _, x := range cands {
+		n := 0
+		for _, r := range rows {
+			if startsAt(r, x, slack) {
+				n++
+			}
+		}
+		if 2*n >= len(rows) {
+			starts = append(starts, x)
+		}
+	}
+	return starts, len(starts) >= 3 && starts[0] == cands[0]
+}
+
+// labelLine reports whether a line reads as header labels: words with a
+// letter and no digit.
+func labelLine(l docLine) bool {
+	for _, c := range l.cells {
+		for _, w := range c {
+			if !strings.ContainsFunc(w.text, unicode.IsLetter) || strings.ContainsFunc(w.text, unicode.IsDigit) {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// startsAt reports whether a word of l starts at x, give or take slack.
+func startsAt(l docLine, x, slack float64) bool {
+	return slices.ContainsFunc(l.cells, func(c []word) bool {
+		return slices.ContainsFunc(c, func(w word) bool { return math.Abs(w.x0-x) <= slack })
+	})
+}
+
+// joinLabels makes a header of two lines one table line, each column's
+// label its words from both lines ("Hub Height"); fits is false when a
+// word runs across a column's start or a column has no label.
+func joinLabels(lines []docLine, starts []float64) (docLine, bool) {
+	split := make([][][]word, len(lines))
+	for j, l := range lines {
+		cols, fits := intoColumns(l, starts)
+		if !fits {
+			return docLine{}, false
+		}
+		split[j] = cols
+	}
+	joined := joinRow(lines, split)
+	return joined[0], len(joined) == 1
 }
 
 // tableHeader returns where the columns of the table headed by lines[i]
@@ -79,16 +184,18 @@ func tableHeader(lines []docLine, i int) ([]float64, bool) {
 	return starts, true
 }
 
-// tableEnd returns the index after the last line of the table whose header
-// is lines[h]: the lines below it on the same page, table rows or text, up
-// to a heading or caption, a line reaching left of the first column, or a
-// wide gap.
-func tableEnd(lines []docLine, h int, starts []float64) int {
-	j := h + 1
+// tableEnd returns the index after the last line of a table whose body
+// starts at lines[from] and whose first column starts at x: the lines
+// below on the same page, table rows or text, up to a heading or caption, a
+// line reaching left of the first column, or a wide gap. A table goes on
+// at the top of the next page (the IEA scenario table's rows 5 to 7).
+func tableEnd(lines []docLine, from int, x float64) int {
+	j := from
 	for ; j < len(lines); j++ {
 		l, prev := lines[j], lines[j-1]
-		if l.page != prev.page || l.kind != kindTableRow && l.kind != kindProse || l.vertical ||
-			l.x0 < starts[0]-columnSlack*l.size || l.top-prev.bottom > rowGap*l.size {
+		nextPage := l.page == prev.page+1
+		if l.page != prev.page && !nextPage || l.kind != kindTableRow && l.kind != kindProse || l.vertical ||
+			l.x0 < x-columnSlack*l.size || !nextPage && l.top-prev.bottom > rowGap*l.size {
 			break
 		}
 	}
@@ -96,24 +203,23 @@ func tableEnd(lines []docLine, h int, starts []float64) int {
 }
 
 // wrappedRows rebuilds body, the lines under a table's header, into one
-// line per row; ok is false when the table is not one whose rows wrap, or
-// does not fit its header's columns.
-func wrappedRows(body []docLine, starts []float64) (rows []docLine, ok bool) {
+// line per row; wrapped reports that a row spans lines, and fits is false
+// when the body does not fit its header's columns.
+func wrappedRows(body []docLine, starts []float64) (rows []docLine, wrapped, fits bool) {
 	if len(body) == 0 {
-		return nil, false
+		return nil, false, false
 	}
 	split := make([][][]word, len(body))
 	for j, l := range body {
-		cols, fits := intoColumns(l, starts)
-		if !fits {
-			return nil, false
+		cols, ok := intoColumns(l, starts)
+		if !ok {
+			return nil, false, false
 		}
 		split[j] = cols
 	}
 	if len(split[0][0]) == 0 {
-		return nil, false // the first line starts no row
+		return nil, false, false // the first line starts no row
 	}
-	wrapped := false
 	for j := 0; j < len(body); {
 		next := j + 1
 		for next < len(body) && len(split[next][0]) == 0 {
@@ -123,7 +229,7 @@ func wrappedRows(body []docLine, starts []float64) (rows []docLine, ok bool) {
 		rows = append(rows, joinRow(body[j:next], split[j:next])...)
 		j = next
 	}
-	return rows, wrapped
+	return rows, wrapped, true
 }
 
 // intoColumns puts each word of l in the column it starts in; fits is
@@ -172,7 +278,7 @@ func joinRow(lines []docLine, split [][][]word) []docLine {
 			}
 		}
 	}
-	if len(lines) == 1 || slices.ContainsFunc(cells, func(c []word) bool { return len(c) == 0 }) {
+	if slices.ContainsFunc(cells, func(c []word) bool { return len(c) == 0 }) {
 		return lines
 	}
 	row := lines[0]

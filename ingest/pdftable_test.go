@@ -67,6 +67,21 @@ func TestJoinWrappedRows(t *testing.T) {
 				synthLine(kindTableRow, 42, cellAt{100, "V1"}, cellAt{200, "Original"}, cellAt{400, "1998"}),
 				synthLine(kindProse, 56, cellAt{200, "calculator"})},
 			want: []string{"Table 1. Versions", "Version | Description | Date", "Advanced", "V1 | Original calculator | 1998"}},
+		{name: "labels on two lines head columns the rows confirm, over a page break",
+			lines: []docLine{
+				synthLine(kindTableRow, 0, cellAt{100, "Scenario"}, cellAt{160, "Scenario"}, cellAt{220, "GCR"}, cellAt{300, "Ground"}),
+				synthLine(kindTableRow, 14, cellAt{100, "number"}, cellAt{160, "name"}, cellAt{300, "surface"}),
+				synthLine(kindTableRow, 28, cellAt{100, "1"}, cellAt{160, "Ref-A"}, cellAt{220, "0.4"}, cellAt{300, "Horizontal"}),
+				synthLine(kindTableRow, 42, cellAt{100, "2"}, cellAt{160, "A1"}, cellAt{220, "0.25"}, cellAt{300, "10%"}),
+				synthLine(kindProse, 56, cellAt{300, "grade"}),
+				func() docLine {
+					// "Ref-B-xy" ends 8 units before "0.4": one cell by the gaps.
+					l := synthLine(kindTableRow, 0, cellAt{100, "3"}, cellAt{160, "Ref-B-xy"}, cellAt{216, "0.4"}, cellAt{300, "Horizontal"})
+					l.page = 2
+					return l
+				}()},
+			want: []string{"Scenario number | Scenario name | GCR | Ground surface", "1 | Ref-A | 0.4 | Horizontal",
+				"2 | A1 | 0.25 | 10% grade", "3 | Ref-B-xy | 0.4 | Horizontal"}},
 		{name: "no caption, no table to rebuild",
 			lines: []docLine{synthLine(kindProse, 0, cellAt{100, "Some text."}), header,
 				synthLine(kindTableRow, 28, cellAt{100, "V1"}, cellAt{200, "Original"}, cellAt{400, "1998"}),

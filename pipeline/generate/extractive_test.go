@@ -506,6 +506,10 @@ func TestExtractiveReadsTheQuestion(t *testing.T) {
 		{name: "a row naming neither case of a set its table tells apart does not answer for one", question: "how many tmy2 sites did pvwatts v3 offer",
 			category: "technical_value", chunks: []store.Chunk{versionHistory},
 			want: generate.NotFoundText},
+		{name: "words that spell out a header's acronym ask for its column, not another they share a word with",
+			question: "What is the ground coverage ratio of scenario A1 in the IEA study?",
+			category: "technical_value", chunks: []store.Chunk{scenarioTable},
+			want: "2 — Scenario name: A1; GCR*: 0.25 [S1]."},
 		{name: "a pointer to more information says neither yes nor no", question: "asbestos neshap: do we notify epa on every renovation",
 			category: "technical_value", chunks: []store.Chunk{{ID: "epa/1/20", DocID: "epa", DocNumber: "EPA-FEDREQ-CONSTR", Page: 6,
 				Section: "ASBESTOS", Text: "For more information on the asbestos NESHAP for a renovation, go to www.epa.gov/asbestos/neshap.html. " +

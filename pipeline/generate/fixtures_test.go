@@ -23,6 +23,17 @@ var (
 			"2009 | Defunct in 2012\n" +
 			"V4 | Updated REST-ful web service of the hourly PVWatts V1 | 239 TMY2s, 1020 TMY3s, 360 International | 2012 | Operational",
 	}
+	// scenarioTable is the IEA study's scenario table as ingest rebuilds
+	// its two-line header.
+	scenarioTable = store.Chunk{
+		ID: "iea/4/3", DocID: "iea", DocNumber: "IEA-PVPS-T13-BIFI", Revision: "4", Page: 1, Section: "Scenarios",
+		Title: "PV Simulation Study of Bifacial PV Systems on Single-Axis Trackers — Simulation Scenarios",
+		Text: "Scenarios\n" +
+			"Scenario number | Scenario name | GCR* | Albedo | Hub Height | Configuration | Ground surface\n" +
+			"1 | Ref-A | 0.4 | 0.2 | 1.5 m | 1-Up portrait | Horizontal\n" +
+			"2 | A1 | 0.25 | 0.2 | 1.5 m | 1-Up portrait | Horizontal\n" +
+			"3 | A2 | 0.4 | 0.5 | 1.5 m | 1-Up portrait | Horizontal",
+	}
 	pvwattsLosses = store.Chunk{
 		ID: "nrel/1/40", DocID: "nrel", DocNumber: "NREL-TP-6A20-62641", Title: "PVWatts Version 5 Manual", Revision: "1",
 		Page: 14, Section: "10 System Losses",

@@ -159,8 +159,16 @@ func askedColumns(q question, heads, cells []string, unitCol int) (asked []int, 
 	// dated are the columns whose header names the dimension asked for,
 	// said those whose cell names what is asked and states a value of it.
 	var dated, said []int
+	spelled := map[string]bool{} // terms that spell out a header's acronym
 	for j := 1; j < len(heads); j++ {
-		if j == unitCol || strings.TrimSpace(cells[j]) == "" {
+		if j != unitCol && strings.TrimSpace(cells[j]) != "" && spellsOut(q, heads[j], spelled) {
+			// "ground coverage ratio" asks for the GCR* column, and its
+			// "ground" does not ask for "Ground surface".
+			asked = append(asked, j)
+		}
+	}
+	for j := 1; j < len(heads); j++ {
+		if j == unitCol || strings.TrimSpace(cells[j]) == "" || slices.Contains(asked, j) {
 			continue
 		}
 		if cases := guard.Qualifiers(heads[j]); len(cases) > 0 && len(q.expect.Qualifiers) > 0 {
@@ -183,9 +191,9 @@ func askedColumns(q question, heads, cells []string, unitCol int) (asked []int, 
 			dated = append(dated, j)
 			continue
 		}
-		if holdsAsked(q, heads[j]) {
+		if holdsAsked(q, heads[j], spelled) {
 			asked = append(asked, j)
-		} else if holdsAsked(q, cells[j]) && q.expect.Accepts(cells[j], q.numbers) {
+		} else if holdsAsked(q, cells[j], nil) && q.expect.Accepts(cells[j], q.numbers) {
 			// "v3 went defunct in what yr": "Defunct in 2012" says it,
 			// not the Date column.
 			said = append(said, j)
@@ -246,12 +254,51 @@ func withCases(q question, cells []string, unitCol int, asked []int) []int {
 	return asked
 }
 
-// holdsAsked reports whether text holds a content word of the question.
-func holdsAsked(q question, text string) bool {
+// initials are the first letters of a run of words, or "" when the run
+// holds a number or an identifier.
+func initials(run []qterm) string {
+	var b strings.Builder
+	for _, t := range run {
+		if t.exact || t.term == "" {
+			return ""
+		}
+		b.WriteByte(t.term[0])
+	}
+	return b.String()
+}
+
+// holdsAsked reports whether text holds a content word of the question,
+// other than those in skip.
+func holdsAsked(q question, text string, skip map[string]bool) bool {
 	return slices.ContainsFunc(analysis.Terms(text), func(t string) bool {
 		_, ok := q.index[t]
-		return ok && !analysis.IsStopword(t)
+		return ok && !analysis.IsStopword(t) && !skip[t]
 	})
+}
+
+// spellsOut reports whether the question spells out a header that is an
+// acronym ("GCR*") by the initials of as many of its terms in a row
+// ("ground coverage ratio"), and adds those terms to spelled.
+func spellsOut(q question, header string, spelled map[string]bool) bool {
+	acronym := strings.ToLower(strings.Trim(strings.TrimSpace(header), "*†:"))
+	if len(acronym) < minAcronym || len(acronym) > maxAcronym || strings.ContainsFunc(acronym, func(r rune) bool { return r < 'a' || r > 'z' }) {
+		return false
+	}
+	if _, asked := q.index[acronym]; asked {
+		return false // named as written: holdsAsked finds it
+	}
+	n := len(acronym)
+	for i := 0; i+n <= len(q.terms); i++ {
+		run := q.terms[i : i+n]
+		if initials(run) != acronym {
+			continue
+		}
+		for _, t := range run {
+			spelled[t.term] = true
+		}
+		return true
+	}
+	return false
 }
 
 func splitCells(line string) []string {
