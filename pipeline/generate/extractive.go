@@ -314,6 +314,7 @@ func (e *Extractive) candidates(q question, chunks []store.Chunk) ([]candidate, 
 	cands = dropOddRecords(q, cands, units, unitTerms)
 	cands = dropSiblingRecords(q, cands, units, numbers)
 	cands = dropPartialCodes(q, cands)
+	cands = dropOtherEntries(q, cands)
 	if q.polar {
 		// Yes or no is said by the sentence about the whole question:
 		// each candidate weighs by its coverage against the fullest one.
@@ -329,6 +330,28 @@ func (e *Extractive) candidates(q question, chunks []store.Chunk) ([]candidate, 
 	}
 	sortByScore(cands)
 	return cands, total
+}
+
+// dropOtherEntries drops the legend entries (see definesTerm) whose
+// heading the question does not say when it says another entry's heading
+// (every word of it): "what is the 'n' column in the sandia module db"
+// is about the entry headed "n", not "Ms", which only shares "column".
+func dropOtherEntries(q question, cands []candidate) []candidate {
+	said := func(c candidate) bool {
+		if !definesTerm(c.unit) || len(c.fields) == 0 {
+			return false
+		}
+		_, heading, _ := strings.Cut(c.fields[0], ":")
+		toks := analysis.Tokens(strings.ToLower(heading))
+		if len(toks) == 0 || len(toks) == 1 && analysis.IsStopword(toks[0].Text) {
+			return false // the heading "a" is said by every "what is a …"
+		}
+		return !slices.ContainsFunc(toks, func(t analysis.Token) bool { return !q.words[t.Text] })
+	}
+	if !slices.ContainsFunc(cands, said) {
+		return cands
+	}
+	return slices.DeleteFunc(cands, func(c candidate) bool { return definesTerm(c.unit) && !said(c) })
 }
 
 // dropOddRecords drops the spreadsheet rows that lack a word of the

@@ -510,6 +510,20 @@ func TestExtractiveReadsTheQuestion(t *testing.T) {
 			question: "What is the ground coverage ratio of scenario A1 in the IEA study?",
 			category: "technical_value", chunks: []store.Chunk{scenarioTable},
 			want: "2 — Scenario name: A1; GCR*: 0.25 [S1]."},
+		{name: "a legend entry whose heading the question says beats one that shares a word", question: "whats the 'n' column in the sandia module db",
+			category: "definition", chunks: []store.Chunk{
+				{ID: "sandia-modules/2/20", DocID: "sandia-modules", DocNumber: "SANDIA-MODULE-DB", Sheet: "Legend", Row: 21,
+					Text: "Heading: Ms; Description: Number of modules in series in a module-string; Column C: Additional heading for implementation at array level (not in current datasheet)"},
+				{ID: "sandia-modules/2/29", DocID: "sandia-modules", DocNumber: "SANDIA-MODULE-DB", Sheet: "Legend", Row: 30,
+					Text: "Heading: n; Description: Cell diode factor (dim)"}},
+			want: "Heading: n; Description: Cell diode factor (dim) [S2]."},
+		{name: "an article is no entry's heading", question: "what is a diode factor in the module db legend",
+			category: "definition", chunks: []store.Chunk{
+				{ID: "sandia-modules/2/40", DocID: "sandia-modules", DocNumber: "SANDIA-MODULE-DB", Sheet: "Legend", Row: 41,
+					Text: "Heading: a; Description: Empirical coefficient for the upper limit of module temperature at low wind speeds"},
+				{ID: "sandia-modules/2/29", DocID: "sandia-modules", DocNumber: "SANDIA-MODULE-DB", Sheet: "Legend", Row: 30,
+					Text: "Heading: n; Description: Cell diode factor (dim)"}},
+			want: "Heading: n; Description: Cell diode factor (dim) [S2]."},
 		{name: "a pointer to more information says neither yes nor no", question: "asbestos neshap: do we notify epa on every renovation",
 			category: "technical_value", chunks: []store.Chunk{{ID: "epa/1/20", DocID: "epa", DocNumber: "EPA-FEDREQ-CONSTR", Page: 6,
 				Section: "ASBESTOS", Text: "For more information on the asbestos NESHAP for a renovation, go to www.epa.gov/asbestos/neshap.html. " +
