@@ -328,7 +328,9 @@ func spelledCase(l Labelled, text string, named *[]Qualifier) bool {
 // its context) contradicts: text states values of the same dimension and
 // not this one — a row for the 208 V variant when 240 V was asked — or
 // gives a labelled number's word another number ("a GCR of 0.4" when "gcr
-// 0.25" was asked). ok is false when there is none.
+// 0.25" was asked). A value the question also states is no contradiction:
+// "the 208v version than the 240v one" is about both. ok is false when
+// there is none.
 func (e Expectation) Contradicts(text string) (asked, stated Value, ok bool) {
 	if len(e.Labelled) > 0 {
 		toks := analysis.Tokens(text)
@@ -356,7 +358,9 @@ func (e Expectation) Contradicts(text string) (asked, stated Value, ok bool) {
 			if v.Dim != d.Dim || v.Unit != d.Unit && d.Dim != DimDate {
 				continue
 			}
-			if v.Num == d.Num {
+			if slices.ContainsFunc(e.Described, func(w Value) bool { return w.Dim == v.Dim && (w.Unit == v.Unit || v.Dim == DimDate) && w.Num == v.Num }) {
+				// This value or another of the question's own: "208v
+				// vs 240v" asks about both.
 				found = true
 				break
 			}

@@ -222,6 +222,25 @@ func TestContradictsLabelledNumber(t *testing.T) {
 	}
 }
 
+func TestContradictsDescribedValue(t *testing.T) {
+	tests := []struct {
+		name, question, text string
+		want                 bool
+	}{
+		{"another voltage than the one asked", "paco of the hisel-k 3000 at 240v", "HiSEL-K 3000 (208V) 208V; Paco (W): 2800", true},
+		{"the voltage asked", "paco of the hisel-k 3000 at 240v", "HiSEL-K 3000 (240V) 240V; Paco (W): 2800", false},
+		{"either of two voltages asked", "is the paco lower on the 208v version than the 240v one", "HiSEL-K 3000 (240V) 240V; Paco (W): 2800", false},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			exp := Expectation{Described: Values(tc.question)}
+			if _, stated, got := exp.Contradicts(tc.text); got != tc.want {
+				t.Errorf("Contradicts(%q) = %v (%q), want %v", tc.text, got, stated.Text, tc.want)
+			}
+		})
+	}
+}
+
 func TestIsPolar(t *testing.T) {
 	tests := []struct {
 		question string

@@ -132,16 +132,22 @@ func measuresOther(column, text string, end int, rest []analysis.Token) bool {
 // code (see guard.IsCode) with letters and digits both; a shorter token of
 // letters and digits that is no quantity or case ("tl3", "ae3.8", not
 // "208v" or "v5"); or a word that is no English word followed by a number
-// ("danfoss mlx 480", "blueplanet 32.0", "primo 5.0-1").
+// ("danfoss mlx 480", "blueplanet 32.0", "primo 5.0-1", "hisel-k 3000").
 func namesModel(text string, toks []analysis.Token) bool {
 	for i, t := range toks {
 		if t.Kind == analysis.Identifier && strings.ContainsFunc(t.Text, unicode.IsLetter) && strings.ContainsFunc(t.Text, unicode.IsDigit) &&
 			(guard.IsCode(text, t) || shortCode(text, t)) {
 			return true
 		}
-		if t.Kind == analysis.Word && i+1 < len(toks) && numbered(text, toks[i+1]) &&
-			!isEnglishWord(t.Text) && !analysis.IsStopword(t.Text) && !isShorthand(t.Text) {
-			return true
+		if t.Kind == analysis.Word && i+1 < len(toks) && numbered(text, toks[i+1]) {
+			name := t.Text
+			if len(name) <= 2 && i > 0 && text[toks[i-1].End:t.Start] == "-" {
+				// "hisel-k 3000": the series is "hisel-k", not "k".
+				name = toks[i-1].Text
+			}
+			if !isEnglishWord(name) && !analysis.IsStopword(name) && !isShorthand(name) {
+				return true
+			}
 		}
 	}
 	return false

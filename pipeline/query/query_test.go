@@ -52,6 +52,8 @@ func TestAnalyse(t *testing.T) {
 			text: "pvwatts connections loss default", stray: []string{"re JIRA-904"}, dims: []guard.Dimension{guard.DimPercent}},
 		{name: "a column named by its own words", in: "sunteams 5000 240v tamb max",
 			text: "sunteams 5000 240v Tamb Max"},
+		{name: "a series name with a letter after a hyphen names a model", in: "hisel-k 3000 208v max ac power",
+			text: "hisel-k 3000 208v Paco", dims: []guard.Dimension{guard.DimPower}},
 		{name: "a purchase order removed", in: "pvp100kw-600 idcmax + night tare, PO 7731",
 			text: "pvp100kw-600 idcmax + Pnt", stray: []string{"PO 7731"}, dims: []guard.Dimension{guard.DimCurrent}},
 		{name: "a value the question states is not asked for", in: "what is the 3% default shading loss meant to represent",
