@@ -315,6 +315,7 @@ func (e *Extractive) candidates(q question, chunks []store.Chunk) ([]candidate, 
 	cands = dropSiblingRecords(q, cands, units, numbers)
 	cands = dropPartialCodes(q, cands)
 	cands = dropOtherEntries(q, cands)
+	cands = dropUnnamedDocuments(q, cands, chunks, numbers)
 	if q.polar {
 		// Yes or no is said by the sentence about the whole question:
 		// each candidate weighs by its coverage against the fullest one.
@@ -331,6 +332,33 @@ func (e *Extractive) candidates(q question, chunks []store.Chunk) ([]candidate, 
 	sortByScore(cands)
 	return cands, total
 }
+
+// dropUnnamedDocuments keeps to the documents the question names by two
+// words of their number or more ("vf note" for PVLIB-NOTE-VF, "sandia
+// module db" for SANDIA-MODULE-DB), when it names any: "vf note - how is
+// P defined" is not answered by the IEA study's pitch. numbers are the
+// chunks' document-number terms.
+func dropUnnamedDocuments(q question, cands []candidate, chunks []store.Chunk, numbers []map[string]bool) []candidate {
+	named := map[string]bool{}
+	for i, c := range chunks {
+		n := 0
+		for _, t := range q.terms {
+			if !t.frame && numbers[i][t.term] {
+				n++
+			}
+		}
+		if n >= minNamingWords {
+			named[c.DocID] = true
+		}
+	}
+	if len(named) == 0 {
+		return cands
+	}
+	return slices.DeleteFunc(cands, func(c candidate) bool { return !named[chunks[c.chunk].DocID] })
+}
+
+// minNamingWords is how many words of a document's number name it.
+const minNamingWords = 2
 
 // dropOtherEntries drops the legend entries (see definesTerm) whose
 // heading the question does not say when it says another entry's heading

@@ -513,3 +513,31 @@ func TestZeroLoss(t *testing.T) {
 		}
 	}
 }
+
+// TestDropUnnamedDocuments: a question that names a document by two words
+// of its number or more is answered from that document only.
+func TestDropUnnamedDocuments(t *testing.T) {
+	chunks := []store.Chunk{{DocID: "iea", DocNumber: "IEA-PVPS-T13-BIFI"}, {DocID: "pvlib-note", DocNumber: "PVLIB-NOTE-VF"}}
+	numbers := []map[string]bool{analysis.TermSet(chunks[0].DocNumber), analysis.TermSet(chunks[1].DocNumber)}
+	cands := []candidate{{unit: unit{chunk: 0, text: "pitch of 5.96m"}}, {unit: unit{chunk: 1, text: "slant height L"}}}
+	tests := []struct {
+		question string
+		want     []int // the chunks of the candidates kept
+	}{
+		{"vf note - how is P defined, pitch or gap between rows", []int{1}},
+		{"iea bifi study pitch", []int{0}},
+		// One word of a number names nothing: "note" is in many a
+		// question.
+		{"a note on the pitch", []int{0, 1}},
+	}
+	for _, tc := range tests {
+		q := parseQuestion(tc.question, "general", "simple", guard.Expectation{})
+		var got []int
+		for _, c := range dropUnnamedDocuments(q, slices.Clone(cands), chunks, numbers) {
+			got = append(got, c.chunk)
+		}
+		if !slices.Equal(got, tc.want) {
+			t.Errorf("%q: kept chunks %v, want %v", tc.question, got, tc.want)
+		}
+	}
+}
