@@ -53,20 +53,20 @@ func joinWrappedRows(lines []docLine) []docLine {
 	for i := 0; i < len(lines); i++ {
 		if starts, ok := tableHeader(lines, i); ok {
 			end := tableEnd(lines, i+1, starts[0])
-			if rows, wrapped, fits := wrappedRows(lines[i+1:end], starts); fits && wrapped {
+			if rows, used, wrapped := wrappedRows(lines[i+1:end], starts); wrapped {
 				out = append(out, lines[i])
 				out = append(out, rows...)
-				i = end - 1
+				i += used
 				continue
 			}
 		}
 		if starts, ok := stackedHeader(lines, i); ok {
 			end := tableEnd(lines, i+2, starts[0])
-			header, hfits := joinLabels(lines[i:i+2], starts)
-			if rows, _, fits := wrappedRows(lines[i+2:end], starts); hfits && fits {
+			header, fits := joinLabels(lines[i:i+2], starts)
+			if rows, used, _ := wrappedRows(lines[i+2:end], starts); fits && used > 0 {
 				out = append(out, header)
 				out = append(out, rows...)
-				i = end - 1
+				i += used + 1
 				continue
 			}
 		}
@@ -202,34 +202,33 @@ func tableEnd(lines []docLine, from int, x float64) int {
 	return j
 }
 
-// wrappedRows rebuilds body, the lines under a table's header, into one
-// line per row; wrapped reports that a row spans lines, and fits is false
-// when the body does not fit its header's columns.
-func wrappedRows(body []docLine, starts []float64) (rows []docLine, wrapped, fits bool) {
-	if len(body) == 0 {
-		return nil, false, false
-	}
-	split := make([][][]word, len(body))
-	for j, l := range body {
+// wrappedRows rebuilds the lines under a table's header into one line per
+// row, up to the first line that does not fit the header's columns (a word
+// across a column's start), where the table ends: used is how many lines
+// of body the rows take, and wrapped reports that a row spans lines. used
+// is 0 when the first line starts no row.
+func wrappedRows(body []docLine, starts []float64) (rows []docLine, used int, wrapped bool) {
+	var split [][][]word
+	for _, l := range body {
 		cols, ok := intoColumns(l, starts)
 		if !ok {
-			return nil, false, false
+			break
 		}
-		split[j] = cols
+		split = append(split, cols)
 	}
-	if len(split[0][0]) == 0 {
-		return nil, false, false // the first line starts no row
+	if len(split) == 0 || len(split[0][0]) == 0 {
+		return nil, 0, false
 	}
-	for j := 0; j < len(body); {
+	for j := 0; j < len(split); {
 		next := j + 1
-		for next < len(body) && len(split[next][0]) == 0 {
+		for next < len(split) && len(split[next][0]) == 0 {
 			next++
 		}
 		wrapped = wrapped || next > j+1
 		rows = append(rows, joinRow(body[j:next], split[j:next])...)
 		j = next
 	}
-	return rows, wrapped, true
+	return rows, len(split), wrapped
 }
 
 // intoColumns puts each word of l in the column it starts in; fits is
@@ -258,7 +257,8 @@ const softHyphen = "\u00ad"
 
 // joinRow makes the lines of one row a single table line, each cell's
 // words in reading order and a word hyphenated at a line end joined to its
-// rest (keeping a real hyphen, see keepHyphen). A row that leaves a column empty keeps its lines.
+// rest (keeping a real hyphen, see keepHyphen). A row that leaves a column
+// empty keeps its lines.
 func joinRow(lines []docLine, split [][][]word) []docLine {
 	cells := make([][]word, len(split[0]))
 	for _, cols := range split {

@@ -372,9 +372,7 @@ func (e *Extractive) trimRecord(q question, c candidate) (text string, asked boo
 func dropSiblingFields(q question, keep []string, named map[string]bool) []string {
 	fieldTerms := func(f string) map[string]bool {
 		name, _, _ := strings.Cut(f, ":")
-		name, _, _ = strings.Cut(name, "(") // "Vdco (V)": the unit names nothing
-		name, _, _ = strings.Cut(name, "[")
-		return analysis.TermSet(name)
+		return analysis.TermSet(bareName(name)) // "Vdco (V)": the unit names nothing
 	}
 	var whole []map[string]bool
 	for _, f := range keep[1:] {
@@ -424,9 +422,15 @@ func namesAsked(q question, field string) bool {
 // compactName is a column name without its bracketed unit, folded as
 // guard.Compact folds codes: "deltaT [C]" → "deltat".
 func compactName(name string) string {
+	return guard.Compact(bareName(name))
+}
+
+// bareName is a column name without its bracketed unit: "Vdco (V)" →
+// "Vdco ".
+func bareName(name string) string {
 	name, _, _ = strings.Cut(name, "[")
 	name, _, _ = strings.Cut(name, "(")
-	return guard.Compact(name)
+	return name
 }
 
 // valueInAskedColumn reports whether a table row has a number in a column
