@@ -36,15 +36,17 @@ type SelectOptions struct {
 	TopK  int
 	Hints classify.Hints
 	// Query is the question as searched: a neighbour of a kept chunk is
-	// kept too when it holds a word of it that no kept chunk holds.
+	// kept too when it holds a word of it that no kept chunk of its
+	// document holds.
 	Query string
 }
 
 // Select applies page-kind penalties and category boosts to reranked hits,
 // re-sorts them, drops near-duplicates (identical text, or the adjacent
 // chunk of the same page of the same document revision, keeping the better
-// one, unless it holds a word of the query no kept chunk holds: the next
-// rows of a long table) and returns the best TopK. Scores stay in [0,1]. The input is not
+// one, unless it holds a word of the query no kept chunk of its document
+// holds: the next rows of a long table; that another document says the word
+// tells nothing of this one) and returns the best TopK. Scores stay in [0,1]. The input is not
 // modified.
 func Select(hits []store.Hit, opts SelectOptions) []store.Hit {
 	k := opts.TopK
@@ -58,7 +60,7 @@ func Select(hits []store.Hit, opts SelectOptions) []store.Hit {
 	sortHits(out)
 
 	query := analysis.TermSet(opts.Query)
-	covered := map[string]bool{} // the query's terms the kept chunks hold
+	covered := map[string]map[string]bool{} // by document, the query's terms its kept chunks hold
 	kept := out[:0]
 	texts := make(map[uint64]bool, k)
 	for _, h := range out {
@@ -73,12 +75,16 @@ func Select(hits []store.Hit, opts SelectOptions) []store.Hit {
 		if len(query) > 0 {
 			terms = analysis.TermSet(h.Chunk.Text)
 		}
-		if adjacentToKept(kept, h.Chunk) && !addsTerm(query, covered, terms) {
+		doc := h.Chunk.DocID
+		if adjacentToKept(kept, h.Chunk) && !addsTerm(query, covered[doc], terms) {
 			continue
+		}
+		if covered[doc] == nil {
+			covered[doc] = map[string]bool{}
 		}
 		for t := range terms {
 			if query[t] {
-				covered[t] = true
+				covered[doc][t] = true
 			}
 		}
 		texts[key] = true

@@ -151,6 +151,14 @@ func TestSelect(t *testing.T) {
 			want: []string{"p20i1", "p20i2"},
 		},
 		{
+			name: "a word another document holds does not stand for the neighbour's own",
+			hits: hitsOf(page("p2i4", 2, 4, "Scenarios are run on single axis trackers."),
+				store.Chunk{ID: "manual", DocID: "manual", Revision: "1", Page: 9, Index: 30, Text: "PVWatts models backtracking."},
+				page("p2i5", 2, 5, "Backtracking is enabled.")),
+			opts: SelectOptions{Query: "is backtracking on in the tracking scenarios"},
+			want: []string{"p2i4", "manual", "p2i5"},
+		},
+		{
 			name: "adjacent chunks on different pages kept",
 			hits: hitsOf(page("p5", 5, 3, "end of page five"), page("p6", 6, 4, "start of page six")),
 			want: []string{"p5", "p6"},
