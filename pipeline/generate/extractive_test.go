@@ -73,10 +73,8 @@ func TestExtractive(t *testing.T) {
 		},
 		{name: "two voltages asked: each variant's row answers", question: "topper sun ts-s3000 vdcmax 208v vs 240v",
 			category: "technical_value", complexity: "complex", chunks: []store.Chunk{
-				{ID: "cec-inverters/1/1843", DocID: "cec-inverters", DocNumber: "CEC-INVERTERS", Sheet: "CEC_Inverters", Row: 1844,
-					Text: "Name: Topper Sun Energy Technology: TS-S3000 (208V) 208V [CEC 2010]; Vac (V): 208; Paco (W): 3000; Vdcmax (V): 450"},
-				{ID: "cec-inverters/1/1844", DocID: "cec-inverters", DocNumber: "CEC-INVERTERS", Sheet: "CEC_Inverters", Row: 1845,
-					Text: "Name: Topper Sun Energy Technology: TS-S3000 (240V) 240V [CEC 2010]; Vac (V): 240; Paco (W): 3010; Vdcmax (V): 500"}},
+				sheetRow("CEC-INVERTERS", "CEC_Inverters", 1844, "Name: Topper Sun Energy Technology: TS-S3000 (208V) 208V [CEC 2010]; Vac (V): 208; Paco (W): 3000; Vdcmax (V): 450"),
+				sheetRow("CEC-INVERTERS", "CEC_Inverters", 1845, "Name: Topper Sun Energy Technology: TS-S3000 (240V) 240V [CEC 2010]; Vac (V): 240; Paco (W): 3010; Vdcmax (V): 500")},
 			want: "Name: Topper Sun Energy Technology: TS-S3000 (208V) 208V [CEC 2010]; Vdcmax (V): 450 [S1]. " +
 				"Name: Topper Sun Energy Technology: TS-S3000 (240V) 240V [CEC 2010]; Vdcmax (V): 500 [S2]."},
 		{
@@ -357,15 +355,11 @@ func TestExtractiveReadsTheQuestion(t *testing.T) {
 		Text: "A GCR of 0.4 for the Trina Vertex module (length = 2.384m) corresponds to a row-to-row spacing or pitch of 5.96m. " +
 			"For a GCR of 0.25 the pitch is 9.536m."}
 	solfocus := []store.Chunk{
-		{ID: "sandia-modules/1/1193", DocID: "sandia-modules", DocNumber: "SANDIA-MODULE-DB", Sheet: "Data", Row: 1193,
-			Text: "Model: SolFocus SF-1100S-CPV-28 (330); Vintage: 2010; Isco: 8.050570596"},
-		{ID: "sandia-modules/1/1192", DocID: "sandia-modules", DocNumber: "SANDIA-MODULE-DB", Sheet: "Data", Row: 1192,
-			Text: "Model: SolFocus SF-1100S-CPV-28 (315); Vintage: 2010; Isco: 8.165578747"}}
+		sheetRow("SANDIA-MODULE-DB", "Data", 1193, "Model: SolFocus SF-1100S-CPV-28 (330); Vintage: 2010; Isco: 8.050570596"),
+		sheetRow("SANDIA-MODULE-DB", "Data", 1192, "Model: SolFocus SF-1100S-CPV-28 (315); Vintage: 2010; Isco: 8.165578747")}
 	gtib := []store.Chunk{
-		{ID: "cec/1/1150", DocID: "cec", DocNumber: "CEC-INVERTERS", Sheet: "CEC_Inverters", Row: 1150,
-			Text: "Name: Princeton Power Systems: GTIB-480-100 (600 VDC) 480V [CEC 2010]; Vdco (V): 489.4402778"},
-		{ID: "cec/1/1149", DocID: "cec", DocNumber: "CEC-INVERTERS", Sheet: "CEC_Inverters", Row: 1149,
-			Text: "Name: Princeton Power Systems: GTIB-480-100 (480 VDC) 480V [CEC 2010]; Vdco (V): 400.1566667"}}
+		sheetRow("CEC-INVERTERS", "CEC_Inverters", 1150, "Name: Princeton Power Systems: GTIB-480-100 (600 VDC) 480V [CEC 2010]; Vdco (V): 489.4402778"),
+		sheetRow("CEC-INVERTERS", "CEC_Inverters", 1149, "Name: Princeton Power Systems: GTIB-480-100 (480 VDC) 480V [CEC 2010]; Vdco (V): 400.1566667")}
 	tests := []struct {
 		name, question, category string
 		chunks                   []store.Chunk
@@ -382,26 +376,20 @@ func TestExtractiveReadsTheQuestion(t *testing.T) {
 				Text: "Manufacturer: Yes! Solar Inc.; ID: ES5300 (208V); Unique ID#: 413; Paco: 5000"}},
 			want: "Manufacturer: Yes! [S1] Solar Inc.; ID: ES5300 (208V); Unique ID#: 413 [S1]."},
 		{name: "a cell may state the number of the model's name", question: "paco hisel-k 1500 @ 240v",
-			category: "technical_value", chunks: []store.Chunk{{ID: "cec/1/686", DocID: "cec", DocNumber: "CEC-INVERTERS", Sheet: "CEC_Inverters", Row: 686,
-				Text: "Name: HiSEL Power: HiSEL-K 1500 (240V) 240V [CEC 2012]; Vac (V): 240; Paco (W): 1500; Pdco (W): 1562.234174"}},
+			category: "technical_value", chunks: []store.Chunk{sheetRow("CEC-INVERTERS", "CEC_Inverters", 686, "Name: HiSEL Power: HiSEL-K 1500 (240V) 240V [CEC 2012]; Vac (V): 240; Paco (W): 1500; Pdco (W): 1562.234174")},
 			want: "Name: HiSEL Power: HiSEL-K 1500 (240V) 240V [CEC 2012]; Paco (W): 1500 [S1]."},
 		{name: "another series' model of the same short number is not the one asked", question: "fronius primo 5.0-1 @ 277v paco",
-			category: "technical_value", chunks: []store.Chunk{{ID: "cec/1/460", DocID: "cec", DocNumber: "CEC-INVERTERS", Sheet: "CEC_Inverters", Row: 460,
-				Text: "Name: Fronius USA, LLC: IG Plus 5.0-1 uni(277) 277V [CEC 2010]; Vac (V): 277; Paco (W): 5000"}},
+			category: "technical_value", chunks: []store.Chunk{sheetRow("CEC-INVERTERS", "CEC_Inverters", 460, "Name: Fronius USA, LLC: IG Plus 5.0-1 uni(277) 277V [CEC 2010]; Vac (V): 277; Paco (W): 5000")},
 			want: generate.NotFoundText},
 		{name: "the list's name names none of its columns", question: "delta t of the shell solar st20 in the sandia module db",
-			category: "technical_value", chunks: []store.Chunk{{ID: "sandia-modules/1/470", DocID: "sandia-modules", DocNumber: "SANDIA-MODULE-DB", Sheet: "Data", Row: 470,
-				Text: "Model: Shell Solar ST20; Vintage: 2003; Module Area [m^2]: 0.245; Material: CIS; Series Cells: 36; Isco: 1.36; Voco: 22.9; " +
-					"Impo: 1.18; Vmpo: 17.3; aIsc: 0.00002; aImp: -0.0003; C0: 0.9; C1: 0.1; BVoco: -0.082; mBVoc: 0; d(Tc): 3; fd: 1"}},
+			category: "technical_value", chunks: []store.Chunk{sheetRow("SANDIA-MODULE-DB", "Data", 470, "Model: Shell Solar ST20; Vintage: 2003; Module Area [m^2]: 0.245; Material: CIS; Series Cells: 36; Isco: 1.36; Voco: 22.9; "+
+				"Impo: 1.18; Vmpo: 17.3; aIsc: 0.00002; aImp: -0.0003; C0: 0.9; C1: 0.1; BVoco: -0.082; mBVoc: 0; d(Tc): 3; fd: 1")},
 			want: generate.NotFoundText},
 		{name: "the row holding the model number whole, not rows sharing its parts", question: "pvi-6000-outd-us-z-a pnt 277v",
 			category: "technical_value", chunks: []store.Chunk{
-				{ID: "cec/1/66", DocID: "cec", DocNumber: "CEC-INVERTERS", Sheet: "CEC_Inverters", Row: 66,
-					Text: "Name: ABB: PVI-6000-OUTD-US-Z (277V) 277V [CEC 2015]; Vac (V): 277; Paco (W): 6000; Pnt (W): 0.3"},
-				{ID: "cec/1/1105", DocID: "cec", DocNumber: "CEC-INVERTERS", Sheet: "CEC_Inverters", Row: 1105,
-					Text: "Name: Power-One: PVI-6000-OUTD-S-US-Z-A (277V) 277V [CEC 2015]; Vac (V): 277; Paco (W): 6000; Pnt (W): 0.3"},
-				{ID: "cec/1/69", DocID: "cec", DocNumber: "CEC-INVERTERS", Sheet: "CEC_Inverters", Row: 69,
-					Text: "Name: ABB: PVI-6000-OUTD-US-Z-A (277V) 277V [CEC 2015]; Vac (V): 277; Paco (W): 6000; Pnt (W): 0.3"}},
+				sheetRow("CEC-INVERTERS", "CEC_Inverters", 66, "Name: ABB: PVI-6000-OUTD-US-Z (277V) 277V [CEC 2015]; Vac (V): 277; Paco (W): 6000; Pnt (W): 0.3"),
+				sheetRow("CEC-INVERTERS", "CEC_Inverters", 1105, "Name: Power-One: PVI-6000-OUTD-S-US-Z-A (277V) 277V [CEC 2015]; Vac (V): 277; Paco (W): 6000; Pnt (W): 0.3"),
+				sheetRow("CEC-INVERTERS", "CEC_Inverters", 69, "Name: ABB: PVI-6000-OUTD-US-Z-A (277V) 277V [CEC 2015]; Vac (V): 277; Paco (W): 6000; Pnt (W): 0.3")},
 			want: "Name: ABB: PVI-6000-OUTD-US-Z-A (277V) 277V [CEC 2015]; Pnt (W): 0.3 [S3]."},
 		{name: "a weighted efficiency is not the weight", question: "cec weighted efficiency of the topper sun ts-s3000 at 240 v",
 			category: "technical_value", chunks: []store.Chunk{{ID: "sandia-inverters/1/788", DocID: "sandia-inverters", DocNumber: "SANDIA-INVERTERS",
@@ -412,8 +400,7 @@ func TestExtractiveReadsTheQuestion(t *testing.T) {
 				Sheet: "Parameters", Row: 523, Text: "Manufacturer: Satcon Technology Corporation; ID: PVS-1000 MVT; Source: CEC; ac Voltage: 265; Weight: 12000"}},
 			want: generate.NotFoundText},
 		{name: "a column asked by name may hold words", question: "siemens solar sr90 (6v) - material?",
-			category: "technical_value", chunks: []store.Chunk{{ID: "sandia-modules/1/423", DocID: "sandia-modules", DocNumber: "SANDIA-MODULE-DB", Sheet: "Data", Row: 423,
-				Text: "Model: Siemens Solar SR90 (6V); Vintage: 1999 (E); Module Area [m^2]: 0.89; Material: c-Si; Series Cells: 12"}},
+			category: "technical_value", chunks: []store.Chunk{sheetRow("SANDIA-MODULE-DB", "Data", 423, "Model: Siemens Solar SR90 (6V); Vintage: 1999 (E); Module Area [m^2]: 0.89; Material: c-Si; Series Cells: 12")},
 			want: "Model: Siemens Solar SR90 (6V); Material: c-Si [S1]."},
 		{name: "the cell that names the row asked about is quoted", question: "sunteams 5000 240v tamb low / tamb max",
 			category: "technical_value", chunks: []store.Chunk{{ID: "sandia-inverters/1/52", DocID: "sandia-inverters", Sheet: "Parameters", Row: 53,
@@ -432,26 +419,20 @@ func TestExtractiveReadsTheQuestion(t *testing.T) {
 					"Vintage: 2008; Paco: 6500; Pdco: 6815.02; Vdco: 388.55; Pso: 33.49; Pnt: 0.76; Unique ID#: 333"}},
 			want: generate.NotFoundText},
 		{name: "a number in a row's name counts nothing", question: "how many mppt inputs dose the solis-20k-us have",
-			category: "technical_value", chunks: []store.Chunk{{ID: "cec/1/974", DocID: "cec", DocNumber: "CEC-INVERTERS", Sheet: "CEC_Inverters", Row: 975,
-				Text: "Name: Ningbo Ginlong Technologies: Solis-20K-US (480Vac) 480V [CEC 2015]; Vac (V): 480; Paco (W): 20000; " +
-					"Pdco (W): 20534.55863; Vdco (V): 649.8297292; Pso (W): 128.5871835; C0 (1/W): -8.25E-07; C1 (1/V): -2.81E-05; " +
-					"C2 (1/V): -1.26E-03; C3 (1/V): -2.30E-03; Pnt (W): 15; Vdcmax (V): 1000; Idcmax (A): 72; Mppt_low (V): 200; Mppt_high (V): 800"},
-				{ID: "cec/1/972", DocID: "cec", DocNumber: "CEC-INVERTERS", Sheet: "CEC_Inverters", Row: 973,
-					Text: "Name: Ningbo Ginlong Technologies: Solis-2.5K-2G-US (208V) 208V [CEC 2014]; Vac (V): 208; Paco (W): 2490; Vdcmax (V): 600; " +
-						"Idcmax (A): 20; Mppt_low (V): 100; Mppt_high (V): 500"},
+			category: "technical_value", chunks: []store.Chunk{sheetRow("CEC-INVERTERS", "CEC_Inverters", 975, "Name: Ningbo Ginlong Technologies: Solis-20K-US (480Vac) 480V [CEC 2015]; Vac (V): 480; Paco (W): 20000; "+
+				"Pdco (W): 20534.55863; Vdco (V): 649.8297292; Pso (W): 128.5871835; C0 (1/W): -8.25E-07; C1 (1/V): -2.81E-05; "+
+				"C2 (1/V): -1.26E-03; C3 (1/V): -2.30E-03; Pnt (W): 15; Vdcmax (V): 1000; Idcmax (A): 72; Mppt_low (V): 200; Mppt_high (V): 800"),
+				sheetRow("CEC-INVERTERS", "CEC_Inverters", 973, "Name: Ningbo Ginlong Technologies: Solis-2.5K-2G-US (208V) 208V [CEC 2014]; Vac (V): 208; Paco (W): 2490; Vdcmax (V): 600; "+
+					"Idcmax (A): 20; Mppt_low (V): 100; Mppt_high (V): 500"),
 				{ID: "nrel/1/30", DocID: "nrel", DocNumber: "NREL-TP-6A20-62641", Page: 12, Section: "9 Inverter",
 					Text: "The inverter model in PVWatts V5 uses a part-load efficiency curve and a nominal efficiency of 96 %. Inputs are the DC power and the rated AC power of the inverter."}},
 			want: generate.NotFoundText},
 		{name: "a legend row among the legend's notes", question: "vintage column in the sandia module db - year tested or year manufactured?",
 			chunks: []store.Chunk{
-				{ID: "sandia-modules/2/12", DocID: "sandia-modules", DocNumber: "SANDIA-MODULE-DB", Sheet: "Legend", Row: 13,
-					Text: "Heading: Vintage; Description: Year manufactured"},
-				{ID: "sandia-modules/2/0", DocID: "sandia-modules", DocNumber: "SANDIA-MODULE-DB", Sheet: "Legend", Row: 1,
-					Text: "The values are calculated based on outdoor testing of one or more modules of each type, conducted using a dual-axis tracker at Sandia National Laboratories."},
-				{ID: "sandia-modules/2/4", DocID: "sandia-modules", DocNumber: "SANDIA-MODULE-DB", Sheet: "Legend", Row: 5,
-					Text: "All temperature coefficients are calculated based on module-level testing under stable clear sky conditions."},
-				{ID: "sandia-modules/2/8", DocID: "sandia-modules", DocNumber: "SANDIA-MODULE-DB", Sheet: "Legend", Row: 9,
-					Text: "However, temperature coefficients and all other coefficients are based on test results for similar modules from same manufactuer."}},
+				sheetRow("SANDIA-MODULE-DB", "Legend", 13, "Heading: Vintage; Description: Year manufactured"),
+				sheetRow("SANDIA-MODULE-DB", "Legend", 1, "The values are calculated based on outdoor testing of one or more modules of each type, conducted using a dual-axis tracker at Sandia National Laboratories."),
+				sheetRow("SANDIA-MODULE-DB", "Legend", 5, "All temperature coefficients are calculated based on module-level testing under stable clear sky conditions."),
+				sheetRow("SANDIA-MODULE-DB", "Legend", 9, "However, temperature coefficients and all other coefficients are based on test results for similar modules from same manufactuer.")},
 			want: "Heading: Vintage; Description: Year manufactured [S1]."},
 		{name: "an identifier asked in the singular matches its plural", question: "how many tmy3 sites does v5 use by default",
 			category: "technical_value", chunks: []store.Chunk{weather},
@@ -488,10 +469,8 @@ func TestExtractiveReadsTheQuestion(t *testing.T) {
 			want: "Manufacturer: Diehl Controls; ID: Platinum 100 CS-A (480); Unique ID#: 463 [S2]."},
 		{name: "a document set aside does not set aside another document's row that names it", question: "refusol 24 kw vdco in the sandia inverter sheet (not the cec csv)",
 			category: "technical_value", chunks: []store.Chunk{
-				{ID: "sandia-inverters/1/476", DocID: "sandia-inverters", DocNumber: "SANDIA-INVERTERS", Sheet: "Parameters", Row: 477,
-					Text: "Manufacturer: Refusol; ID: 24 kW; Source: CEC; ac Voltage: 480; Vdco: 720.578333333333; Pso: 42.86"},
-				{ID: "cec-inverters/1/500", DocID: "cec-inverters", DocNumber: "CEC-INVERTERS", Sheet: "CEC_Inverters", Row: 501,
-					Text: "Name: Refusol: 24 kW 480V [CEC 2011]; Vac (V): 480; Vdco (V): 720.578333; Pso (W): 42.86"}},
+				sheetRow("SANDIA-INVERTERS", "Parameters", 477, "Manufacturer: Refusol; ID: 24 kW; Source: CEC; ac Voltage: 480; Vdco: 720.578333333333; Pso: 42.86"),
+				sheetRow("CEC-INVERTERS", "CEC_Inverters", 501, "Name: Refusol: 24 kW 480V [CEC 2011]; Vac (V): 480; Vdco (V): 720.578333; Pso (W): 42.86")},
 			want: "Manufacturer: Refusol; ID: 24 kW; Vdco: 720.578333333333 [S1]."},
 		{name: "a column named for the dimension asked is quoted with the one named", question: "pvwatts v3 year + status",
 			category: "status", chunks: []store.Chunk{versionHistory},
@@ -512,17 +491,13 @@ func TestExtractiveReadsTheQuestion(t *testing.T) {
 			want: "2 — Scenario name: A1; GCR*: 0.25 [S1]."},
 		{name: "a legend entry whose heading the question says beats one that shares a word", question: "whats the 'n' column in the sandia module db",
 			category: "definition", chunks: []store.Chunk{
-				{ID: "sandia-modules/2/20", DocID: "sandia-modules", DocNumber: "SANDIA-MODULE-DB", Sheet: "Legend", Row: 21,
-					Text: "Heading: Ms; Description: Number of modules in series in a module-string; Column C: Additional heading for implementation at array level (not in current datasheet)"},
-				{ID: "sandia-modules/2/29", DocID: "sandia-modules", DocNumber: "SANDIA-MODULE-DB", Sheet: "Legend", Row: 30,
-					Text: "Heading: n; Description: Cell diode factor (dim)"}},
+				sheetRow("SANDIA-MODULE-DB", "Legend", 21, "Heading: Ms; Description: Number of modules in series in a module-string; Column C: Additional heading for implementation at array level (not in current datasheet)"),
+				sheetRow("SANDIA-MODULE-DB", "Legend", 30, "Heading: n; Description: Cell diode factor (dim)")},
 			want: "Heading: n; Description: Cell diode factor (dim) [S2]."},
 		{name: "an article is no entry's heading", question: "what is a diode factor in the module db legend",
 			category: "definition", chunks: []store.Chunk{
-				{ID: "sandia-modules/2/40", DocID: "sandia-modules", DocNumber: "SANDIA-MODULE-DB", Sheet: "Legend", Row: 41,
-					Text: "Heading: a; Description: Empirical coefficient for the upper limit of module temperature at low wind speeds"},
-				{ID: "sandia-modules/2/29", DocID: "sandia-modules", DocNumber: "SANDIA-MODULE-DB", Sheet: "Legend", Row: 30,
-					Text: "Heading: n; Description: Cell diode factor (dim)"}},
+				sheetRow("SANDIA-MODULE-DB", "Legend", 41, "Heading: a; Description: Empirical coefficient for the upper limit of module temperature at low wind speeds"),
+				sheetRow("SANDIA-MODULE-DB", "Legend", 30, "Heading: n; Description: Cell diode factor (dim)")},
 			want: "Heading: n; Description: Cell diode factor (dim) [S2]."},
 		{name: "a pointer to more information says neither yes nor no", question: "asbestos neshap: do we notify epa on every renovation",
 			category: "technical_value", chunks: []store.Chunk{{ID: "epa/1/20", DocID: "epa", DocNumber: "EPA-FEDREQ-CONSTR", Page: 6,
@@ -576,10 +551,8 @@ func TestExtractiveReadsTheQuestion(t *testing.T) {
 				"anti-reflective coatings and lower temperature coefficients [S2]."},
 		{name: "a legend entry is read in words", question: "eg in the module db legend - which irradiance is that", category: "technical_value",
 			chunks: []store.Chunk{
-				{ID: "sandia-modules/2/56", DocID: "sandia-modules", DocNumber: "SANDIA-MODULE-DB", Sheet: "Legend", Row: 56,
-					Text: "Heading: Eg; Description: Global normal irradiance or Egni (W/m2)"},
-				{ID: "sandia-modules/2/59", DocID: "sandia-modules", DocNumber: "SANDIA-MODULE-DB", Sheet: "Legend", Row: 59,
-					Text: "Heading: Eb/Eg; Description: Beam to global irradiance ratio; default 0.9 per ASTM G 173"}},
+				sheetRow("SANDIA-MODULE-DB", "Legend", 56, "Heading: Eg; Description: Global normal irradiance or Egni (W/m2)"),
+				sheetRow("SANDIA-MODULE-DB", "Legend", 59, "Heading: Eb/Eg; Description: Beam to global irradiance ratio; default 0.9 per ASTM G 173")},
 			want: "Heading: Eg; Description: Global normal irradiance or Egni (W/m2) [S1]."},
 		{name: "two rows of a table joined by and", question: "day and month field ranges in the hourly input data", category: "technical_value",
 			chunks: []store.Chunk{{ID: "nrel/1/17", DocID: "nrel", DocNumber: "NREL-TP-6A20-62641", Title: "PVWatts Version 5 Manual", Page: 8,
@@ -734,15 +707,13 @@ func TestExtractiveEvidence(t *testing.T) {
 			want: map[string]float64{"margin": 1, "polar": 0}},
 		{name: "rows giving one number, with a unit and without, are one answer", question: "IG Plus 3.0-1 uni 277V idcmax 2010 listing",
 			category: "technical_value", chunks: []store.Chunk{
-				{ID: "cec/1/532", DocID: "cec", DocNumber: "CEC-INVERTERS", Sheet: "CEC_Inverters", Row: 533,
-					Text: "Name: Fronius USA, LLC: IG Plus 3.0-1 uni(277) 277V [CEC 2010]; Vac (V): 277; Paco (W): 3000; Pdco (W): 3116.251979; " +
-						"Vdco (V): 329.0044921; Pso (W): 19.94789038; C0 (1/W): -2.80E-06; C1 (1/V): -1.59E-05; C2 (1/V): -2.29E-03; " +
-						"C3 (1/V): -1.02E-02; Pnt (W): 0.94; Vdcmax (V): 600; Idcmax (A): 14; Mppt_low (V): 230; Mppt_high (V): 500"},
-				{ID: "sandia-inverters/1/176", DocID: "sandia-inverters", DocNumber: "SANDIA-INVERTERS", Sheet: "Parameters", Row: 177,
-					Text: "Manufacturer: Fronius USA, LLC; ID: IG Plus 3.0-1 uni(277); Source: CEC; ac Voltage: 277; Vintage: 2010; Paco: 3000; " +
-						"Pdco: 3116.251979; Vdco: 329.0044921; Pso: 19.94789038; Co: -2.796298484E-06; C1: -1.588138647E-05; " +
-						"C2: -0.002288674272; C3: -0.01016061382; Pnt: 0.94; Vdcmax: 600; Idcmax: 14; MPPT-Low: 230; MPPT-Hi: 500; " +
-						"Tamb Low: -20; Tamb Max: 50; Weight: 55; Unique ID#: 539"}},
+				sheetRow("CEC-INVERTERS", "CEC_Inverters", 533, "Name: Fronius USA, LLC: IG Plus 3.0-1 uni(277) 277V [CEC 2010]; Vac (V): 277; Paco (W): 3000; Pdco (W): 3116.251979; "+
+					"Vdco (V): 329.0044921; Pso (W): 19.94789038; C0 (1/W): -2.80E-06; C1 (1/V): -1.59E-05; C2 (1/V): -2.29E-03; "+
+					"C3 (1/V): -1.02E-02; Pnt (W): 0.94; Vdcmax (V): 600; Idcmax (A): 14; Mppt_low (V): 230; Mppt_high (V): 500"),
+				sheetRow("SANDIA-INVERTERS", "Parameters", 177, "Manufacturer: Fronius USA, LLC; ID: IG Plus 3.0-1 uni(277); Source: CEC; ac Voltage: 277; Vintage: 2010; Paco: 3000; "+
+					"Pdco: 3116.251979; Vdco: 329.0044921; Pso: 19.94789038; Co: -2.796298484E-06; C1: -1.588138647E-05; "+
+					"C2: -0.002288674272; C3: -0.01016061382; Pnt: 0.94; Vdcmax: 600; Idcmax: 14; MPPT-Low: 230; MPPT-Hi: 500; "+
+					"Tamb Low: -20; Tamb Max: 50; Weight: 55; Unique ID#: 539")},
 			want: map[string]float64{"margin": 1}},
 		{name: "a yes-or-no question", question: "does the 2-axis tracking in pvwatts account for any shading",
 			category: "general", chunks: []store.Chunk{{ID: "nrel/1/23", DocID: "nrel", DocNumber: "NREL-TP-6A20-62641",

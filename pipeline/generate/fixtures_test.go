@@ -1,6 +1,19 @@
 package generate_test
 
-import "github.com/cewhq/cew/store"
+import (
+	"strconv"
+	"strings"
+
+	"github.com/cewhq/cew/store"
+)
+
+// sheetRow is a spreadsheet row as the ingester indexes it, given its
+// document number, sheet, row and text; its ID and document ID follow from
+// them.
+func sheetRow(docNumber, sheet string, row int, text string) store.Chunk {
+	doc := strings.ToLower(docNumber)
+	return store.Chunk{ID: doc + "/" + sheet + "/" + strconv.Itoa(row), DocID: doc, DocNumber: docNumber, Sheet: sheet, Row: row, Text: text}
+}
 
 // Chunks as the ingester cuts the sample corpus: page 14 of the PVWatts V5
 // manual (Table 6 with its cells joined by " | ", prose wrapped at the

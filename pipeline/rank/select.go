@@ -45,9 +45,9 @@ type SelectOptions struct {
 // re-sorts them, drops near-duplicates (identical text, or the adjacent
 // chunk of the same page of the same document revision, keeping the better
 // one, unless it holds a word of the query no kept chunk of its document
-// holds: the next rows of a long table; that another document says the word
-// tells nothing of this one) and returns the best TopK. Scores stay in [0,1]. The input is not
-// modified.
+// holds: the next rows of a long table; that another document says the
+// word tells nothing of this one) and returns the best TopK. Scores stay in
+// [0,1]. The input is not modified.
 func Select(hits []store.Hit, opts SelectOptions) []store.Hit {
 	k := opts.TopK
 	if k <= 0 {
@@ -60,7 +60,7 @@ func Select(hits []store.Hit, opts SelectOptions) []store.Hit {
 	sortHits(out)
 
 	query := analysis.TermSet(opts.Query)
-	covered := map[string]map[string]bool{} // by document, the query's terms its kept chunks hold
+	covered := map[docTerm]bool{} // the query's terms each document's kept chunks hold
 	kept := out[:0]
 	texts := make(map[uint64]bool, k)
 	for _, h := range out {
@@ -76,15 +76,12 @@ func Select(hits []store.Hit, opts SelectOptions) []store.Hit {
 			terms = analysis.TermSet(h.Chunk.Text)
 		}
 		doc := h.Chunk.DocID
-		if adjacentToKept(kept, h.Chunk) && !addsTerm(query, covered[doc], terms) {
+		if adjacentToKept(kept, h.Chunk) && !addsTerm(query, terms, doc, covered) {
 			continue
-		}
-		if covered[doc] == nil {
-			covered[doc] = map[string]bool{}
 		}
 		for t := range terms {
 			if query[t] {
-				covered[doc][t] = true
+				covered[docTerm{doc, t}] = true
 			}
 		}
 		texts[key] = true
@@ -140,11 +137,14 @@ func adjacentToKept(kept []store.Hit, c store.Chunk) bool {
 	return false
 }
 
-// addsTerm reports whether terms hold a term of the query that is not
-// covered yet.
-func addsTerm(query, covered, terms map[string]bool) bool {
+// docTerm is a term of a document.
+type docTerm struct{ doc, term string }
+
+// addsTerm reports whether terms hold a term of the query that no kept
+// chunk of doc holds yet.
+func addsTerm(query, terms map[string]bool, doc string, covered map[docTerm]bool) bool {
 	for t := range terms {
-		if query[t] && !covered[t] && !analysis.IsStopword(t) {
+		if query[t] && !covered[docTerm{doc, t}] && !analysis.IsStopword(t) {
 			return true
 		}
 	}
