@@ -220,6 +220,7 @@ func (r *run) answer(ctx context.Context, req Request) (answer.Answer, error) {
 		return r.notFound(pre.Reason, pre.Detail, ranked), nil
 	}
 
+	r.stage("rank", func() { ranked = r.withReferences(ctx, req.Tenant, qa, ranked, hits) })
 	chunks := make([]store.Chunk, len(ranked))
 	for i, h := range ranked {
 		chunks[i] = h.Chunk

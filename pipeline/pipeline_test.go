@@ -591,3 +591,31 @@ func TestQualifierAsked(t *testing.T) {
 		}
 	}
 }
+
+// TestReferenceEntriesFollowed asks which report a passage cites: the entry
+// of the reference list it cites reaches the reader and is quoted and cited,
+// whether retrieval returned its chunk or only the search within the
+// document finds it (few candidates).
+func TestReferenceEntriesFollowed(t *testing.T) {
+	st := sampleCorpus(t)
+	for _, candidates := range []int{0, 3} {
+		t.Run(fmt.Sprintf("candidates=%d", candidates), func(t *testing.T) {
+			p, err := pipeline.New(pipeline.Config{Searcher: st, Catalog: st, Generator: generate.NewExtractive(generate.ExtractiveOptions{}),
+				Pre: guard.DefaultPreOptions(), Post: guard.DefaultPostOptions(), Candidates: candidates})
+			if err != nil {
+				t.Fatal(err)
+			}
+			ans, err := p.Answer(context.Background(), pipeline.Request{Tenant: tenant,
+				Question: "the ~3% shading loss on 'unshaded' systems came from which nrel report? need the number"})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if ans.Status != answer.StatusAnswered || !strings.Contains(ans.Answer, "NREL/TP-5200-54876") {
+				t.Fatalf("%s (%s) %q, want the report number of entry [14]", ans.Status, ans.Reason, ans.Answer)
+			}
+			if !slices.ContainsFunc(ans.Sources, func(s answer.Source) bool { return s.Section == "References" }) {
+				t.Errorf("no source in the reference list: %+v", ans.Sources)
+			}
+		})
+	}
+}

@@ -187,6 +187,9 @@ type candidate struct {
 	// follow is the sentence after a sentence that names no one, quoted
 	// after it because it says whom to turn to (see refersOn).
 	follow string
+	// cites is set when the unit cites an entry of a reference list that
+	// was retrieved, for a question that asks for a publication.
+	cites bool
 }
 
 // parts is what a unit itself says of the question's terms: matched without
@@ -251,6 +254,7 @@ func (e *Extractive) candidates(q question, chunks []store.Chunk) ([]candidate, 
 			}
 		}
 	}
+	units = append(units, namedEntries(q, chunks)...)
 	if len(units) == 0 {
 		return nil, 0
 	}
@@ -296,7 +300,7 @@ func (e *Extractive) candidates(q question, chunks []store.Chunk) ([]candidate, 
 	cases := make([][]guard.Qualifier, len(chunks))
 	headers := map[string]shape{}
 	for i, u := range units {
-		if u.asks || u.kind == kindRow && u.header == "" && u.isHeader || references(chunks[u.chunk].Section) {
+		if u.asks || u.kind == kindRow && u.header == "" && u.isHeader || ReferenceSection(chunks[u.chunk].Section) && !u.entry {
 			// A question in a document, a table's header line, an entry of
 			// a reference list: none is ever the answer.
 			continue
@@ -304,8 +308,12 @@ func (e *Extractive) candidates(q question, chunks []store.Chunk) ([]candidate, 
 		if cases[u.chunk] == nil && len(q.expect.Qualifiers) > 0 {
 			cases[u.chunk] = guard.Qualifiers(chunks[u.chunk].Text)
 		}
-		c, ok := e.score(q, u, unitTerms[i], unitContext{title: titles[u.chunk], section: sections[u.chunk],
-			frame: chunks[u.chunk].Section + "\n" + chunks[u.chunk].Title, cases: cases[u.chunk], headers: headers}, total, len(chunks))
+		uc := unitContext{title: titles[u.chunk], section: sections[u.chunk],
+			frame: chunks[u.chunk].Section + "\n" + chunks[u.chunk].Title, cases: cases[u.chunk], headers: headers}
+		if q.expect.Source {
+			uc.entries = citedEntries(u, chunks)
+		}
+		c, ok := e.score(q, u, unitTerms[i], uc, total, len(chunks))
 		if ok {
 			cands = append(cands, c)
 		}
@@ -316,6 +324,12 @@ func (e *Extractive) candidates(q question, chunks []store.Chunk) ([]candidate, 
 	cands = dropPartialCodes(q, cands)
 	cands = dropOtherEntries(q, cands)
 	cands = dropUnnamedDocuments(q, cands, chunks, numbers)
+	if q.publication && slices.ContainsFunc(cands, func(c candidate) bool { return c.cites }) {
+		// "which paper is the fuentes thermal model from": "The Fuentes
+		// paper discusses …" names no paper; "… developed by Fuentes
+		// [15]" does, with its entry.
+		cands = slices.DeleteFunc(cands, func(c candidate) bool { return !c.cites })
+	}
 	if q.polar {
 		// Yes or no is said by the sentence about the whole question:
 		// each candidate weighs by its coverage against the fullest one.
@@ -829,6 +843,10 @@ type unitContext struct {
 	// headers caches the shape of each table header, which many rows
 	// share.
 	headers map[string]shape
+	// entries is the text of the reference-list entries the unit cites,
+	// read only when the question asks for a publication: the answer
+	// quotes them after the unit (see followReferences).
+	entries string
 }
 
 // score rates one unit. ok is false when the unit cannot answer: it lacks
@@ -860,6 +878,10 @@ func (e *Extractive) score(q question, u unit, terms map[string]bool, ctx unitCo
 		prev = analysis.TermSet(u.prev)
 	}
 	c := candidate{unit: u, matched: make([]float64, len(q.terms)), terms: terms}
+	var cited map[string]bool
+	if ctx.entries != "" {
+		cited, c.cites = analysis.TermSet(ctx.entries), true
+	}
 	var near map[string]bool
 	if u.before != "" {
 		near = analysis.TermSet(u.before)
@@ -913,6 +935,10 @@ func (e *Extractive) score(q question, u unit, terms map[string]bool, ctx unitCo
 			c.matched[i] = 1
 			own = own || !t.frame
 			named = named || !t.frame
+		case cited[t.term] || t.exact && hasParts(cited, t.term):
+			// "which nrel report": the entry the unit cites is quoted
+			// with it and says what the unit does not.
+			c.matched[i] = 1
 		case t.term == rangeTerm && valueRange.MatchString(u.text):
 			// "premium eff range" is answered by "(∼18-20 %)": two
 			// values joined by a dash or "to" are the range, named or
@@ -1029,7 +1055,7 @@ func (e *Extractive) score(q question, u unit, terms map[string]bool, ctx unitCo
 	// A number in a row's name ("Solis-20K-US", "[CEC 2015]") is no value
 	// of the kind asked for.
 	said := statedValues(q, c)
-	if c.quote == "" || !c.typed && !q.expect.AcceptsValues(c.quote, said, ownNumbers(q, said)) {
+	if c.quote == "" || !c.typed && !q.expect.AcceptsValues(c.quote, said, ownNumbers(q, said)) && !acceptsEntries(q, ctx.entries) {
 		return candidate{}, false
 	}
 	if setAside(q, said) {
@@ -1050,6 +1076,11 @@ func (e *Extractive) score(q question, u unit, terms map[string]bool, ctx unitCo
 	}
 
 	typeOK, unitOK := q.satisfies(u.text, toks)
+	if !typeOK && ctx.entries != "" {
+		// "what year was the fuentes paper published": the entry the
+		// sentence cites gives the year.
+		typeOK, unitOK = q.satisfies(ctx.entries, analysis.Tokens(ctx.entries))
+	}
 	if !typeOK && q.want == personAnswer && refersOn(u.next) {
 		// "… you may be subject to air permitting requirements …
 		// Contact your local air quality agency for additional

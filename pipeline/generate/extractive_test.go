@@ -561,14 +561,41 @@ func TestExtractiveReadsTheQuestion(t *testing.T) {
 			want: "Month — Units/Values: 1-12 [S1]. Day — Units/Values: 1-31 [S1]."},
 		{name: "a work the answer cites is quoted from the reference list", question: "which solar position algorithm does pvwatts use",
 			category: "technical_value", chunks: []store.Chunk{
-				{ID: "pvw/1/20", DocID: "pvw", DocNumber: "NREL-TP-6A20-62641", Page: 8, Title: "PVWatts Version 5 Manual", Section: "5 Sun Position",
-					Text: "At each hour, PVWatts calculates the sun position using the algorithm described in [6]."},
-				{ID: "pvw/1/60", DocID: "pvw", DocNumber: "NREL-TP-6A20-62641", Page: 18, Title: "PVWatts Version 5 Manual", Section: "References",
-					Text: "[5] PVsyst SA. PVsyst Photovoltaic Software Version 6.1. 2014.\n" +
-						"[6] Michalsky, J. (1988). The Astronomical Almanac's Algorithm for Approximate Solar Position\n(1950-2050). Solar Energy (40).\n" +
-						"[7] Perez, R.; Ineichen, P. (1990). Modeling Daylight Availability. Solar Energy (44:5)."}},
+				manualPage(20, 8, "5 Sun Position", "At each hour, PVWatts calculates the sun position using the algorithm described in [6]."),
+				manualPage(60, 18, "References", "[5] PVsyst SA. PVsyst Photovoltaic Software Version 6.1. 2014.\n"+
+					"[6] Michalsky, J. (1988). The Astronomical Almanac's Algorithm for Approximate Solar Position\n(1950-2050). Solar Energy (40).\n"+
+					"[7] Perez, R.; Ineichen, P. (1990). Modeling Daylight Availability. Solar Energy (44:5).")},
 			want: "At each hour, PVWatts calculates the sun position using the algorithm described in [6] [S1]. " +
 				"[6] Michalsky, J. (1988). [S2] The Astronomical Almanac's Algorithm for Approximate Solar Position (1950-2050). [S2] Solar Energy (40) [S2]."},
+		{name: "the entry a sentence cites names the report asked for, across a page break", question: "the ~3% shading loss on 'unshaded' systems came from which nrel report? need the number",
+			category: "technical_value", chunks: []store.Chunk{
+				manualPage(40, 13, "11 System Losses",
+					"Surveys of installed systems indicated that the average losses due to shading on systems described as “unshaded” was roughly 3 % [14]."),
+				manualPage(61, 18, "References",
+					"[13] Pingel, S. (2010). Potential Induced Degradation of Solar Cells and Panels.\n"+
+						"[14] Deline, C.; Meydbray, J.; Donovan, M.; Forrest, J.; Photovoltaic Shading Testbed for Module-level Power Electronics."),
+				manualPage(62, 19, "References",
+					"NREL Technical Report NREL/TP-5200-54876, May 2012.\n[15] Fuentes, M. K. (1987). A Simplified Thermal Model for Flat-Plate Photovoltaic Arrays.")},
+			want: "Surveys of installed systems indicated that the average losses due to shading on systems described as “unshaded” was roughly 3 % [14] [S1]. " +
+				"[14] Deline, C.; Meydbray, J.; Donovan, M.; Forrest, J.; Photovoltaic Shading Testbed for Module-level Power Electronics [S2]. " +
+				"NREL Technical Report NREL/TP-5200-54876, May 2012 [S3]."},
+		{name: "a paper asked for is named by the sentence citing it, not the one that only says paper", question: "which paper is the fuentes thermal model from",
+			category: "general", chunks: []store.Chunk{
+				manualPage(30, 12, "9 Thermal Model",
+					"PVWatts implements a thermal model to calculate the operating cell temperature using a heat transfer energy balance model developed by Fuentes [15]. "+
+						"The Fuentes paper discusses translation of the nominal operating cell temperature (NOCT) to INOCT based on mounting configuration."),
+				manualPage(62, 19, "References",
+					"[15] Fuentes, M. K. (1987). A Simplified Thermal Model for Flat-Plate Photovoltaic Arrays. SAND85-0330.\n[16] California Energy Commission. (2013). CEC PV Calculator Version 4.0.")},
+			want: "PVWatts implements a thermal model to calculate the operating cell temperature using a heat transfer energy balance model developed by Fuentes [15] [S1]. " +
+				"[15] Fuentes, M. K. (1987). [S2] A Simplified Thermal Model for Flat-Plate Photovoltaic Arrays. [S2] SAND85-0330 [S2]."},
+		{name: "a reference named by number is answered by its entry", question: "ref 19 in the pvwatts manual - which journal",
+			category: "general", chunks: []store.Chunk{
+				manualPage(10, 9, "8 Module Cover",
+					"The correction uses a modified version of the physical model of transmittance through a module cover used in [19]."),
+				manualPage(62, 19, "References",
+					"[18] Menicucci, D. F. (1986). Photovoltaic Array Performance Simulation Models. Solar Cells (18).\n"+
+						"[19] DeSoto, W.; Klein, S.; Beckman, W.; Improvement and Validation of a Model for Photovoltaic Array Performance. Solar Energy, vol.80, pp.78-88, 2006.")},
+			want: "[19] DeSoto, W.; Klein, S.; Beckman, W.; Improvement and Validation of a Model for Photovoltaic Array Performance. [S2] Solar Energy, vol.80, pp.78-88, 2006 [S2]."},
 		{name: "another extent of the thing asked about is not the one asked", question: "trina vertex module width in the iea bifi sim",
 			category: "technical_value", chunks: []store.Chunk{pitch}, want: generate.NotFoundText},
 		{name: "the sentence for the asked ground coverage ratio", question: "iea bifi pitch at gcr 0.25",

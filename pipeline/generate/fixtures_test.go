@@ -15,6 +15,13 @@ func sheetRow(docNumber, sheet string, row int, text string) store.Chunk {
 	return store.Chunk{ID: doc + "/" + sheet + "/" + strconv.Itoa(row), DocID: doc, DocNumber: docNumber, Sheet: sheet, Row: row, Text: text}
 }
 
+// manualPage is chunk index of the PVWatts V5 manual, on page page under
+// section.
+func manualPage(index, page int, section, text string) store.Chunk {
+	return store.Chunk{ID: "pvw/1/" + strconv.Itoa(index), DocID: "pvw", Revision: "1", Index: index, DocNumber: "NREL-TP-6A20-62641",
+		Title: "PVWatts Version 5 Manual", Page: page, Section: section, Text: text}
+}
+
 // Chunks as the ingester cuts the sample corpus: page 14 of the PVWatts V5
 // manual (Table 6 with its cells joined by " | ", prose wrapped at the
 // PDF's line ends), a trench specification page, and rows of the Sandia

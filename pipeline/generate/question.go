@@ -133,6 +133,13 @@ type question struct {
 	// the ~19% in table 3)" — a passage that states only those states
 	// what the question does not ask for.
 	asideValues []guard.Value
+	// publication is set for a question that asks for a paper, report,
+	// journal or publication (see guard.Expectation.Source): only a unit
+	// citing an entry of a reference list names one.
+	publication bool
+	// refs are the numbers of the references the question names ("ref
+	// 17"): their entries may answer it (see namedEntries).
+	refs []string
 	// bins are the bare numbers the question puts in brackets after a
 	// model name, as databases name a model's power bin or variant
 	// ("solfocus sf-1100s (345)"): a row named for another is another
@@ -248,6 +255,18 @@ func parseQuestion(text, category, complexity string, expect guard.Expectation) 
 	}
 	if expect.Thing {
 		q.want, q.mustNumber, q.counts = anyAnswer, false, false
+	}
+	q.refs = NamedReferences(text)
+	if expect.Source {
+		// "sandia report number for the fuentes paper": the reference
+		// list's entry names it, whatever it holds; only a year or an
+		// author is a kind of phrase the entry must have.
+		if q.want != dateAnswer && q.want != personAnswer {
+			q.want = anyAnswer
+		}
+		q.mustNumber, q.counts = false, false
+		q.publication = slices.ContainsFunc([]string{"paper", "papers", "report", "reports", "journal", "publication", "publications"},
+			func(w string) bool { return q.words[w] })
 	}
 	if q.polar = expect.Polar; q.polar {
 		q.want, q.mustNumber, q.counts = anyAnswer, false, false

@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/cewhq/cew/pipeline/guard"
 	"github.com/cewhq/cew/store"
 )
 
@@ -17,6 +18,78 @@ var citationMark = regexp.MustCompile(`\[(\d{1,3})\]`)
 // Michalsky, J. (1988). …".
 var referenceEntry = regexp.MustCompile(`^\[(\d{1,3})\]\s+\S`)
 
+// ReferenceSection reports whether a section heading names a list of
+// references.
+func ReferenceSection(section string) bool {
+	switch strings.ToLower(strings.TrimSpace(section)) {
+	case "references", "bibliography", "works cited", "literature":
+		return true
+	}
+	return false
+}
+
+// Citations returns the reference numbers text cites ("[6]"), in order,
+// each once.
+func Citations(text string) []string {
+	var out []string
+	for _, m := range citationMark.FindAllStringSubmatch(text, -1) {
+		if !slices.Contains(out, m[1]) {
+			out = append(out, m[1])
+		}
+	}
+	return out
+}
+
+// namedReference is a reference a question names by number: "ref 17",
+// "reference 4", "(ref. 2)".
+var namedReference = regexp.MustCompile(`(?i)\brefs?\.?\s*(\d{1,3})\b|\breferences?\s+(\d{1,3})\b`)
+
+// NamedReferences returns the numbers of the references text names ("ref
+// 17"), in order.
+func NamedReferences(text string) []string {
+	var out []string
+	for _, m := range namedReference.FindAllStringSubmatch(text, -1) {
+		out = append(out, m[1]+m[2])
+	}
+	return out
+}
+
+// namedEntries returns, for each reference the question names by number,
+// its entry in each document's reference list among the chunks, as a unit
+// of its own: "ref 19 in the pvwatts manual - which journal" is answered by
+// entry [19]. An entry a page break cuts is its first part.
+func namedEntries(q question, chunks []store.Chunk) []unit {
+	var out []unit
+	seen := map[string]bool{}
+	for _, n := range q.refs {
+		for _, ch := range chunks {
+			if !ReferenceSection(ch.Section) || seen[ch.DocID+"/"+n] {
+				continue
+			}
+			if entry, ok := findEntry(chunks, ch.DocID, n); ok {
+				seen[ch.DocID+"/"+n] = true
+				u := entry[0].unit
+				u.entry = true
+				out = append(out, u)
+			}
+		}
+	}
+	return out
+}
+
+// HoldsEntry reports whether a chunk of a reference list holds entry n.
+func HoldsEntry(ch store.Chunk, n string) bool {
+	if !ReferenceSection(ch.Section) {
+		return false
+	}
+	for line := range strings.Lines(ch.Text) {
+		if m := referenceEntry.FindStringSubmatch(strings.TrimSpace(line)); m != nil && m[1] == n {
+			return true
+		}
+	}
+	return false
+}
+
 // followReferences adds to the quoted units the reference-list entries
 // they cite, when the question asks which thing, who or where — not for a
 // value, a yes or no, or what something is. "Which solar position
@@ -27,35 +100,97 @@ var referenceEntry = regexp.MustCompile(`^\[(\d{1,3})\]\s+\S`)
 // document's reference list, with its own citation, and once; a marker
 // whose entry was not retrieved is left as it is.
 func followReferences(q question, picked []candidate, chunks []store.Chunk) []candidate {
-	if q.mustNumber || q.polar || q.defines || len(q.subject) > 0 || q.expect.WantsValue() {
+	if !q.expect.Source && (q.mustNumber || q.polar || q.defines || len(q.subject) > 0 || q.expect.WantsValue()) {
 		return picked
 	}
 	out := slices.Clip(picked)
 	for _, c := range picked {
 		for _, m := range citationMark.FindAllStringSubmatch(c.quote, -1) {
 			entry, ok := findEntry(chunks, chunks[c.chunk].DocID, m[1])
-			if !ok || slices.ContainsFunc(out, func(o candidate) bool { return o.quote == entry.quote }) {
+			if !ok || slices.ContainsFunc(out, func(o candidate) bool { return o.quote == entry[0].quote }) {
 				continue
 			}
-			out = append(out, entry)
+			out = append(out, entry...)
 		}
 	}
 	return out
 }
 
+// continuation returns the index of the chunk after ch in its document's
+// reference list, when the chunks hold it, and the lines that open it up to
+// its first entry: the end of ch's last entry.
+func continuation(chunks []store.Chunk, ch store.Chunk) (int, string) {
+	i := slices.IndexFunc(chunks, func(n store.Chunk) bool {
+		return n.DocID == ch.DocID && n.Revision == ch.Revision && n.Index == ch.Index+1 && ReferenceSection(n.Section)
+	})
+	if i < 0 {
+		return -1, ""
+	}
+	var out []string
+	for line := range strings.Lines(chunks[i].Text) {
+		line = strings.TrimSpace(line)
+		if referenceEntry.MatchString(line) || line == "" {
+			break
+		}
+		out = append(out, line)
+	}
+	return i, strings.Join(out, " ")
+}
+
+// EndsChunk reports whether entry n is the last entry of a chunk of a
+// reference list: it may go on in the list's next chunk.
+func EndsChunk(ch store.Chunk, n string) bool {
+	last := ""
+	for line := range strings.Lines(ch.Text) {
+		if m := referenceEntry.FindStringSubmatch(strings.TrimSpace(line)); m != nil {
+			last = m[1]
+		}
+	}
+	return last == n
+}
+
+// citedEntries is the text of the reference-list entries a unit cites,
+// from the chunks, joined; "" when it cites none that were retrieved.
+func citedEntries(u unit, chunks []store.Chunk) string {
+	var out []string
+	for _, n := range Citations(u.text) {
+		entry, _ := findEntry(chunks, chunks[u.chunk].DocID, n)
+		for _, part := range entry {
+			out = append(out, part.quote)
+		}
+	}
+	return strings.Join(out, "\n")
+}
+
+// acceptsEntries reports whether the entries a unit cites hold a value of
+// the kind the question asks for: the year of "what year was the paper
+// published".
+func acceptsEntries(q question, entries string) bool {
+	if entries == "" {
+		return false
+	}
+	vals := guard.Values(entries)
+	return q.expect.AcceptsValues(entries, vals, nil)
+}
+
 // findEntry returns entry number n of document doc's reference list, from
-// the retrieved chunks, as a unit to quote: its line and the lines after
-// it up to the next entry.
-func findEntry(chunks []store.Chunk, doc, n string) (candidate, bool) {
+// the retrieved chunks, as the units to quote: its line and the lines after
+// it up to the next entry, and, for an entry a page break cut at the end of
+// its chunk, the lines that open the list's next chunk up to its first
+// entry, when that chunk was retrieved too (each part cites its own
+// chunk).
+func findEntry(chunks []store.Chunk, doc, n string) ([]candidate, bool) {
 	for i, ch := range chunks {
-		if ch.DocID != doc || !references(ch.Section) {
+		if ch.DocID != doc || !ReferenceSection(ch.Section) {
 			continue
 		}
 		var entry []string
+		ended := false // another entry follows it in the chunk
 		for line := range strings.Lines(ch.Text) {
 			line = strings.TrimSpace(line)
 			if m := referenceEntry.FindStringSubmatch(line); m != nil {
 				if len(entry) > 0 {
+					ended = true
 					break
 				}
 				if m[1] == n {
@@ -65,15 +200,23 @@ func findEntry(chunks []store.Chunk, doc, n string) (candidate, bool) {
 			}
 			if len(entry) > 0 {
 				if line == "" {
+					ended = true
 					break
 				}
 				entry = append(entry, line)
 			}
 		}
-		if len(entry) > 0 {
-			text := strings.Join(entry, " ")
-			return candidate{unit: unit{chunk: i, docID: doc, kind: kindSentence, text: text}, quote: text}, true
+		if len(entry) == 0 {
+			continue
 		}
+		text := strings.Join(entry, " ")
+		out := []candidate{{unit: unit{chunk: i, docID: doc, kind: kindSentence, text: text}, quote: text}}
+		if !ended {
+			if j, rest := continuation(chunks, ch); rest != "" {
+				out = append(out, candidate{unit: unit{chunk: j, docID: doc, kind: kindSentence, text: rest}, quote: rest})
+			}
+		}
+		return out, true
 	}
-	return candidate{}, false
+	return nil, false
 }

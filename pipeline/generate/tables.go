@@ -46,15 +46,6 @@ func (e *Extractive) quoteText(q question, c candidate) (text string, typed bool
 	return c.text, false
 }
 
-// references reports whether a section heading names a list of references.
-func references(section string) bool {
-	switch strings.ToLower(strings.TrimSpace(section)) {
-	case "references", "bibliography", "works cited", "literature":
-		return true
-	}
-	return false
-}
-
 // definesTerm reports whether a spreadsheet row is a legend entry: it has a
 // field named Description, Definition or Meaning.
 func definesTerm(u unit) bool {

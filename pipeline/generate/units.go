@@ -30,6 +30,10 @@ type unit struct {
 	// docID is the chunk's document, to tell rows of one table from rows
 	// of another.
 	docID string
+	// entry marks an entry of a reference list the question names by
+	// number (see namedEntries): the only kind of reference-list unit
+	// that may answer.
+	entry bool
 	kind  unitKind
 	text  string
 	// header is the header line of the table a row belongs to, quoted

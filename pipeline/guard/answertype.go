@@ -303,6 +303,11 @@ type Expectation struct {
 	// file formats carry an hourly albedo", "from which strings"): the
 	// answer names it, and the value words it uses only say which.
 	Thing bool
+	// Source is set for a question that asks where something is published
+	// or cited from ("which nrel report", "the fuentes paper's report
+	// number", "ref 17"): the answer names the entry of the document's
+	// reference list that the sentence about it cites.
+	Source bool
 }
 
 // spelledCase reports whether a labelled number that names a qualifier

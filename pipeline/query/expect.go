@@ -143,6 +143,7 @@ func expectation(text string, technical bool) guard.Expectation {
 		// heading's unit, not a value.
 		exp.Dims, exp.Cues, exp.NeedsValue = nil, nil, false
 	}
+	exp.Source = asksSource(toks)
 	if asksForUnit(toks) {
 		// "wind speed units": the unit is the answer, not a value.
 		exp.WantsUnit, exp.Dims, exp.Cues = true, nil, nil
@@ -210,6 +211,40 @@ func asksNoMeasure(toks []analysis.Token, at int) bool {
 	}
 	return false
 }
+
+// asksSource reports whether the question asks for a publication: it
+// names a reference ("ref 17", "reference 4"), a citation ("which
+// coatings does the manual cite"), a paper, journal or publication, or a
+// report as a document ("which nrel report", "report no."). "Who do we
+// report the spill to" asks for no document.
+func asksSource(toks []analysis.Token) bool {
+	for i, t := range toks {
+		next := ""
+		if i+1 < len(toks) {
+			next = toks[i+1].Text
+		}
+		switch t.Text {
+		case "ref", "refs", "reference", "references":
+			if i+1 < len(toks) && toks[i+1].Kind == analysis.Number {
+				return true
+			}
+		case "cite", "cites", "cited", "citation", "citations", "paper", "papers", "journal", "publication", "publications":
+			return true
+		case "report", "reports":
+			if reportNumber[next] || i > 0 && reportKind[toks[i-1].Text] {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// reportNumber after "report" and reportKind before it make it a document
+// ("report no.", "which nrel report") rather than a verb.
+var (
+	reportNumber = map[string]bool{"number": true, "no": true, "num": true, "nr": true, "id": true}
+	reportKind   = map[string]bool{"which": true, "what": true, "nrel": true, "sandia": true, "technical": true, "tech": true}
+)
 
 // asksThingAfter reports whether, after the cue that ends at toks[from],
 // the question asks "what X" or "which X" of a thing, X naming no cue and

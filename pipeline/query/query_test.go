@@ -275,3 +275,27 @@ func TestQualifiersAndSiblings(t *testing.T) {
 		})
 	}
 }
+
+func TestAsksForAPublication(t *testing.T) {
+	tests := []struct {
+		in   string
+		want bool
+	}{
+		{"the ~3% shading loss came from which nrel report? need the number", true},
+		{"sandia report number for the fuentes thermal model paper", true},
+		{"report no. of the tmy3 users manual", true},
+		{"ref 19 in the pvwatts manual - which journal", true},
+		{"which commercial ar coatings does the manual cite", true},
+		{"who do i contact to find out where to report an epcra spill", false},
+		{"spilled more than the reportable quantity, who do we report it to", false},
+		{"which weather file formats can carry an hourly albedo", false},
+		{"hub height for the ref-c scenario", false},
+	}
+	for _, tc := range tests {
+		t.Run(tc.in, func(t *testing.T) {
+			if got := Analyse(tc.in, Input{}).Expect.Source; got != tc.want {
+				t.Errorf("Expect.Source = %v, want %v", got, tc.want)
+			}
+		})
+	}
+}
