@@ -58,10 +58,21 @@ var glossary = func() *analysis.PhraseTable[string] {
 	for column, phrases := range spec {
 		for _, p := range phrases {
 			columns[p] = column
+			// Engineers type the unit for the quantity: "max dc volts",
+			// "max input amps".
+			for word, unit := range unitWords {
+				if strings.Contains(p, word) {
+					columns[strings.ReplaceAll(p, word, unit)] = column
+				}
+			}
 		}
 	}
 	return analysis.NewPhraseTable(columns)
 }()
+
+// unitWords are quantities a parameter's description names and the unit
+// that may stand for them.
+var unitWords = map[string]string{"voltage": "volts", "current": "amps"}
 
 // nameColumns replaces parameter descriptions by column names when text
 // names a model, and returns the new text with the replacements.
@@ -78,7 +89,7 @@ func nameColumns(text string) (string, []Correction) {
 		if first, second, m := sharedHead(toks[i:]); m > 0 {
 			// "isc and imp temp coeffs": the coefficients of both.
 			column, n = first+" and "+second, m
-		} else if n == 0 || measuresOther(column, text, toks[i+n-1].End, toks[i+n:]) {
+		} else if n == 0 || measuresOther(column, text, toks[i+n-1].End, toks[i+n:]) || otherFace(toks[:i]) {
 			continue
 		}
 		end := toks[i+n-1].End
@@ -126,6 +137,23 @@ func measuresOther(column, text string, end int, rest []analysis.Token) bool {
 	}
 	own, _ := strongCues.At(analysis.Tokens(strings.ToLower(column)))
 	return !slices.Equal(own, next)
+}
+
+// otherFace reports whether the words before a description put it on a
+// bifacial module's rear ("rear side isc", "backside voc"): the sheets'
+// columns are the front's.
+func otherFace(before []analysis.Token) bool {
+	if len(before) > 0 && before[len(before)-1].Text == "side" {
+		before = before[:len(before)-1]
+	}
+	if len(before) == 0 {
+		return false
+	}
+	switch before[len(before)-1].Text {
+	case "rear", "back", "backside", "rearside":
+		return true
+	}
+	return false
 }
 
 // namesModel reports whether a question names a model or part number: a
