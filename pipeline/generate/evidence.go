@@ -1,6 +1,7 @@
 package generate
 
 import (
+	"cmp"
 	"math"
 	"slices"
 	"strconv"
@@ -44,7 +45,11 @@ import (
 //     ("clockwise or counterclockwise"), and the quote names one of them
 //     and not the other.
 func evidence(q question, picked, cands []candidate) map[string]float64 {
-	best := picked[0]
+	// The best-scored unit is judged, not the first in reading order: a
+	// complex answer quotes its parts as the document orders them, and
+	// the context a part adds may come first ("… a 7 % increase relative
+	// to PVWatts V1 …" before "MA Boston — 2 Axis: 8.0 %").
+	best := slices.MaxFunc(picked, func(a, b candidate) int { return cmp.Compare(a.score, b.score) })
 	said := statedValues(q, best)
 	sup := support(q, best, said, cands)
 	f := map[string]float64{

@@ -271,6 +271,7 @@ func (e *Extractive) candidates(q question, chunks []store.Chunk) ([]candidate, 
 	for i := range q.terms {
 		t := &q.terms[i]
 		d := float64(df[t.term])
+		t.unseen = d == 0
 		t.weight = math.Log(1 + (n-d+0.5)/(d+0.5))
 		if t.exact {
 			t.weight *= exactWeight
@@ -991,6 +992,11 @@ func (e *Extractive) score(q question, u unit, terms map[string]bool, ctx unitCo
 	if otherMeasure(q, terms) || header != nil && otherMeasure(q, header) {
 		// "module width": "the Trina Vertex module (length = 2.384m)"
 		// gives its length.
+		return candidate{}, false
+	}
+	if u.kind == kindRow && otherLabel(q, u) {
+		// "table 8 denver co fixed": the row "CO Boulder" shares the
+		// state, and Denver is in no passage.
 		return candidate{}, false
 	}
 	if u.kind == kindSentence && unnamedCase(q, c.matched, ctx.cases) || u.kind == kindRow && rowLacksCase(q, u, ctx.cases) {

@@ -351,6 +351,10 @@ func TestExtractiveReadsTheQuestion(t *testing.T) {
 		Section: "Table 8. Comparison with PVWatts V1 for selected TMY2 locations",
 		Text: "Location | Fixed | Fixed+Premium | 1 Axis | Backtracking | 2 Axis\nHI Honolulu | 8.7 % | 10.9 % | 3.0 % | 3.4 % | 7.8 %\n" +
 			"WY Cheyenne | 8.8 % | 9.2 % | 2.9 % | 3.4 % | 7.2 %"}
+	table8West := store.Chunk{ID: "nrel/1/61", DocID: "nrel", DocNumber: "NREL-TP-6A20-62641", Title: "PVWatts Version 5 Manual", Page: 20,
+		Section: "Table 8. Comparison with PVWatts V1 for selected TMY2 locations",
+		Text: "Location | Fixed | Fixed+Premium | 1 Axis | Backtracking | 2 Axis\nCO Boulder | 8.9 % | 10.2 % | 3.2 % | 3.9 % | 7.3 %\n" +
+			"ME Portland | 10.1 % | 11.0 % | 4.4 % | 5.4 % | 8.1 %"}
 	pitch := store.Chunk{ID: "iea/1/3", DocID: "iea", DocNumber: "IEA-PVPS-T13-BIFI", Page: 2, Section: "Scenarios",
 		Text: "A GCR of 0.4 for the Trina Vertex module (length = 2.384m) corresponds to a row-to-row spacing or pitch of 5.96m. " +
 			"For a GCR of 0.25 the pitch is 9.536m."}
@@ -605,6 +609,10 @@ func TestExtractiveReadsTheQuestion(t *testing.T) {
 			want: "It is important to note that the total loss is not the sum of the individual losses [S1]."},
 		{name: "the columns of the asked cases, not one that adds a case", question: "cheyenne wy fixed and 1-axis increase over v1",
 			category: "technical_value", chunks: []store.Chunk{table8}, want: "WY Cheyenne — Fixed: 8.8 %; 1 Axis: 2.9 % [S1]."},
+		{name: "a row whose label shares the state but not the city asked", question: "denver co fixed in table 8",
+			category: "technical_value", chunks: []store.Chunk{table8West}, want: generate.NotFoundText},
+		{name: "a row whose label abbreviates the state asked", question: "cheyenne wyoming 2-axis in table 8",
+			category: "technical_value", chunks: []store.Chunk{table8}, want: "WY Cheyenne — 2 Axis: 7.2 % [S1]."},
 		{name: "no column for the combination of cases asked", question: "table 8 honolulu 2-axis premium",
 			category: "technical_value", chunks: []store.Chunk{table8}, want: generate.NotFoundText},
 		{name: "a row of another maker is not the model asked about", question: "kaco blueplanet 5.0 tl1 277v paco",
@@ -770,6 +778,35 @@ func TestExtractiveEvidence(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestComplexAnswerJudgedByBestPart: a complex answer quotes its parts in
+// reading order, and the sentence of context that comes first ("… a 7 %
+// increase relative to PVWatts V1") is not what its confidence is judged
+// by: the table row that answers is.
+func TestComplexAnswerJudgedByBestPart(t *testing.T) {
+	chunks := []store.Chunk{
+		{ID: "nrel/1/50", DocID: "nrel", DocNumber: "NREL-TP-6A20-62641", Title: "PVWatts Version 5 Manual", Page: 14, Section: "11 System Losses",
+			Text: "This suggests that the default PVWatts V5 system loss represents roughly a 7 % increase in system performance relative to PVWatts V1."},
+		{ID: "nrel/1/61", DocID: "nrel", DocNumber: "NREL-TP-6A20-62641", Title: "PVWatts Version 5 Manual", Page: 20,
+			Section: "Table 8. Comparison with PVWatts V1 for selected TMY2 locations",
+			Text: "Location | Fixed | Fixed+Premium | 1 Axis | Backtracking | 2 Axis\nCO Boulder | 8.9 % | 10.2 % | 3.2 % | 3.9 % | 7.3 %\n" +
+				"ME Portland | 10.1 % | 11.0 % | 4.4 % | 5.4 % | 8.1 %"}}
+	question := "boulder 2-axis increase v5 vs v1"
+	qa := query.Analyse(question, query.Input{})
+	res, err := generate.NewExtractive(generate.ExtractiveOptions{}).Generate(context.Background(), generate.Request{
+		Question: qa.Text, Category: "general", Complexity: "complex", Expect: qa.Expect, Chunks: chunks})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := "This suggests that the default PVWatts V5 system loss represents roughly a 7 % increase in system performance relative to PVWatts V1 [S1]. " +
+		"CO Boulder — 2 Axis: 7.3 % [S2]."
+	if res.Text != want {
+		t.Fatalf("answer\n got: %s\nwant: %s", res.Text, want)
+	}
+	if res.Features["structured"] != 1 || res.Features["parts"] != 1 {
+		t.Errorf("features %v: want the row judged (structured 1) and parts 1", res.Features)
 	}
 }
 

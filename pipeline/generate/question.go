@@ -40,6 +40,8 @@ type qterm struct {
 	// only as such: the letter alone is often a stopword.
 	lettered *regexp.Regexp
 	weight   float64
+	// unseen marks a term no unit of the passages holds.
+	unseen bool
 }
 
 // question is what the extractive generator needs to know about a question.
@@ -137,6 +139,8 @@ type question struct {
 	// journal or publication (see guard.Expectation.Source): only a unit
 	// citing an entry of a reference list names one.
 	publication bool
+	// order is the term of each of the question's tokens, in order.
+	order []string
 	// refs are the numbers of the references the question names ("ref
 	// 17"): their entries may answer it (see namedEntries).
 	refs []string
@@ -161,6 +165,7 @@ func parseQuestion(text, category, complexity string, expect guard.Expectation) 
 	for i, t := range toks {
 		q.words[t.Text] = true
 		q.times[t.Term]++
+		q.order = append(q.order, t.Term)
 		if aside[i] {
 			continue
 		}

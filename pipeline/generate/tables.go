@@ -86,6 +86,73 @@ func labelAsked(q question, u unit) bool {
 	return 2*found >= len(words)
 }
 
+// otherLabel reports whether a table row's label names another thing than
+// the question: the question holds some of the label's words but not all
+// ("co" of "CO Boulder"), and right beside one of them a word that is in
+// none of the passages ("denver co") names what it asks about. A label the
+// question holds whole, or a word the label's missing word abbreviates
+// ("maine" of "ME Portland"), is not another thing.
+func otherLabel(q question, u unit) bool {
+	if u.header == "" {
+		return false
+	}
+	words := analysis.Terms(splitCells(u.text)[0])
+	var missing []string
+	for _, w := range words {
+		if !q.has[w] {
+			missing = append(missing, w)
+		}
+	}
+	if len(missing) == 0 || len(missing) == len(words) {
+		return false
+	}
+	return slices.ContainsFunc(q.terms, func(t qterm) bool {
+		if !t.unseen || t.frame || t.exact || !besideLabel(q.order, t.term, words) {
+			return false
+		}
+		// "portland maine": "ME" of "ME Portland" abbreviates "maine"
+		// (whose term is "main").
+		for w := range q.words {
+			if strings.HasPrefix(w, t.term) && slices.ContainsFunc(missing, func(m string) bool { return abbreviates(m, w) }) {
+				return false
+			}
+		}
+		return true
+	})
+}
+
+// besideLabel reports whether term stands in the question right before or
+// after a word of the label: "denver co" names a city beside the state.
+func besideLabel(order []string, term string, label []string) bool {
+	for i, o := range order {
+		if o != term {
+			continue
+		}
+		if i > 0 && slices.Contains(label, order[i-1]) || i+1 < len(order) && slices.Contains(label, order[i+1]) {
+			return true
+		}
+	}
+	return false
+}
+
+// abbreviates reports whether abbr, a short word, abbreviates word: its
+// first letter opens word and its other letters follow in order ("me" of
+// "maine", "nh" of "new hampshire" written as one word).
+func abbreviates(abbr, word string) bool {
+	if len(abbr) > 3 || len(abbr) >= len(word) || abbr[0] != word[0] {
+		return false
+	}
+	rest := word[1:]
+	for _, r := range abbr[1:] {
+		i := strings.IndexRune(rest, r)
+		if i < 0 {
+			return false
+		}
+		rest = rest[i+1:]
+	}
+	return true
+}
+
 // askedCells writes a table row as its label and the cells of the columns
 // the question asks about, or "" when the row and its header do not line
 // up or no column is asked about; none is set when no cell of the row is
