@@ -7,6 +7,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/cewhq/cew/answer"
 	"github.com/cewhq/cew/pipeline"
 	"github.com/cewhq/cew/pipeline/confidence"
 	"github.com/cewhq/cew/pipeline/eval"
@@ -16,7 +17,8 @@ const defaultConfidenceModel = "pipeline/confidence/extractive.json"
 
 func newEvalCalibrateCmd(a *app) *cobra.Command {
 	var outcomesPath, squadOutcomesPath, out string
-	var squadShare float64
+	var squadShare, squadRefused float64
+	var squadHoldPath string
 	var opts confidence.FitOptions
 	cmd := &cobra.Command{
 		Use:   "calibrate",
@@ -32,7 +34,12 @@ With --squad-outcomes, the answers of a "cew eval qa --keep-unconfident --outcom
 run (SQuAD 2.0: general-knowledge paragraphs, thousands of answers, many wrong) help fit
 the weights, weighing --squad-share times the domain answers together; the thresholds are
 still chosen on the domain answers alone. Fit on some articles (cew eval qa --articles 1-4)
-and measure on the others.`,
+and measure on the others.
+
+With --hold-refused, the refusal threshold chosen on the domain answers is raised, when it
+must be, until the model refuses --refused-share of the unanswerable questions in a
+"cew eval qa --keep-unconfident --outcomes FILE" run: the operating point holds on questions
+the documents do not answer.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			outcomes, err := readDomainOutcomes(outcomesPath)
@@ -61,6 +68,28 @@ and measure on the others.`,
 			if err != nil {
 				return err
 			}
+			if squadHoldPath != "" {
+				qa, err := readJSONLines[eval.QAOutcome](squadHoldPath)
+				if err != nil {
+					return err
+				}
+				var answered []confidence.Features
+				refused := 0
+				for _, o := range qa {
+					switch {
+					case o.Answerable:
+					case o.Status != answer.StatusAnswered:
+						refused++
+					case o.Features == nil:
+						return fmt.Errorf("%s: an answered question without confidence features (write it with cew eval qa --keep-unconfident --outcomes)", squadHoldPath)
+					default:
+						answered = append(answered, o.Features)
+					}
+				}
+				if m.HoldRefusal(answered, refused, squadRefused) {
+					m.Fit.Data += fmt.Sprintf("; refusal raised to refuse %g of the unanswerable questions of %s", squadRefused, squadHoldPath)
+				}
+			}
 			for _, n := range pipeline.EmbedderFeatures {
 				if _, ok := m.Weights[n]; ok {
 					m.Needs = append(m.Needs, n)
@@ -88,6 +117,8 @@ and measure on the others.`,
 	cmd.Flags().Float64Var(&opts.HighPrecision, "high-precision", 0, "share of right answers \"high\" must keep out of fold (default 0.97)")
 	cmd.Flags().Float64Var(&opts.MediumPrecision, "medium-precision", 0, "share of right answers \"medium\" must keep out of fold (default 0.80)")
 	cmd.Flags().Float64Var(&opts.WrongCost, "wrong-cost", 0, "right answers one wrong answer is worth when choosing the refusal threshold (default 3)")
+	cmd.Flags().StringVar(&squadHoldPath, "hold-refused", "", "outcomes file of cew eval qa --keep-unconfident (SQuAD 2.0) whose unanswerable questions the refusal threshold must refuse")
+	cmd.Flags().Float64Var(&squadRefused, "refused-share", 0.60, "share of --hold-refused's unanswerable questions to refuse")
 	_ = cmd.MarkFlagRequired("outcomes")
 	return cmd
 }

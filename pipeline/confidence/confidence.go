@@ -71,6 +71,10 @@ type FitInfo struct {
 	BorrowedRight       int     `json:"borrowed_right,omitempty"`
 	BorrowedShare       float64 `json:"borrowed_share,omitempty"`
 	OwnOutOfFoldLogLoss float64 `json:"own_out_of_fold_log_loss,omitempty"`
+	// HeldRefused is the share of unanswerable questions of another set
+	// that the refusal threshold was raised to refuse (see
+	// Model.HoldRefusal); 0 when it was not raised.
+	HeldRefused float64 `json:"held_refused,omitempty"`
 }
 
 // Level is a probability's level: "high", "medium", "low", or "" when it is
@@ -587,4 +591,41 @@ func candidates(probs []float64) []float64 {
 		}
 	}
 	return out
+}
+
+// HoldRefusal raises the refusal threshold, when it must, to the lowest at
+// which the model refuses at least share of a set of unanswerable
+// questions: refused of them were refused before the model judged them,
+// and answered holds the features of the others. The levels above move up
+// with it. It reports whether the threshold moved. The tuning split's
+// answers choose the threshold that serves them best (Fit), and a set of
+// questions the documents do not answer keeps it from answering too many
+// of those: a threshold promised to hold on one kind of question is not
+// loosened for another.
+func (m *Model) HoldRefusal(answered []Features, refused int, share float64) bool {
+	total := refused + len(answered)
+	if total == 0 || share <= 0 {
+		return false
+	}
+	need := int(math.Ceil(share*float64(total))) - refused
+	if need <= 0 {
+		return false
+	}
+	ps := make([]float64, len(answered))
+	for i, f := range answered {
+		ps[i] = m.Probability(f)
+	}
+	sort.Float64s(ps)
+	// Refusing below the need-th lowest probability refuses need-1 of
+	// them; just above it, need.
+	t := ps[min(need, len(ps))-1]
+	t = math.Nextafter(t, 2)
+	if t <= m.Refuse {
+		return false
+	}
+	m.Refuse = t
+	m.Medium = max(m.Medium, t)
+	m.High = max(m.High, m.Medium)
+	m.Fit.HeldRefused = share
+	return true
 }

@@ -228,3 +228,39 @@ func TestJudges(t *testing.T) {
 		t.Error("a model needing nothing judges anything")
 	}
 }
+
+// TestHoldRefusal raises the refusal threshold just enough to refuse the
+// share asked of a set of unanswerable questions, moves the levels above
+// it, and leaves a threshold that already refuses enough alone.
+func TestHoldRefusal(t *testing.T) {
+	base := Model{Weights: map[string]float64{"x": 10}, Bias: -5, Refuse: 0.01, Medium: 0.6, High: 0.9}
+	var answered []Features
+	for _, x := range []float64{0.1, 0.2, 0.4, 0.6, 0.8, 1.0} {
+		answered = append(answered, Features{"x": x})
+	}
+	// 10 unanswerable questions, 4 refused before the model judged them:
+	// 6 of 10 refused takes 2 more, the two with x 0.1 and 0.2.
+	m := base
+	if !m.HoldRefusal(answered, 4, 0.6) {
+		t.Fatal("threshold not raised")
+	}
+	if got := m.Probability(Features{"x": 0.2}); got >= m.Refuse {
+		t.Errorf("x 0.2 (p %.3f) is shown at refuse %.3f", got, m.Refuse)
+	}
+	if got := m.Probability(Features{"x": 0.4}); got < m.Refuse {
+		t.Errorf("x 0.4 (p %.3f) is refused at refuse %.3f", got, m.Refuse)
+	}
+	if m.Medium < m.Refuse || m.High < m.Medium || m.Fit.HeldRefused != 0.6 {
+		t.Errorf("levels refuse %.3f medium %.3f high %.3f, held %g", m.Refuse, m.Medium, m.High, m.Fit.HeldRefused)
+	}
+	// Enough refused already: nothing moves.
+	m = base
+	if m.HoldRefusal(answered, 9, 0.6) || m.Refuse != base.Refuse {
+		t.Errorf("threshold moved to %.3f though 9 of 15 were refused", m.Refuse)
+	}
+	// Medium below the raised threshold moves up to it.
+	m = base
+	if !m.HoldRefusal(answered, 0, 0.9) || m.Medium != m.Refuse || m.High < m.Medium {
+		t.Errorf("refusing 90 %%: refuse %.3f medium %.3f high %.3f", m.Refuse, m.Medium, m.High)
+	}
+}
