@@ -611,6 +611,8 @@ func TestExtractiveReadsTheQuestion(t *testing.T) {
 			category: "technical_value", chunks: []store.Chunk{table8}, want: "WY Cheyenne — Fixed: 8.8 %; 1 Axis: 2.9 % [S1]."},
 		{name: "a row whose label shares the state but not the city asked", question: "denver co fixed in table 8",
 			category: "technical_value", chunks: []store.Chunk{table8West}, want: generate.NotFoundText},
+		{name: "a word beside a column's name says which column, not which row", question: "table 8 cheyenne single axis",
+			category: "technical_value", chunks: []store.Chunk{table8}, want: "WY Cheyenne — 1 Axis: 2.9 % [S1]."},
 		{name: "a row whose label abbreviates the state asked", question: "cheyenne wyoming 2-axis in table 8",
 			category: "technical_value", chunks: []store.Chunk{table8}, want: "WY Cheyenne — 2 Axis: 7.2 % [S1]."},
 		{name: "no column for the combination of cases asked", question: "table 8 honolulu 2-axis premium",

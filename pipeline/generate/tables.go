@@ -90,13 +90,15 @@ func labelAsked(q question, u unit) bool {
 // the question: the question holds some of the label's words but not all
 // ("co" of "CO Boulder"), and right beside one of them a word that is in
 // none of the passages ("denver co") names what it asks about. A label the
-// question holds whole, or a word the label's missing word abbreviates
-// ("maine" of "ME Portland"), is not another thing.
+// question holds whole, a word the label's missing word abbreviates
+// ("maine" of "ME Portland") or one beside a column's name ("newark single
+// axis") is not another thing.
 func otherLabel(q question, u unit) bool {
 	if u.header == "" {
 		return false
 	}
 	words := analysis.Terms(splitCells(u.text)[0])
+	header := analysis.Terms(u.header)
 	var missing []string
 	for _, w := range words {
 		if !q.has[w] {
@@ -107,7 +109,9 @@ func otherLabel(q question, u unit) bool {
 		return false
 	}
 	return slices.ContainsFunc(q.terms, func(t qterm) bool {
-		if !t.unseen || t.frame || t.exact || !besideLabel(q.order, t.term, words) {
+		if !t.unseen || t.frame || t.exact || !besideLabel(q.order, t.term, words) || besideLabel(q.order, t.term, header) {
+			// A word beside a column's ("single" of "single axis",
+			// the header's "1 Axis") says which column, not which row.
 			return false
 		}
 		// "portland maine": "ME" of "ME Portland" abbreviates "maine"
@@ -123,6 +127,7 @@ func otherLabel(q question, u unit) bool {
 
 // besideLabel reports whether term stands in the question right before or
 // after a word of the label: "denver co" names a city beside the state.
+// (Or, given a header's words, beside a column's name.)
 func besideLabel(order []string, term string, label []string) bool {
 	for i, o := range order {
 		if o != term {
