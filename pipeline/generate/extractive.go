@@ -303,7 +303,8 @@ func (e *Extractive) candidates(q question, chunks []store.Chunk) ([]candidate, 
 	for i, u := range units {
 		if u.asks || u.kind == kindRow && u.header == "" && u.isHeader || ReferenceSection(chunks[u.chunk].Section) && !u.entry {
 			// A question in a document, a table's header line, an entry of
-			// a reference list: none is ever the answer.
+			// a reference list (but one the question names by number, see
+			// namedEntries): none is ever the answer.
 			continue
 		}
 		if cases[u.chunk] == nil && len(q.expect.Qualifiers) > 0 {

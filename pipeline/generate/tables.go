@@ -140,9 +140,9 @@ func besideLabel(order []string, term string, label []string) bool {
 	return false
 }
 
-// abbreviates reports whether abbr, a short word, abbreviates word: its
-// first letter opens word and its other letters follow in order ("me" of
-// "maine", "nh" of "new hampshire" written as one word).
+// abbreviates reports whether abbr, a word of up to three letters,
+// abbreviates word: its first letter opens word and its other letters
+// follow in order ("me" of "maine", "wy" of "wyoming").
 func abbreviates(abbr, word string) bool {
 	if len(abbr) > 3 || len(abbr) >= len(word) || abbr[0] != word[0] {
 		return false
