@@ -594,8 +594,8 @@ func TestQualifierAsked(t *testing.T) {
 
 // TestReferenceEntriesFollowed asks which report a passage cites: the entry
 // of the reference list it cites reaches the reader and is quoted and cited,
-// whether retrieval returned its chunk or only the search within the
-// document finds it (few candidates).
+// whole where a page break cuts it, whether retrieval returned its chunk or
+// only the search within the document finds it (few candidates).
 func TestReferenceEntriesFollowed(t *testing.T) {
 	st := sampleCorpus(t)
 	for _, candidates := range []int{0, 3} {
@@ -605,17 +605,73 @@ func TestReferenceEntriesFollowed(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			ans, err := p.Answer(context.Background(), pipeline.Request{Tenant: tenant,
-				Question: "the ~3% shading loss on 'unshaded' systems came from which nrel report? need the number"})
-			if err != nil {
-				t.Fatal(err)
-			}
-			if ans.Status != answer.StatusAnswered || !strings.Contains(ans.Answer, "NREL/TP-5200-54876") {
-				t.Fatalf("%s (%s) %q, want the report number of entry [14]", ans.Status, ans.Reason, ans.Answer)
-			}
-			if !slices.ContainsFunc(ans.Sources, func(s answer.Source) bool { return s.Section == "References" }) {
-				t.Errorf("no source in the reference list: %+v", ans.Sources)
+			for _, tc := range []struct{ question, want string }{
+				{"the ~3% shading loss on 'unshaded' systems came from which nrel report? need the number", "NREL/TP-5200-54876"},
+				// Entry [15] ends page 18's chunk; its report number opens
+				// page 19's.
+				{"sandia report number for the fuentes thermal model paper", "SAND85-0330"},
+			} {
+				ans, err := p.Answer(context.Background(), pipeline.Request{Tenant: tenant, Question: tc.question})
+				if err != nil {
+					t.Fatal(err)
+				}
+				if ans.Status != answer.StatusAnswered || !strings.Contains(ans.Answer, tc.want) {
+					t.Fatalf("%q: %s (%s) %q, want %s from the reference list", tc.question, ans.Status, ans.Reason, ans.Answer, tc.want)
+				}
+				if !slices.ContainsFunc(ans.Sources, func(s answer.Source) bool { return s.Section == "References" }) {
+					t.Errorf("%q: no source in the reference list: %+v", tc.question, ans.Sources)
+				}
 			}
 		})
+	}
+}
+
+// TestReferenceEntryCutByChunk: an entry that ends one chunk of a reference
+// list goes on in the next, which neither retrieval nor the search for the
+// entry's number finds; the pipeline fetches it by the entry after, and the
+// answer quotes the entry whole, each part citing its own chunk.
+func TestReferenceEntryCutByChunk(t *testing.T) {
+	st, err := embedded.Open(t.TempDir(), embedded.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { st.Close() })
+	doc := store.Document{Tenant: tenant, ID: ingest.DocID("TP-1"), Number: "TP-1", Title: "Thermal manual", Revision: "1",
+		Status: "IFC", DriveLink: "https://drive.google.com/file/d/EXAMPLE-TP-1"}
+	texts := []struct {
+		page          int
+		section, text string
+	}{
+		{4, "9 Thermal Model", "PVWatts implements a thermal model developed by Fuentes [15]."},
+		{9, "References", "[14] Deline, C.; Photovoltaic Shading Testbed.\n[15] Fuentes, M. K. (1987). A Simplified Thermal Model for Flat-Plate Photovoltaic Arrays."},
+		{10, "References", "SAND85-0330. Albuquerque, NM: Sandia National Laboratories.\n[16] California Energy Commission. (2013). CEC PV Calculator Version 4.0."},
+	}
+	var chunks []store.Chunk
+	for i, c := range texts {
+		chunks = append(chunks, store.Chunk{ID: store.ChunkID(doc.ID, doc.Revision, i), Tenant: tenant, DocID: doc.ID, DocNumber: doc.Number,
+			Title: doc.Title, Revision: doc.Revision, Page: c.page, Section: c.section, DriveLink: doc.DriveLink, Index: i, Text: c.text})
+	}
+	doc.Chunks, doc.Pages = len(chunks), 10
+	if err := st.PutDocument(context.Background(), doc, chunks); err != nil {
+		t.Fatal(err)
+	}
+	p, err := pipeline.New(pipeline.Config{Searcher: st, Catalog: st, Generator: generate.NewExtractive(generate.ExtractiveOptions{}),
+		Pre: guard.DefaultPreOptions(), Post: guard.DefaultPostOptions(), Candidates: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ans, err := p.Answer(context.Background(), pipeline.Request{Tenant: tenant, Question: "sandia report number for the fuentes thermal model paper"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if ans.Status != answer.StatusAnswered || !strings.Contains(ans.Answer, "SAND85-0330") || !strings.Contains(ans.Answer, "Fuentes, M. K.") {
+		t.Fatalf("%s (%s) %q, want entry [15] whole", ans.Status, ans.Reason, ans.Answer)
+	}
+	pages := map[int]bool{}
+	for _, s := range ans.Sources {
+		pages[s.Page] = true
+	}
+	if !pages[9] || !pages[10] {
+		t.Errorf("sources %+v, want both pages of the reference list", ans.Sources)
 	}
 }

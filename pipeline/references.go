@@ -3,6 +3,7 @@ package pipeline
 import (
 	"context"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/cewhq/cew/pipeline/generate"
@@ -25,8 +26,8 @@ const maxReferenceChunks = 2
 // retrieved candidates first, then by a keyword search within the
 // document (at most maxReferenceChunks documents are searched). At most
 // maxReferenceChunks chunks holding entries are added, after the ranked
-// ones, each with the list's next chunk when the entry ends its chunk (a
-// page break may cut it); a failed search adds nothing.
+// ones, and the list's next chunk when a wanted entry ends its chunk (a
+// chunk boundary may cut it); a failed search adds nothing.
 func (r *run) withReferences(ctx context.Context, tenant string, qa query.Analysis, ranked, hits []store.Hit) []store.Hit {
 	if !qa.Expect.Source || len(ranked) == 0 {
 		return ranked
@@ -47,52 +48,60 @@ func (r *run) withReferences(ctx context.Context, tenant string, qa query.Analys
 		}
 	}
 	out := slices.Clip(ranked)
-	have := func(doc, n string) bool {
-		return slices.ContainsFunc(out, func(h store.Hit) bool { return h.Chunk.DocID == doc && generate.HoldsEntry(h.Chunk, n) })
-	}
 	// Each document's reference list is searched once, and at most
 	// maxReferenceChunks documents are.
 	searched := map[string][]store.Hit{}
 	search := func(doc string) []store.Hit {
 		found, ok := searched[doc]
 		if !ok && len(searched) < maxReferenceChunks {
-			found = r.searchReferences(ctx, tenant, doc, wants)
+			var nums []string
+			for _, w := range wants {
+				if w.doc == doc {
+					nums = append(nums, w.n)
+				}
+			}
+			found = r.searchReferences(ctx, tenant, doc, nums)
 			searched[doc] = found
 		}
 		return found
 	}
 	added := 0
 	for _, w := range wants {
-		if added >= maxReferenceChunks {
-			break
-		}
-		if have(w.doc, w.n) {
+		holds := func(h store.Hit) bool { return h.Chunk.DocID == w.doc && generate.HoldsEntry(h.Chunk, w.n) }
+		var ch store.Chunk
+		switch i := slices.IndexFunc(out, holds); {
+		case i >= 0:
+			ch = out[i].Chunk
+		case added >= maxReferenceChunks:
 			continue
-		}
-		pool := hits
-		i := slices.IndexFunc(pool, func(h store.Hit) bool { return h.Chunk.DocID == w.doc && generate.HoldsEntry(h.Chunk, w.n) })
-		if i < 0 {
-			pool = search(w.doc)
-			i = slices.IndexFunc(pool, func(h store.Hit) bool { return generate.HoldsEntry(h.Chunk, w.n) })
-			if i < 0 {
-				continue
+		default:
+			found := hits
+			j := slices.IndexFunc(found, holds)
+			if j < 0 {
+				found = search(w.doc)
+				if j = slices.IndexFunc(found, holds); j < 0 {
+					continue
+				}
 			}
+			ch = found[j].Chunk
+			out = append(out, found[j])
+			added++
 		}
-		ch := pool[i].Chunk
-		out = append(out, pool[i])
-		added++
 		if !generate.EndsChunk(ch, w.n) {
 			continue
 		}
-		// A page break may cut the entry: its end opens the list's next
-		// chunk.
+		// A chunk boundary may cut the entry: its end opens the list's
+		// next chunk, which goes on with the entry after it.
 		next := func(h store.Hit) bool {
 			return h.Chunk.DocID == ch.DocID && h.Chunk.Revision == ch.Revision && h.Chunk.Index == ch.Index+1 &&
-				generate.ReferenceSection(h.Chunk.Section) && !slices.ContainsFunc(out, func(o store.Hit) bool { return o.Chunk.ID == h.Chunk.ID })
+				generate.ReferenceSection(h.Chunk.Section)
 		}
-		if j := slices.IndexFunc(pool, next); j >= 0 {
-			out = append(out, pool[j])
-		} else if found := search(w.doc); slices.ContainsFunc(found, next) {
+		if slices.ContainsFunc(out, next) {
+			continue
+		}
+		if j := slices.IndexFunc(hits, next); j >= 0 {
+			out = append(out, hits[j])
+		} else if found := r.searchReferences(ctx, tenant, w.doc, []string{following(w.n)}); slices.ContainsFunc(found, next) {
 			out = append(out, found[slices.IndexFunc(found, next)])
 		}
 	}
@@ -102,15 +111,18 @@ func (r *run) withReferences(ctx context.Context, tenant string, qa query.Analys
 // entryWant is entry n of document doc's reference list.
 type entryWant struct{ doc, n string }
 
-// searchReferences searches one document by keywords for the numbers of
-// the entries wanted from it, keeping the chunks of its reference lists.
-func (r *run) searchReferences(ctx context.Context, tenant, doc string, wants []entryWant) []store.Hit {
-	var nums []string
-	for _, w := range wants {
-		if w.doc == doc {
-			nums = append(nums, w.n)
-		}
+// following is the number of the entry after entry n.
+func following(n string) string {
+	i, err := strconv.Atoi(n)
+	if err != nil {
+		return n
 	}
+	return strconv.Itoa(i + 1)
+}
+
+// searchReferences searches one document by keywords for entry numbers,
+// keeping the chunks of its reference lists.
+func (r *run) searchReferences(ctx context.Context, tenant, doc string, nums []string) []store.Hit {
 	hits, err := r.p.cfg.Searcher.Search(ctx, store.SearchRequest{
 		Tenant: tenant, Query: "references " + strings.Join(nums, " "), Mode: store.ModeKeyword,
 		K: store.DefaultK, DocIDs: []string{doc},
