@@ -300,6 +300,7 @@ func (e *Extractive) candidates(q question, chunks []store.Chunk) ([]candidate, 
 	var cands []candidate
 	cases := make([][]guard.Qualifier, len(chunks))
 	headers := map[string]shape{}
+	entries := map[[2]string]string{}
 	for i, u := range units {
 		if u.asks || u.kind == kindRow && u.header == "" && u.isHeader || ReferenceSection(chunks[u.chunk].Section) && !u.entry {
 			// A question in a document, a table's header line, an entry of
@@ -313,7 +314,7 @@ func (e *Extractive) candidates(q question, chunks []store.Chunk) ([]candidate, 
 		uc := unitContext{title: titles[u.chunk], section: sections[u.chunk],
 			frame: chunks[u.chunk].Section + "\n" + chunks[u.chunk].Title, cases: cases[u.chunk], headers: headers}
 		if q.expect.Source {
-			uc.entries = citedEntries(u, chunks)
+			uc.entries = citedEntries(u, chunks, entries)
 		}
 		c, ok := e.score(q, u, unitTerms[i], uc, total, len(chunks))
 		if ok {

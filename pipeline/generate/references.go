@@ -79,15 +79,19 @@ func namedEntries(q question, chunks []store.Chunk) []unit {
 
 // HoldsEntry reports whether a chunk of a reference list holds entry n.
 func HoldsEntry(ch store.Chunk, n string) bool {
-	if !ReferenceSection(ch.Section) {
-		return false
-	}
+	return ReferenceSection(ch.Section) && slices.Contains(entryNumbers(ch), n)
+}
+
+// entryNumbers returns the numbers of the entries a chunk's lines open, in
+// order.
+func entryNumbers(ch store.Chunk) []string {
+	var out []string
 	for line := range strings.Lines(ch.Text) {
-		if m := referenceEntry.FindStringSubmatch(strings.TrimSpace(line)); m != nil && m[1] == n {
-			return true
+		if m := referenceEntry.FindStringSubmatch(strings.TrimSpace(line)); m != nil {
+			out = append(out, m[1])
 		}
 	}
-	return false
+	return out
 }
 
 // followReferences adds to the quoted units the reference-list entries
@@ -140,23 +144,30 @@ func continuation(chunks []store.Chunk, ch store.Chunk) (int, string) {
 // EndsChunk reports whether entry n is the last entry of a chunk of a
 // reference list: it may go on in the list's next chunk.
 func EndsChunk(ch store.Chunk, n string) bool {
-	last := ""
-	for line := range strings.Lines(ch.Text) {
-		if m := referenceEntry.FindStringSubmatch(strings.TrimSpace(line)); m != nil {
-			last = m[1]
-		}
-	}
-	return last == n
+	nums := entryNumbers(ch)
+	return len(nums) > 0 && nums[len(nums)-1] == n
 }
 
 // citedEntries is the text of the reference-list entries a unit cites,
 // from the chunks, joined; "" when it cites none that were retrieved.
-func citedEntries(u unit, chunks []store.Chunk) string {
+// found keeps each entry's text by document and number, as many units cite
+// the same entries.
+func citedEntries(u unit, chunks []store.Chunk, found map[[2]string]string) string {
 	var out []string
 	for _, n := range Citations(u.text) {
-		entry, _ := findEntry(chunks, chunks[u.chunk].DocID, n)
-		for _, part := range entry {
-			out = append(out, part.quote)
+		key := [2]string{chunks[u.chunk].DocID, n}
+		text, ok := found[key]
+		if !ok {
+			entry, _ := findEntry(chunks, key[0], n)
+			parts := make([]string, len(entry))
+			for i, part := range entry {
+				parts[i] = part.quote
+			}
+			text = strings.Join(parts, "\n")
+			found[key] = text
+		}
+		if text != "" {
+			out = append(out, text)
 		}
 	}
 	return strings.Join(out, "\n")
