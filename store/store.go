@@ -169,6 +169,30 @@ type Lexicon interface {
 	Vocabulary(ctx context.Context, tenant string) (Vocabulary, error)
 }
 
+// ChunkReader is an optional capability of a Searcher, found by type
+// assertion: chunks read by id rather than ranked, for the passages a
+// question needs wherever they rank (a document's title page when it asks
+// who wrote the document). A backend without it answers from what search
+// returns.
+type ChunkReader interface {
+	// Chunks returns the tenant's stored chunks with these ids, in the order
+	// asked, of any revision; an id that names no chunk is skipped.
+	Chunks(ctx context.Context, tenant string, ids []string) ([]Chunk, error)
+}
+
+// InOrder lists the found chunks in the order of ids, each once, for a
+// ChunkReader: an id found nowhere is skipped.
+func InOrder(ids []string, found map[string]Chunk) []Chunk {
+	out := make([]Chunk, 0, len(found))
+	for _, id := range ids {
+		if c, ok := found[id]; ok {
+			out = append(out, c)
+			delete(found, id)
+		}
+	}
+	return out
+}
+
 // Store is what a backend implements.
 type Store interface {
 	Searcher

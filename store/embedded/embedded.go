@@ -41,6 +41,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 	"sync"
 	"time"
 
@@ -50,7 +51,10 @@ import (
 	"github.com/cewhq/cew/store/analysis"
 )
 
-var _ store.Store = (*Store)(nil)
+var (
+	_ store.Store       = (*Store)(nil)
+	_ store.ChunkReader = (*Store)(nil)
+)
 
 // Errors of this backend, beside the store sentinels; check with errors.Is.
 // Their text reads as the end of the wrapping message ("store/embedded:
@@ -240,6 +244,40 @@ func (s *Store) Documents(ctx context.Context, tenant string) ([]store.Document,
 	}
 	slices.SortFunc(docs, store.CompareDocuments)
 	return docs, nil
+}
+
+// Chunks implements store.ChunkReader: it reads the slots of the
+// revisions the ids name, not every chunk of the tenant.
+func (s *Store) Chunks(ctx context.Context, tenant string, ids []string) ([]store.Chunk, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, fmt.Errorf("store/embedded: chunks: %w", err)
+	}
+	if tenant == "" {
+		return nil, fmt.Errorf("store/embedded: chunks: %w", store.ErrNoTenant)
+	}
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	if s.closed {
+		return nil, fmt.Errorf("store/embedded: chunks %s: %w", tenant, ErrClosed)
+	}
+	ix, ok := s.tenants[tenant]
+	if !ok || len(ids) == 0 {
+		return []store.Chunk{}, nil
+	}
+	found := make(map[string]store.Chunk, len(ids))
+	for _, rv := range ix.revs {
+		prefix := rv.doc.ID + "/" + rv.doc.Revision + "/"
+		if !slices.ContainsFunc(ids, func(id string) bool { return strings.HasPrefix(id, prefix) }) {
+			continue
+		}
+		for _, slot := range rv.slots {
+			c := ix.chunks[slot]
+			if slices.Contains(ids, c.ID) {
+				found[c.ID] = c
+			}
+		}
+	}
+	return store.InOrder(ids, found), nil
 }
 
 // Generation implements store.Catalog. A tenant with nothing indexed is at

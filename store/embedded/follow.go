@@ -150,8 +150,9 @@ type Follower struct {
 }
 
 var (
-	_ store.Store   = (*Follower)(nil)
-	_ store.Lexicon = (*Follower)(nil)
+	_ store.Store       = (*Follower)(nil)
+	_ store.Lexicon     = (*Follower)(nil)
+	_ store.ChunkReader = (*Follower)(nil)
 )
 
 // fileStamp is what a stat tells of the file: whether a writer may have
@@ -400,6 +401,11 @@ func (f *Follower) Generation(ctx context.Context, tenant string) (uint64, error
 // Vocabulary implements store.Lexicon on the current snapshot.
 func (f *Follower) Vocabulary(ctx context.Context, tenant string) (store.Vocabulary, error) {
 	return f.cur.Load().Vocabulary(ctx, tenant)
+}
+
+// Chunks implements store.ChunkReader on the current snapshot.
+func (f *Follower) Chunks(ctx context.Context, tenant string, ids []string) ([]store.Chunk, error) {
+	return f.cur.Load().Chunks(ctx, tenant, ids)
 }
 
 // PutDocument implements store.Indexer as one Write: it takes the file's

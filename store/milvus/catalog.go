@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"slices"
+	"strings"
 	"time"
 
 	"github.com/milvus-io/milvus/client/v2/column"
@@ -38,6 +39,50 @@ func (s *Store) Documents(ctx context.Context, tenant string) ([]store.Document,
 	}
 	slices.SortFunc(docs, store.CompareDocuments)
 	return docs, nil
+}
+
+// Chunks implements store.ChunkReader with one query on the chunk ids
+// within the tenant's partition; rows still being written (staged) are not
+// read.
+func (s *Store) Chunks(ctx context.Context, tenant string, ids []string) ([]store.Chunk, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, fmt.Errorf("store/milvus: chunks: %w", err)
+	}
+	if tenant == "" {
+		return nil, fmt.Errorf("store/milvus: chunks: %w", store.ErrNoTenant)
+	}
+	if err := checkKey(fTenant, tenant); err != nil {
+		return nil, fmt.Errorf("store/milvus: chunks: %w", err)
+	}
+	if len(ids) == 0 {
+		return []store.Chunk{}, nil
+	}
+	list := make([]string, len(ids))
+	for i, id := range ids {
+		if err := checkKey(fChunkID, id); err != nil {
+			return nil, fmt.Errorf("store/milvus: chunks %s: %w", tenant, err)
+		}
+		list[i] = literal(id)
+	}
+	if err := s.use(); err != nil {
+		return nil, fmt.Errorf("store/milvus: chunks %s: %w", tenant, err)
+	}
+	defer s.mu.RUnlock()
+	filter := fTenant + " == " + literal(tenant) + " && " + fStaged + " == false && " +
+		fChunkID + " in [" + strings.Join(list, ", ") + "]"
+	found := make(map[string]store.Chunk, len(ids))
+	err := s.queryAll(ctx, s.chunks, filter, hitFields, func(rs milvusclient.ResultSet) error {
+		r := resultReader{rs: rs}
+		for i := 0; i < rs.ResultCount; i++ {
+			c := r.chunk(i)
+			found[c.ID] = c
+		}
+		return r.err
+	})
+	if err != nil {
+		return nil, fmt.Errorf("store/milvus: chunks %s: %w", tenant, err)
+	}
+	return store.InOrder(ids, found), nil
 }
 
 // revisions returns every stored revision of one document.

@@ -35,7 +35,10 @@ import (
 	"github.com/cewhq/cew/store"
 )
 
-var _ store.Store = (*Store)(nil)
+var (
+	_ store.Store       = (*Store)(nil)
+	_ store.ChunkReader = (*Store)(nil)
+)
 
 // Errors of this backend, beside the store sentinels; check with errors.Is.
 var (

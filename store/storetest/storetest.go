@@ -45,6 +45,7 @@ func Run(t *testing.T, newStore func(t *testing.T) store.Store) {
 		{"HybridFusion", testHybridFusion},
 		{"DocumentsOrderAndFields", testDocumentsOrderAndFields},
 		{"ChunkFieldsRoundTrip", testChunkFieldsRoundTrip},
+		{"ChunksByID", testChunksByID},
 		{"CancelledContext", testCancelledContext},
 		{"ConcurrentSearchAndWrite", testConcurrentSearchAndWrite},
 	}
@@ -842,6 +843,38 @@ func testChunkFieldsRoundTrip(t *testing.T, s store.Store) {
 	got.Vector = nil
 	if !reflect.DeepEqual(got, chunks[0]) {
 		t.Errorf("chunk =\n  %+v\nwant\n  %+v", got, chunks[0])
+	}
+}
+
+// testChunksByID holds store.ChunkReader, for a backend that has it: the
+// chunks asked for, in the order asked, each once, of any revision and of
+// the tenant asked for only.
+func testChunksByID(t *testing.T, s store.Store) {
+	r, ok := s.(store.ChunkReader)
+	if !ok {
+		t.Skip("the backend reads chunks by search only")
+	}
+	tenant := tenantFor(t, "")
+	old := put(t, s, document(tenant, "manual", "A", "IFC"), "Title page. Written by A. Author.", "Body.", "Back page.")
+	cur := put(t, s, document(tenant, "manual", "B", "IFC"), "Title page, revised.", "Body, revised.")
+	other := put(t, s, document(tenantFor(t, "-other"), "manual", "A", "IFC"), "Another tenant's title page.")
+	ids := []string{cur[1].ID, "manual/B/9", old[0].ID, cur[1].ID, other[0].ID, old[2].ID}
+	got, err := r.Chunks(t.Context(), tenant, ids)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []store.Chunk{cur[1], old[0], old[2]}
+	for i := range got {
+		got[i].Vector = nil
+	}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("Chunks(%v) =\n  %+v\nwant\n  %+v", ids, got, want)
+	}
+	if got, err := r.Chunks(t.Context(), tenant, nil); err != nil || len(got) != 0 {
+		t.Errorf("Chunks(no ids) = %v, %v; want none", got, err)
+	}
+	if _, err := r.Chunks(t.Context(), "", ids); !errors.Is(err, store.ErrNoTenant) {
+		t.Errorf("Chunks without a tenant: err = %v, want ErrNoTenant", err)
 	}
 }
 
