@@ -211,7 +211,7 @@ func (r *run) answer(ctx context.Context, req Request) (answer.Answer, error) {
 		return r.fail(err)
 	}
 	var ranked []store.Hit
-	r.stage("rank", func() { ranked = r.rank(ctx, question, hits, intent.Hints) })
+	r.stage("rank", func() { ranked = r.rank(ctx, qa.Subject, hits, intent.Hints) })
 
 	var pre guard.PreVerdict
 	r.stage("pre_guard", func() { pre = guard.Pre(question, ranked, r.p.cfg.Pre) })
@@ -220,7 +220,11 @@ func (r *run) answer(ctx context.Context, req Request) (answer.Answer, error) {
 		return r.notFound(pre.Reason, pre.Detail, ranked), nil
 	}
 
-	r.stage("rank", func() { ranked = r.withReferences(ctx, req.Tenant, qa, ranked, hits) })
+	var imprint []string
+	r.stage("rank", func() {
+		ranked = r.withReferences(ctx, req.Tenant, qa, ranked, hits)
+		ranked, imprint = r.withImprint(ctx, req.Tenant, qa, ranked)
+	})
 	chunks := make([]store.Chunk, len(ranked))
 	for i, h := range ranked {
 		chunks[i] = h.Chunk
@@ -229,7 +233,7 @@ func (r *run) answer(ctx context.Context, req Request) (answer.Answer, error) {
 	r.stage("generate", func() {
 		gen, err = r.p.cfg.Generator.Generate(ctx, generate.Request{
 			Question: question, Category: string(intent.Category), Complexity: string(intent.Complexity),
-			Expect: qa.Expect, Chunks: chunks, QueryVector: r.queryVector, OnToken: req.OnToken,
+			Expect: qa.Expect, Chunks: chunks, QueryVector: r.queryVector, OnToken: req.OnToken, Imprint: imprint,
 		})
 	})
 	if err != nil {

@@ -675,3 +675,98 @@ func TestReferenceEntryCutByChunk(t *testing.T) {
 		t.Errorf("sources %+v, want both pages of the reference list", ans.Sources)
 	}
 }
+
+// TestImprintPagesRead holds the reading of a document's title and back
+// pages for a question about the document itself: search ranks the body,
+// which says "manual" on every page, and the pipeline reads the first two
+// chunks and the last by id. Without store.ChunkReader the question is
+// refused, not answered from the body.
+func TestImprintPagesRead(t *testing.T) {
+	st, err := embedded.Open(t.TempDir(), embedded.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { st.Close() })
+	put := func(number, title string, texts ...string) {
+		t.Helper()
+		doc := store.Document{Tenant: tenant, ID: ingest.DocID(number), Number: number, Title: title, Revision: "1",
+			Status: "IFC", DriveLink: "https://drive.google.com/file/d/EXAMPLE-" + number}
+		var chunks []store.Chunk
+		for i, text := range texts {
+			chunks = append(chunks, store.Chunk{ID: store.ChunkID(doc.ID, doc.Revision, i), Tenant: tenant, DocID: doc.ID, DocNumber: doc.Number,
+				Title: doc.Title, Revision: doc.Revision, Page: i + 1, DriveLink: doc.DriveLink, Index: i, Text: text})
+		}
+		doc.Chunks, doc.Pages = len(chunks), len(chunks)
+		if err := st.PutDocument(context.Background(), doc, chunks); err != nil {
+			t.Fatal(err)
+		}
+	}
+	put("TP-7", "Thermal Model Manual",
+		"Thermal Model Manual\n\nJane Q. Writer\n\nTechnical Report TP-7\n\nMarch 2015",
+		"Thermal Model Manual\n\nJane Q. Writer\n\nPrepared under Task No. TK-42.7\n\nContract No. DE-AC99-01",
+		"This manual describes the thermal model and the model inputs. The manual was written for engineers who publish yield reports. "+
+			"The cell temperature follows from a heat balance of the module with the irradiance, the ambient temperature and the wind speed.",
+		"The manual gives the cell temperature from the irradiance. The thermal model manual publishes no wind data. "+
+			"Mounting changes the heat transfer coefficient: a roof mount runs hotter than an open rack, and the model treats both.",
+		"Office of Thermal Affairs\n\nPublication THM-7-001")
+	put("NOTE-3", "Average view factor note",
+		"Average view factor note\n\nThe view factor note derives the average view factor to the sky.",
+		"The view factor note writes the integral in closed form.")
+	put("EPA-1", "Stormwater guide",
+		"Construction sites that disturb one acre or more need stormwater permit coverage.",
+		"The operator files a notice of intent before construction starts.",
+		"Sediment controls are inspected every seven days and after rain.",
+		"Hazardous waste is delivered to a permitted treatment facility.")
+	ask := func(s store.Searcher, question string) answer.Answer {
+		t.Helper()
+		p, err := pipeline.New(pipeline.Config{Searcher: s, Catalog: st, Generator: generate.NewExtractive(generate.ExtractiveOptions{}),
+			Pre: guard.DefaultPreOptions(), Post: guard.DefaultPostOptions(), TopK: 2})
+		if err != nil {
+			t.Fatal(err)
+		}
+		ans, err := p.Answer(context.Background(), pipeline.Request{Tenant: tenant, Question: question})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return ans
+	}
+	tests := []struct {
+		question, want string
+		page           int
+	}{
+		{"who wrote the thermal model manual", "Jane Q. Writer", 1},
+		{"task no. on the thermal model manual title page", "TK-42.7", 2},
+		{"which office published the thermal model manual", "Office of Thermal Affairs", 5},
+		{"who wrote the view factor note", "", 0},
+	}
+	for _, tc := range tests {
+		t.Run(tc.question, func(t *testing.T) {
+			ans := ask(st, tc.question)
+			if tc.want == "" {
+				if ans.Status == answer.StatusAnswered {
+					t.Fatalf("answered %q; the note names no author", ans.Answer)
+				}
+				return
+			}
+			if ans.Status != answer.StatusAnswered || !strings.Contains(ans.Answer, tc.want) {
+				t.Fatalf("%s (%s) %q, want %q", ans.Status, ans.Reason, ans.Answer, tc.want)
+			}
+			if len(ans.Sources) == 0 || ans.Sources[0].Page != tc.page {
+				t.Errorf("sources %+v, want page %d", ans.Sources, tc.page)
+			}
+		})
+	}
+	t.Run("without a chunk reader", func(t *testing.T) {
+		ans := ask(searchOnly{st}, "who wrote the thermal model manual")
+		if ans.Status == answer.StatusAnswered {
+			t.Errorf("answered %q from the body", ans.Answer)
+		}
+	})
+}
+
+// searchOnly hides every capability of a store but search.
+type searchOnly struct{ s store.Searcher }
+
+func (s searchOnly) Search(ctx context.Context, req store.SearchRequest) ([]store.Hit, error) {
+	return s.s.Search(ctx, req)
+}

@@ -213,6 +213,11 @@ func (e *Extractive) Generate(ctx context.Context, req Request) (Result, error) 
 		return Result{}, fmt.Errorf("generate: %w", err)
 	}
 	q := parseQuestion(req.Question, req.Category, req.Complexity, req.Expect)
+	if req.Expect.Imprint {
+		var titles []string
+		q.imprintAt, titles = imprintChunks(req)
+		q.readImprint(titles)
+	}
 	cands, total := e.candidates(q, req.Chunks)
 	cands = e.rerankBySense(ctx, req, cands)
 	var picked []candidate
@@ -244,6 +249,9 @@ func (e *Extractive) candidates(q question, chunks []store.Chunk) ([]candidate, 
 		split[i] = splitUnits(i, c)
 	}
 	carryHeaders(chunks, split)
+	if q.imprint {
+		readImprintPages(split, chunks, q.imprintAt)
+	}
 	for _, us := range split {
 		for _, u := range us {
 			// Overlapping chunks repeat sentences; the better-ranked copy
@@ -327,6 +335,7 @@ func (e *Extractive) candidates(q question, chunks []store.Chunk) ([]candidate, 
 	cands = dropPartialCodes(q, cands)
 	cands = dropOtherEntries(q, cands)
 	cands = dropUnnamedDocuments(q, cands, chunks, numbers)
+	cands = keepImprint(q, cands)
 	if q.publication && slices.ContainsFunc(cands, func(c candidate) bool { return c.cites }) {
 		// "which paper is the fuentes thermal model from": "The Fuentes
 		// paper discusses …" names no paper; "… developed by Fuentes
@@ -985,7 +994,7 @@ func (e *Extractive) score(q question, u unit, terms map[string]bool, ctx unitCo
 			return candidate{}, false
 		}
 	}
-	if !own {
+	if !own && !u.imprint {
 		// Only the title or the section names what is asked: "Module:
 		// Trina Vertex 650 W" under the study's title does not say which
 		// strings the study's DC power is reported from.
@@ -1159,7 +1168,7 @@ func (e *Extractive) score(q question, u unit, terms map[string]bool, ctx unitCo
 	// its table: "albedo for the snow scenario" is not the first
 	// scenario's albedo. It stays a candidate, so that its table still
 	// competes with what else might answer (see decide).
-	c.unnamed = u.kind == kindRow && u.header != "" && !named
+	c.unnamed = u.kind == kindRow && u.header != "" && !named && !u.imprint
 	return c, true
 }
 

@@ -33,6 +33,10 @@ type Request struct {
 	Chunks []store.Chunk
 	// QueryVector is the question's embedding when retrieval made one.
 	QueryVector []float32
+	// Imprint lists the ids of the chunks that are a document's title
+	// pages or back page, read for a question about the document itself
+	// (guard.Expectation.Imprint).
+	Imprint []string
 	// OnToken receives the answer as it is written, when the generator
 	// streams (the LLM generator does).
 	OnToken func(string)

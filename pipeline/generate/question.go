@@ -139,6 +139,14 @@ type question struct {
 	// journal or publication (see guard.Expectation.Source): only a unit
 	// citing an entry of a reference list names one.
 	publication bool
+	// imprint is set for a question about a document itself (see
+	// guard.Expectation.Imprint and readImprint); imprintAt marks the
+	// chunks that are its title and back pages.
+	imprint   bool
+	imprintAt map[int]bool
+	// byline is set for a question about a document that asks who wrote
+	// it: the names under its title answer, and nothing else does.
+	byline bool
 	// order is the term of each of the question's tokens, in order.
 	order []string
 	// refs are the numbers of the references the question names ("ref

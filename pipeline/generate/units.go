@@ -73,6 +73,13 @@ type unit struct {
 	wrapped bool
 	// pos is the unit's place in its chunk.
 	pos int
+	// title marks the first line of a document's title page, read for a
+	// question about the document itself (see readImprintPages): it names
+	// the document and answers nothing about it. imprint marks the lines
+	// that say something of the document (under its title, or at the end
+	// of its back page), and byline the line of names right under the
+	// title.
+	title, imprint, byline bool
 }
 
 // tableCellSep is how the PDF and Markdown parsers write table cells on a

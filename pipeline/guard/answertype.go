@@ -308,6 +308,12 @@ type Expectation struct {
 	// number", "ref 17"): the answer names the entry of the document's
 	// reference list that the sentence about it cites.
 	Source bool
+	// Imprint is set for a question about a document itself rather than
+	// what it says: who wrote, prepared or published it, when, or a number
+	// its title or back page carries ("who wrote the pvwatts v5 manual",
+	// "task no. on the title page", "which epa office published the
+	// guide"). Such pages seldom rank: the pipeline reads them.
+	Imprint bool
 }
 
 // spelledCase reports whether a labelled number that names a qualifier

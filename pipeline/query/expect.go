@@ -144,6 +144,7 @@ func expectation(text string, technical bool) guard.Expectation {
 		exp.Dims, exp.Cues, exp.NeedsValue = nil, nil, false
 	}
 	exp.Source = asksSource(toks)
+	exp.Imprint = asksImprint(toks)
 	if asksForUnit(toks) {
 		// "wind speed units": the unit is the answer, not a value.
 		exp.WantsUnit, exp.Dims, exp.Cues = true, nil, nil
@@ -237,6 +238,67 @@ func asksSource(toks []analysis.Token) bool {
 		}
 	}
 	return false
+}
+
+// asksImprint reports whether the question asks about a document itself:
+// its author ("who wrote", "authors of"), who prepared, issued or
+// published it ("which epa office published the guide"), when it was
+// published, or a number its title or back page carries ("publication
+// number", "task no.", "contract no.", "on the back page"). "Who prepares
+// the SWPPP" and "is the NOI written by the operator" ask about what it
+// says.
+func asksImprint(toks []analysis.Token) bool {
+	for i, t := range toks {
+		prev, next := "", ""
+		if i > 0 {
+			prev = toks[i-1].Text
+		}
+		if i+1 < len(toks) {
+			next = toks[i+1].Text
+		}
+		switch t.Text {
+		case "author", "authors", "authored", "wrote", "publisher", "published":
+			return true
+		case "written", "prepared", "issued":
+			if prev == "who" {
+				return true
+			}
+		case "publication":
+			if reportNumber[next] || next == "date" {
+				return true
+			}
+		case "task", "contract":
+			if reportNumber[next] {
+				return true
+			}
+		case "title", "cover", "back":
+			if next == "page" || t.Text == "back" && next == "cover" {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// imprintWords ask something of a document rather than name what it is
+// about (see asksImprint).
+var imprintWords = map[string]bool{"who": true, "author": true, "authors": true, "authored": true, "wrote": true,
+	"written": true, "prepared": true, "issued": true, "publisher": true, "published": true, "publication": true,
+	"title": true, "cover": true, "back": true, "page": true, "number": true, "no": true, "num": true}
+
+// withoutImprintWords drops from a question about a document itself the
+// words that ask something of it, leaving those that say which document.
+func withoutImprintWords(text string) string {
+	var kept []string
+	for _, t := range analysis.Tokens(text) {
+		if !imprintWords[t.Text] {
+			kept = append(kept, t.Text)
+		}
+	}
+	if len(kept) == 0 {
+		return text
+	}
+	return strings.Join(kept, " ")
 }
 
 // reportNumber after "report" and reportKind before it make it a document

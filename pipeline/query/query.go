@@ -21,8 +21,15 @@ type Analysis struct {
 	// without stray references, with shorthand spelled out and spelling
 	// corrected. It equals Question when nothing was changed.
 	Text string
-	// Search is what keyword retrieval searches: Text and the expansions.
+	// Search is what keyword retrieval searches: Subject and the
+	// expansions.
 	Search string
+	// Subject is what passages are ranked by: Text, but for a question
+	// about a document itself (Expect.Imprint) only the words that say
+	// which document ("who wrote the pvwatts v5 manual" ranks by "pvwatts
+	// v5 manual"). What is asked of it is said on pages search would not
+	// rank, which the pipeline reads.
+	Subject string
 	// Corrections are the words replaced, shorthand and misspellings.
 	Corrections []Correction
 	// Stray are the references removed ("#3", "(see table 6)").
@@ -68,7 +75,11 @@ func Analyse(question string, in Input) Analysis {
 	a.Text = text
 	a.Expect = expectation(text, in.Technical)
 
-	search := []string{text}
+	a.Subject = text
+	if a.Expect.Imprint {
+		a.Subject = withoutImprintWords(text)
+	}
+	search := []string{a.Subject}
 	for _, e := range a.Expansions {
 		search = append(search, e)
 	}

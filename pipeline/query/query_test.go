@@ -303,3 +303,45 @@ func TestAsksForAPublication(t *testing.T) {
 		})
 	}
 }
+
+func TestAsksAboutTheDocumentItself(t *testing.T) {
+	tests := []struct {
+		in   string
+		want bool
+	}{
+		{"who wrote the pvwatts v5 manual", true},
+		{"authors of the view factor note", true},
+		{"Which EPA office published the Federal Environmental Requirements for Construction guide?", true},
+		{"epa guide publication number", true},
+		{"task no. on the pvwatts v5 manual title page", true},
+		{"contract number of the pvwatts manual", true},
+		{"penalty for private use printed on the back page of the epa construction guide", true},
+		{"who prepares the swppp on a construction site", false},
+		{"is the notice of intent written by the operator or the owner", false},
+		{"who prepared the iea bifacial study instructions", true},
+		{"what does the epa guide say about lead paint", false},
+		{"when does epa plan to publish the diesel engine standards", false},
+		{"sandia report number for the fuentes thermal model paper", false},
+	}
+	for _, tc := range tests {
+		t.Run(tc.in, func(t *testing.T) {
+			if got := Analyse(tc.in, Input{}).Expect.Imprint; got != tc.want {
+				t.Errorf("Expect.Imprint = %v, want %v", got, tc.want)
+			}
+		})
+	}
+}
+
+func TestImprintQuestionRanksByTheDocument(t *testing.T) {
+	tests := []struct{ in, subject string }{
+		{"who wrote the pvwatts v5 manual", "the pvwatts v5 manual"},
+		{"task no. on the pvwatts v5 manual title page", "task on the pvwatts v5 manual"},
+		{"default soiling loss in pvwatts", "default soiling loss in pvwatts"},
+	}
+	for _, tc := range tests {
+		a := Analyse(tc.in, Input{})
+		if a.Subject != tc.subject || a.Search != tc.subject {
+			t.Errorf("Analyse(%q): Subject %q, Search %q; want both %q", tc.in, a.Subject, a.Search, tc.subject)
+		}
+	}
+}

@@ -1,0 +1,188 @@
+package generate
+
+import (
+	"slices"
+	"strings"
+	"unicode"
+
+	"github.com/cewhq/cew/store"
+	"github.com/cewhq/cew/store/analysis"
+)
+
+// A question about a document itself (guard.Expectation.Imprint: "who
+// wrote the pvwatts v5 manual", "which epa office published the guide",
+// "task no. on the title page") is answered from the document's title
+// pages and back page, which the pipeline adds (Request.Imprint): what
+// they say of the document ("Aron P. Dobos" under the title, "Prepared
+// under Task No. SS13.5030", "Office of Enforcement and Compliance
+// Assurance … EPA305-F-03-007") is said nowhere else, and the body's words
+// match such a question only by chance ("EPA plans to publish emission
+// standards").
+
+// imprintWords say what a question asks of a document rather than what it
+// is about: they frame the question, and the body uses them in other
+// senses.
+var imprintWords = analysis.TermSet("author authors authored wrote written write writer publisher published publish prepared issued title cover back front page")
+
+// readImprint sets what a question about a document itself wants: the
+// author is a person ("who wrote", "authors of"); anything else (a number,
+// an office, a date) is what the imprint line says, with or without a
+// number. The imprint words frame the question, and so do the words of
+// the titles of the documents asked about (titles): "Federal Environmental
+// Requirements for Construction" names the guide, whose first page repeats
+// it; "office" says what is asked of it.
+func (q *question) readImprint(titles []string) {
+	q.imprint = true
+	named := analysis.TermSet(strings.Join(titles, " "))
+	for i, t := range q.terms {
+		if imprintWords[t.term] || named[t.term] && !t.code {
+			q.terms[i].frame = true
+		}
+	}
+	q.byline = q.words["author"] || q.words["authors"] || q.words["authored"] || q.words["wrote"] || q.words["written"]
+	switch {
+	case q.byline || q.words["who"] || q.words["whom"]:
+		q.want = personAnswer
+	case q.want != dateAnswer:
+		q.want = anyAnswer
+	}
+	q.mustNumber, q.counts = false, false
+}
+
+// imprintChunks returns the indexes of the chunks the request names as
+// imprint pages, and their documents' titles.
+func imprintChunks(req Request) (map[int]bool, []string) {
+	if len(req.Imprint) == 0 {
+		return nil, nil
+	}
+	at := map[int]bool{}
+	var titles []string
+	for i, c := range req.Chunks {
+		if slices.Contains(req.Imprint, c.ID) {
+			at[i] = true
+			if !slices.Contains(titles, c.Title) {
+				titles = append(titles, c.Title)
+			}
+		}
+	}
+	return at, titles
+}
+
+// readImprint marks what a document says of itself on its imprint pages,
+// for a question about the document (see readTitlePage and readColophon).
+// split holds each chunk's units.
+func readImprintPages(split [][]unit, chunks []store.Chunk, imprint map[int]bool) {
+	last := map[string]int{} // each document's last imprint chunk
+	for i, c := range chunks {
+		if !imprint[i] {
+			continue
+		}
+		if j, ok := last[c.DocID]; !ok || c.Index > chunks[j].Index {
+			last[c.DocID] = i
+		}
+		readTitlePage(split[i], c)
+	}
+	for _, i := range last {
+		us := split[i]
+		if chunks[i].Index == 0 || len(us) == 0 || us[len(us)-1].imprint || us[len(us)-1].title {
+			continue
+		}
+		// The back page's last lines: "United States Environmental
+		// Protection Agency Office of Enforcement and Compliance Assurance
+		// … EPA305-F-03-007 www.epa.gov", the last unit and the short
+		// unpunctuated lines right before it.
+		us[len(us)-1].imprint = true
+		for k := len(us) - 2; k >= 0 && imprintLine(us[k].text); k-- {
+			us[k].imprint = true
+		}
+	}
+}
+
+// imprintLine reports whether a line reads as an imprint's rather than
+// prose: short, and not ending a sentence.
+func imprintLine(line string) bool {
+	line = strings.TrimSpace(line)
+	return line != "" && len(analysis.Tokens(line)) <= maxImprintTokens && !strings.ContainsAny(line[len(line)-1:], ".!?:")
+}
+
+// readTitlePage reads a title page: a chunk among a document's first two
+// whose first line is the document's title. Each short line under the
+// title is framed by it: "September 2014" and "Prepared under Task No.
+// SS13.5030" say so of the "PVWatts Version 5 Manual". The line right
+// under the title, when it is a name ("Aron P. Dobos"), refers to it: it
+// answers who wrote the document, quoted with the title. The title itself
+// answers nothing about the document; it is marked to be dropped. A
+// paragraph on the page says what it says of itself.
+func readTitlePage(units []unit, c store.Chunk) {
+	if len(units) < 2 || c.Index > 1 || units[0].kind != kindSentence || !sameTitle(units[0].text, c.Title) {
+		return
+	}
+	title := units[0].text
+	units[0].title = true
+	for i := 1; i < len(units); i++ {
+		u := &units[i]
+		if len(analysis.Tokens(u.text)) > maxImprintTokens {
+			continue
+		}
+		u.imprint = true
+		if u.before == "" {
+			u.before = title
+		}
+		if i == 1 && u.kind == kindSentence && nameLine(u.text) {
+			u.prev, u.byline = title, true
+		}
+	}
+}
+
+// sameTitle reports whether a line is a document's title, whatever its
+// case and spacing.
+func sameTitle(line, title string) bool {
+	return title != "" && strings.EqualFold(strings.Join(strings.Fields(line), " "), strings.Join(strings.Fields(title), " "))
+}
+
+// maxImprintTokens bounds the tokens of a title page's line that the title
+// frames: "Prepared under Task No. SS13.5030", not a paragraph.
+const maxImprintTokens = 12
+
+// maxNameWords bounds the words of a line of authors.
+const maxNameWords = 12
+
+// nameLine reports whether a line is only names: capitalised words and
+// initials ("Aron P. Dobos", "C. Deline, B. Marion and J. Smith"), two
+// words at least, no number and no sentence.
+func nameLine(line string) bool {
+	words := strings.FieldsFunc(line, func(r rune) bool { return r == ' ' || r == ',' })
+	if len(words) < 2 || len(words) > maxNameWords {
+		return false
+	}
+	names := 0
+	for _, w := range words {
+		r := []rune(w)
+		switch {
+		case w == "and" || w == "&":
+		case len(r) == 2 && unicode.IsUpper(r[0]) && r[1] == '.':
+			// An initial.
+		case unicode.IsUpper(r[0]) && !strings.ContainsFunc(string(r[1:]), func(r rune) bool { return !unicode.IsLower(r) && r != '-' && r != '\'' }):
+			names++
+		default:
+			return false
+		}
+	}
+	return names >= 1
+}
+
+// keepImprint keeps, for a question about a document itself, the lines
+// its imprint pages say of it when any is a candidate. Who wrote a
+// document is said by the names under its title and nothing else: a
+// document without them does not say.
+func keepImprint(q question, cands []candidate) []candidate {
+	switch {
+	case !q.imprint:
+		return cands
+	case q.byline:
+		return slices.DeleteFunc(cands, func(c candidate) bool { return !c.byline })
+	case slices.ContainsFunc(cands, func(c candidate) bool { return c.imprint }):
+		return slices.DeleteFunc(cands, func(c candidate) bool { return !c.imprint })
+	}
+	return cands
+}
