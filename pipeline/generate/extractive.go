@@ -951,10 +951,11 @@ func (e *Extractive) score(q question, u unit, terms map[string]bool, ctx unitCo
 			// "which nrel report": the entry the unit cites is quoted
 			// with it and says what the unit does not.
 			c.matched[i] = 1
-		case t.term == rangeTerm && valueRange.MatchString(u.text):
+		case t.term == rangeTerm && (valueRange.MatchString(u.text) || boundColumns(u)):
 			// "premium eff range" is answered by "(∼18-20 %)": two
 			// values joined by a dash or "to" are the range, named or
-			// not.
+			// not; so are a row's low and high columns of one quantity
+			// ("Mppt_low (V): 205; Mppt_high (V): 400").
 			c.matched[i] = 1
 		case ctx.title[t.term] || t.exact && hasParts(ctx.title, t.term):
 			c.matched[i] = 1
@@ -1256,6 +1257,45 @@ var rangeTerm = analysis.Terms("range")[0]
 // valueRange finds a range of values: "18-20 %", "14 – 17 %", "0-23" ending
 // a cell, "0 to 23", "[0..1]".
 var valueRange = regexp.MustCompile(`\d(?:\.\d+)?\s*(?:-|–|to)\s*\d+(?:\.\d+)?(?:\s*(?:%|°|[a-zA-Z]{1,3}\b)|\s*$|\s*[,;)])|\d\s*\.\.\s*\d`)
+
+// boundColumns reports whether a spreadsheet row has a low and a high
+// column of one quantity: "MPPT-Low" and "MPPT-Hi", "Mppt_low (V)" and
+// "Mppt_high (V)", "Tamb Min" and "Tamb Max".
+func boundColumns(u unit) bool {
+	if u.kind != kindRecord {
+		return false
+	}
+	lows, highs := map[string]bool{}, map[string]bool{}
+	for _, f := range u.fields {
+		name, _, ok := strings.Cut(f, ":")
+		if !ok {
+			continue
+		}
+		name, _, _ = strings.Cut(strings.ToLower(name), "(")
+		name = strings.Map(func(r rune) rune {
+			if r == ' ' || r == '-' || r == '_' {
+				return -1
+			}
+			return r
+		}, name)
+		for _, end := range []string{"low", "min"} {
+			if p, ok := strings.CutSuffix(name, end); ok && p != "" {
+				lows[p] = true
+			}
+		}
+		for _, end := range []string{"high", "hi", "max"} {
+			if p, ok := strings.CutSuffix(name, end); ok && p != "" {
+				highs[p] = true
+			}
+		}
+	}
+	for p := range lows {
+		if highs[p] {
+			return true
+		}
+	}
+	return false
+}
 
 // statesRate reports whether text holds a value per something: "0.5
 // %/year", "10 %/min", "2 m/s".

@@ -111,6 +111,32 @@ func TestRangeAnswered(t *testing.T) {
 	t.Fatalf("no candidate for the premium sentence among %d", len(cands))
 }
 
+// TestRangeOfColumns: a spreadsheet row states a range in a low and a
+// high column of one quantity, and not in two columns of two.
+func TestRangeOfColumns(t *testing.T) {
+	e := NewExtractive(ExtractiveOptions{})
+	q := parseQuestion("open energy solar save 4600 mppt range", "general", "simple", guard.Expectation{})
+	i := slices.IndexFunc(q.terms, func(t qterm) bool { return t.term == rangeTerm })
+	tests := []struct {
+		row  string
+		want float64
+	}{
+		{"Name: Open Energy: Solar Save 4600 208V [CEC 2005]; Vac (V): 208; Mppt_low (V): 205; Mppt_high (V): 400", 1},
+		{"Manufacturer: Open Energy; ID: Solar Save 4600; MPPT-Low: 205; MPPT-Hi: 400", 1},
+		{"Manufacturer: Open Energy; ID: Solar Save 4600; MPPT-Low: 205; Vdcmax: 600", 0},
+	}
+	for _, tc := range tests {
+		chunk := store.Chunk{ID: "inv/1/7", DocID: "inv", Sheet: "Inverters", Row: 8, Text: tc.row}
+		cands, _ := e.candidates(q, []store.Chunk{chunk})
+		if len(cands) != 1 {
+			t.Fatalf("%q: %d candidates, want 1", tc.row, len(cands))
+		}
+		if got := cands[0].matched[i]; got != tc.want {
+			t.Errorf("%q: range credit = %v, want %v", tc.row, got, tc.want)
+		}
+	}
+}
+
 // TestValueRange: the ways documents write a range of values.
 func TestValueRange(t *testing.T) {
 	tests := []struct {

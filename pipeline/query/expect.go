@@ -504,7 +504,48 @@ func makersName(toks []analysis.Token, i, n int) bool {
 	if i > 0 && word(toks[i-1]) && model(i+n) {
 		return true
 	}
-	return i+n < len(toks) && word(toks[i+n]) && model(i+n+1)
+	if i+n < len(toks) && word(toks[i+n]) && model(i+n+1) {
+		return true
+	}
+	if i == 0 || !word(toks[i-1]) {
+		return false
+	}
+	// "open energy solar save 4600 mppt range": a word, the cue, a word or
+	// two of the series and a model number without a unit.
+	for j := i + n; j < len(toks) && j <= i+n+maxSeriesWords; j++ {
+		if modelNumber(toks, j) {
+			return true
+		}
+		if !word(toks[j]) {
+			break
+		}
+	}
+	return false
+}
+
+// maxSeriesWords bounds the words of a series' name between a maker's name
+// and a model number ("solar save" in "open energy solar save 4600").
+const maxSeriesWords = 2
+
+// minModelDigits is the fewest digits of a bare number that may be a model
+// number ("4600"); "the 4 kW system" states a quantity.
+const minModelDigits = 3
+
+// modelNumber reports whether toks[j] is a whole number of minModelDigits
+// digits or more that no unit follows: a model's number, not a quantity.
+func modelNumber(toks []analysis.Token, j int) bool {
+	t := toks[j]
+	if t.Kind != analysis.Number || len(t.Text) < minModelDigits || strings.ContainsFunc(t.Text, func(r rune) bool { return r < '0' || r > '9' }) {
+		return false
+	}
+	if j+1 < len(toks) {
+		for _, v := range guard.Values(t.Text + " " + toks[j+1].Text) {
+			if v.Unit != "" {
+				return false
+			}
+		}
+	}
+	return true
 }
 
 // version is a version number ("v5"), which names no model.
