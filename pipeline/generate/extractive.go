@@ -219,7 +219,7 @@ func (e *Extractive) Generate(ctx context.Context, req Request) (Result, error) 
 		q.readImprint(titles)
 	}
 	cands, total := e.candidates(q, req.Chunks)
-	cands = e.rerankBySense(ctx, req, cands)
+	cands = e.rerankBySense(ctx, q, req, cands)
 	var picked []candidate
 	if len(cands) > 0 {
 		picked = e.decide(q, cands, total)

@@ -916,3 +916,21 @@ func TestExtractiveSenseMargin(t *testing.T) {
 		})
 	}
 }
+
+// TestSenseKeepsNamedLabel: the embedder finds the footnote closest to
+// "which way does the 10% grade slope", but the question names scenario
+// A4, and only its row says which way its ground slopes.
+func TestSenseKeepsNamedLabel(t *testing.T) {
+	scenarios := store.Chunk{ID: "iea/4/5", DocID: "iea", DocNumber: "IEA-1", Page: 2, Section: "Scenarios",
+		Text: "5 | A4 | 0.4 | 0.2 | 1.5 m | 1-Up portrait | 10% grade* down to the East\n" +
+			"6 | A5 | 0.4 | 0.2 | 1.5 m | 1-Up portrait | 10% grade* down to the SW\n" +
+			"7 | Ref-B | 0.4 | 0.2 | 3.5 m | 2-Up portrait | Horizontal\n" +
+			"**10% grade = slope angle of 5.71 deg from horizontal (atan(0.1))\n" +
+			"▪ Module: Trina Vertex 650 W (TSM-DEG21C.20)."}
+	sloped := keywordEmbedder{"grade", "slope"}
+	g := generate.NewExtractive(generate.ExtractiveOptions{Queries: sloped, Passages: sloped})
+	res := askAnalysed(t, g, "scenario A4 ground - which way does the 10% grade slope", "technical_value", []store.Chunk{scenarios})
+	if !strings.Contains(res.Text, "A4") || !strings.Contains(res.Text, "East") {
+		t.Errorf("answer %q; want scenario A4's row", res.Text)
+	}
+}

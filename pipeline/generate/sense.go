@@ -1,7 +1,11 @@
 package generate
 
 import (
+	"cmp"
 	"context"
+	"slices"
+	"strings"
+	"unicode"
 )
 
 // senseCandidates is how many of the lexically best candidates are embedded:
@@ -16,7 +20,7 @@ const senseCandidates = 6
 // thermal model") yields to one that does. Each candidate's similarity is
 // kept for the confidence features. Without embedders, or when embedding
 // fails, the order stays lexical.
-func (e *Extractive) rerankBySense(ctx context.Context, req Request, cands []candidate) []candidate {
+func (e *Extractive) rerankBySense(ctx context.Context, q question, req Request, cands []candidate) []candidate {
 	if e.opts.Passages == nil || len(cands) < 1 {
 		return cands
 	}
@@ -42,17 +46,48 @@ func (e *Extractive) rerankBySense(ctx context.Context, req Request, cands []can
 		e.warn("candidate embedding failed; candidates ordered by their words", err)
 		return cands
 	}
-	best := -1.0
+	// Meaning does not overrule a name: the units holding most of the
+	// labels the question names ("scenario A4 ground") are compared with
+	// each other only, and stay before the others however close their
+	// words come ("**10% grade = slope angle of 5.71 deg" is the footnote
+	// of every sloped scenario).
+	labels := make([]int, n)
+	most, best, bestNamed := 0, -1.0, -1.0
 	for i := range n {
 		cands[i].sense = cosine(qv, vs[i])
 		best = max(best, cands[i].sense)
+		labels[i] = namedLabels(q, cands[i])
+		most = max(most, labels[i])
+	}
+	for i := range n {
+		if labels[i] == most {
+			bestNamed = max(bestNamed, cands[i].sense)
+		}
 	}
 	top := cands[:n]
 	for i := range top {
-		top[i].score += e.opts.SenseWeight * (top[i].sense - best)
+		if most > 0 && labels[i] == most {
+			top[i].score += e.opts.SenseWeight * (top[i].sense - bestNamed)
+		} else {
+			top[i].score += e.opts.SenseWeight * (top[i].sense - best)
+		}
 	}
 	sortByScore(top)
+	slices.SortStableFunc(top, func(a, b candidate) int { return cmp.Compare(namedLabels(q, b), namedLabels(q, a)) })
 	return cands
+}
+
+// namedLabels counts the labels of the question a candidate holds: words
+// of letters and digits ("a4", "2p"), as the question writes them, that
+// name no qualifier ("v5", "1-axis" are cases the reader weighs apart).
+func namedLabels(q question, c candidate) int {
+	n := 0
+	for i, t := range q.terms {
+		if t.exact && !q.isQualifier[i] && c.matched[i] == 1 && strings.ContainsFunc(t.term, unicode.IsLetter) && strings.ContainsFunc(t.term, unicode.IsDigit) {
+			n++
+		}
+	}
+	return n
 }
 
 func (e *Extractive) warn(msg string, err error) {
