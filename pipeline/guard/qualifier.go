@@ -1,6 +1,7 @@
 package guard
 
 import (
+	"slices"
 	"strings"
 
 	"github.com/cewhq/cew/store/analysis"
@@ -149,7 +150,10 @@ func SiblingOnly(asked []Qualifier, text, context string) (want, got Qualifier, 
 	}
 	mentioned := Qualifiers(text)
 	framed := Qualifiers(context)
-	has := func(q Qualifier) bool { return Mentions(mentioned, q) || Mentions(framed, q) }
+	both := append(slices.Clone(mentioned), framed...)
+	has := func(q Qualifier) bool {
+		return Mentions(mentioned, q) || Mentions(framed, q) || coversCase(text+"\n"+context, both, q)
+	}
 	for _, a := range asked {
 		if has(a) {
 			continue
@@ -165,6 +169,34 @@ func SiblingOnly(asked []Qualifier, text, context string) (want, got Qualifier, 
 		}
 	}
 	return Qualifier{}, Qualifier{}, false
+}
+
+// trackingGroup is the group of fixed, 1-axis and 2-axis arrays.
+var trackingGroup = groupOf("fixed")
+
+// trackingWords name tracking arrays of any kind.
+var trackingWords = analysis.TermSet("tracking tracker trackers tracked")
+
+// coversCase reports whether text speaks of q's case by a word that covers
+// it with its siblings: "fixed open rack and tracking systems" speaks of
+// 1-axis and 2-axis arrays both, when it names neither (named are text's
+// qualifiers): under the title "… on Single Axis Trackers", "tracker
+// rotation" is a 1-axis tracker's.
+func coversCase(text string, named []Qualifier, q Qualifier) bool {
+	if q.Group != trackingGroup || q.Slot == 0 {
+		return false
+	}
+	for _, m := range named {
+		if m.Group == trackingGroup && m.Slot != 0 {
+			return false
+		}
+	}
+	for _, t := range analysis.Tokens(text) {
+		if trackingWords[t.Term] {
+			return true
+		}
+	}
+	return false
 }
 
 // Mentions reports whether qs holds the case of q (any spelling).

@@ -373,22 +373,44 @@ func asksWhich(toks []analysis.Token) bool {
 		if toks[i].Text != "which" {
 			continue
 		}
-		next := toks[i+1]
+		j := i + 1
+		if j+1 < len(toks) && (toks[j].Kind == analysis.Number || countWords[toks[j].Text]) {
+			// "which 2 irradiance components": how many is said, which
+			// ones are asked.
+			j++
+		}
+		next := toks[j]
 		if next.Kind != analysis.Word || analysis.IsStopword(next.Text) {
 			return false
 		}
-		return !namesValue(toks[i+1:])
+		return !namesValue(toks[j:])
 	}
 	return false
 }
 
+// countWords say how many things a question asks for.
+var countWords = map[string]bool{"two": true, "three": true, "four": true, "both": true}
+
 // namesValue reports whether the word toks opens with names a value: a
-// value noun ("year", "rating") or the start of a cue ("height", "loss").
+// value noun ("year", "rating") or the start of a cue ("height", "loss")
+// that no word naming a kind of thing follows ("irradiance components").
 func namesValue(toks []analysis.Token) bool {
-	_, strong := strongCues.At(toks)
-	_, weak := weakCues.At(toks)
-	return valueNouns[toks[0].Text] || strong > 0 || weak > 0
+	if valueNouns[toks[0].Text] {
+		return true
+	}
+	n := 0
+	if _, strong := strongCues.At(toks); strong > 0 {
+		n = strong
+	} else if _, weak := weakCues.At(toks); weak > 0 {
+		n = weak
+	}
+	return n > 0 && (n == len(toks) || !kindWords[toks[n].Term])
 }
+
+// kindWords (their index terms) after a cue name kinds of a thing rather
+// than a value of the cue's dimension: "which irradiance components",
+// "which loss types".
+var kindWords = analysis.TermSet("component type kind option source format")
 
 // valueNouns after "which" ask for a value all the same.
 var valueNouns = map[string]bool{"year": true, "years": true, "date": true, "dates": true, "day": true,

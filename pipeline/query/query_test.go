@@ -130,6 +130,10 @@ func TestAnalyse(t *testing.T) {
 			text: "open energy solar save 4600 mppt range"},
 		{name: "a number with a unit is no model number", in: "annual energy pvwatts 4000 kwh system",
 			text: "annual energy pvwatts 4000 kwh system", dims: []guard.Dimension{guard.DimEnergy}},
+		{name: "which of a kind named by a cue asks which ones", in: "which 2 irradiance components does pvwatts need",
+			technical: true, text: "which 2 irradiance components does pvwatts need"},
+		{name: "which values named by a cue asks values", in: "which two irradiance values does pvwatts output",
+			technical: true, text: "which two irradiance values does pvwatts output", dims: []guard.Dimension{guard.DimIrradiance}},
 		{name: "a version is no model whose maker a cue names", in: "annual energy v5 vs v1",
 			text: "annual energy v5 versus v1", dims: []guard.Dimension{guard.DimEnergy}},
 		{name: "a choice between two of a kind asks which", in: "vintage column - year tested or year manufactured?",
@@ -346,6 +350,27 @@ func TestImprintQuestionRanksByTheDocument(t *testing.T) {
 		a := Analyse(tc.in, Input{})
 		if a.Subject != tc.subject || a.Search != tc.subject {
 			t.Errorf("Analyse(%q): Subject %q, Search %q; want both %q", tc.in, a.Subject, a.Search, tc.subject)
+		}
+	}
+}
+
+// TestTrackingCoversItsKinds: "tracking systems" speaks of 1-axis and
+// 2-axis arrays alike, unless the passage or its frame names one kind.
+func TestTrackingCoversItsKinds(t *testing.T) {
+	tests := []struct {
+		question, text, context string
+		bad                     bool
+	}{
+		{"inoct for 1-axis / tracking systems", "For fixed open rack and tracking systems, the 45 °C INOCT is retained.", "", false},
+		{"inoct for 2-axis systems", "For fixed open rack and tracking systems, the 45 °C INOCT is retained.", "", false},
+		{"inoct for 1-axis systems", "For fixed open rack systems, the 45 °C INOCT is retained.", "", true},
+		{"2-axis max rotation", "Maximum tracker rotation angle = 55 deg", "Bifacial Systems on Single Axis Trackers", true},
+		{"2-axis max rotation", "For 1-axis tracking the rotation limit is 45 deg.", "", true},
+	}
+	for _, tc := range tests {
+		asked := guard.Qualifiers(tc.question)
+		if _, _, bad := guard.SiblingOnly(asked, tc.text, tc.context); bad != tc.bad {
+			t.Errorf("SiblingOnly(%q, %q, %q) = %v, want %v", tc.question, tc.text, tc.context, bad, tc.bad)
 		}
 	}
 }
