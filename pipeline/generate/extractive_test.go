@@ -934,3 +934,29 @@ func TestSenseKeepsNamedLabel(t *testing.T) {
 		t.Errorf("answer %q; want scenario A4's row", res.Text)
 	}
 }
+
+// TestAskedFormat: a question for a telephone number, a web address or a
+// file name is answered by a unit that holds one, or not at all.
+func TestAskedFormat(t *testing.T) {
+	epa := store.Chunk{ID: "epa/1/7", DocID: "epa", DocNumber: "EPA-1", Page: 8, Section: "Compliance resources",
+		Text: "The Compliance Assistance Center Web site (www.cicacenter.org) explains the major environmental laws for contractors. " +
+			"For more information on hazardous waste, call the RCRA Hotline at 800-424-9346 between 9:00 a.m. and 5:00 p.m."}
+	iea := store.Chunk{ID: "iea/1/3", DocID: "iea", DocNumber: "IEA-1", Page: 2, Section: "Results",
+		Text: "An excel spreadsheet template is provided to collect the results for submission. " +
+			"Meteo Data: PS3 file (Phase2_meteo_hourly_psm3format.csv)."}
+	g := generate.NewExtractive(generate.ExtractiveOptions{})
+	tests := []struct {
+		question, want string
+	}{
+		{"phone number for the compliance assistance center", generate.NotFoundText},
+		{"phone number for the rcra hotline", "800-424-9346"},
+		{"web site of the compliance assistance center", "www.cicacenter.org"},
+		{"file name of the meteo data", "Phase2_meteo_hourly_psm3format.csv"},
+	}
+	for _, tc := range tests {
+		got := askAnalysed(t, g, tc.question, "general", []store.Chunk{epa, iea}).Text
+		if tc.want == generate.NotFoundText && got != tc.want || !strings.Contains(got, tc.want) {
+			t.Errorf("%q: %q, want %q", tc.question, got, tc.want)
+		}
+	}
+}

@@ -314,6 +314,36 @@ type Expectation struct {
 	// "task no. on the title page", "which epa office published the
 	// guide"). Such pages seldom rank: the pipeline reads them.
 	Imprint bool
+	// Format is the written form the answer must hold, when the question
+	// asks for a telephone number, a web address, an e-mail address or a
+	// file name: a sentence about the help line that gives no number does
+	// not answer "phone number for the help line".
+	Format Format
+}
+
+// Format is a written form of an answer: see the Format constants.
+type Format string
+
+// The forms a question may ask for.
+const (
+	FormatPhone Format = "telephone number"
+	FormatURL   Format = "web address"
+	FormatEmail Format = "e-mail address"
+	FormatFile  Format = "file name"
+)
+
+var formatPatterns = map[Format]*regexp.Regexp{
+	FormatPhone: regexp.MustCompile(`(?:^|[^\d])(?:\+?1[-. ])?\(?\d{3}\)?[-. ]\d{3}[-. ]\d{4}(?:$|[^\d])`),
+	FormatURL:   regexp.MustCompile(`(?i)\bhttps?://\S+|\bwww\.\S+|\b[a-z0-9-]+\.(?:gov|org|com|net|edu|int)\b`),
+	FormatEmail: regexp.MustCompile(`(?i)\b[a-z0-9._%+-]+@[a-z0-9.-]+\.[a-z]{2,}\b`),
+	FormatFile:  regexp.MustCompile(`(?i)\b[\w-]+\.(?:csv|xlsx?|pdf|txt|docx?|json|xml|zip|dat|epw|tm[y23]|pvsyst|sam)\b`),
+}
+
+// Holds reports whether text holds something written in form f; any text
+// holds the empty form.
+func (f Format) Holds(text string) bool {
+	re, ok := formatPatterns[f]
+	return !ok || re.MatchString(text)
 }
 
 // spelledCase reports whether a labelled number that names a qualifier
@@ -431,7 +461,7 @@ func (e Expectation) Accepts(text string, skip map[string]bool) bool {
 
 // AcceptsValues is Accepts for text whose Values the caller already has.
 func (e Expectation) AcceptsValues(text string, values []Value, skip map[string]bool) bool {
-	if e.WantsUnit && !namesUnit(text) {
+	if e.WantsUnit && !namesUnit(text) || !e.Format.Holds(text) {
 		return false
 	}
 	if !e.WantsValue() {
@@ -528,7 +558,7 @@ func Expected(v PostVerdict, exp Expectation, chunks []store.Chunk) PostVerdict 
 	if !v.OK || len(v.Cited) == 0 {
 		return v
 	}
-	if exp.WantsValue() || exp.WantsUnit {
+	if exp.WantsValue() || exp.WantsUnit || exp.Format != "" {
 		var text strings.Builder
 		for _, s := range v.Sentences {
 			text.WriteString(s.Text)
@@ -536,7 +566,10 @@ func Expected(v PostVerdict, exp Expectation, chunks []store.Chunk) PostVerdict 
 		}
 		if claim := StripCitations(text.String()); !exp.Accepts(claim, nil) && !unitLabelled(exp, claim) {
 			what := dimensionList(exp)
-			if exp.WantsUnit {
+			switch {
+			case exp.Format != "":
+				what = string(exp.Format)
+			case exp.WantsUnit:
 				what = "unit of measure"
 			}
 			return fail(AnswerTypeMismatch, fmt.Sprintf("the answer states no %s", what))

@@ -112,6 +112,8 @@ func TestExpectedRefusesTheWrongKindAndCase(t *testing.T) {
 		{"SAM asked, a passage that names no tool", Expectation{Qualifiers: Qualifiers("default losses in SAM")}, "The minimum trench depth for DC cables is 800 mm [S1].", QualifierMismatch},
 		{"gcr 0.25 asked, GCR of 0.4 answered", Expectation{Labelled: LabelledNumbers("pitch at gcr 0.25")}, "For a 2-Up portrait system with a GCR of 0.4 the pitch is 11.92 m [S1].", QualifierMismatch},
 		{"gcr 0.25 asked and answered", Expectation{Labelled: LabelledNumbers("pitch at gcr 0.25")}, "For a GCR of 0.25 the pitch is 9.536 m [S1].", None},
+		{"a phone number asked, none given", Expectation{Format: FormatPhone}, "The minimum trench depth for DC cables is 800 mm [S1].", AnswerTypeMismatch},
+		{"a file name asked and given", Expectation{Format: FormatFile}, "The trench depths are in trenches.csv [S1].", None},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -260,6 +262,32 @@ func TestIsPolar(t *testing.T) {
 	for _, tc := range tests {
 		if got := IsPolar(tc.question, analysis.Tokens(tc.question)); got != tc.want {
 			t.Errorf("IsPolar(%q) = %v, want %v", tc.question, got, tc.want)
+		}
+	}
+}
+
+func TestFormatHolds(t *testing.T) {
+	tests := []struct {
+		f    Format
+		text string
+		want bool
+	}{
+		{FormatPhone, "call the RCRA Hotline at 800-424-9346 (TDD 800-553-7672)", true},
+		{FormatPhone, "call (303) 275-3000", true},
+		{FormatPhone, "Contract No. DE-AC36-08GO28308", false},
+		{FormatPhone, "EPA305-F-03-007", false},
+		{FormatURL, "the Web site (www.cicacenter.org)", true},
+		{FormatURL, "on http://developer.nrel.gov", true},
+		{FormatURL, "the Construction Industry Compliance Assistance Center", false},
+		{FormatEmail, "send results to jane.doe@example.org", true},
+		{FormatEmail, "results go to the study team", false},
+		{FormatFile, "PS3 file (Phase2_meteo_hourly_psm3format.csv)", true},
+		{FormatFile, "An excel spreadsheet template is provided", false},
+		{"", "anything", true},
+	}
+	for _, tc := range tests {
+		if got := tc.f.Holds(tc.text); got != tc.want {
+			t.Errorf("%q.Holds(%q) = %v, want %v", tc.f, tc.text, got, tc.want)
 		}
 	}
 }

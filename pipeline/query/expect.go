@@ -145,6 +145,11 @@ func expectation(text string, technical bool) guard.Expectation {
 	}
 	exp.Source = asksSource(toks)
 	exp.Imprint = asksImprint(toks)
+	if exp.Format = askedFormat(toks); exp.Format != "" {
+		// "phone number for the help line": the number is a form to
+		// find, not a count.
+		exp.Dims, exp.Cues = nil, nil
+	}
 	if asksForUnit(toks) {
 		// "wind speed units": the unit is the answer, not a value.
 		exp.WantsUnit, exp.Dims, exp.Cues = true, nil, nil
@@ -238,6 +243,38 @@ func asksSource(toks []analysis.Token) bool {
 		}
 	}
 	return false
+}
+
+// askedFormat returns the written form the question asks for: a telephone
+// number ("phone no.", "tdd number", "fax"), a web address ("url",
+// "website", "web address"), an e-mail address or a file name; "" for
+// none. "Call the hotline about what" asks for no number.
+func askedFormat(toks []analysis.Token) guard.Format {
+	for i, t := range toks {
+		next := ""
+		if i+1 < len(toks) {
+			next = toks[i+1].Text
+		}
+		switch t.Text {
+		case "phone", "telephone", "fax", "tdd", "tty":
+			return guard.FormatPhone
+		case "url", "urls", "website", "websites":
+			return guard.FormatURL
+		case "web":
+			if next == "site" || next == "address" || next == "page" {
+				return guard.FormatURL
+			}
+		case "email", "e-mail":
+			return guard.FormatEmail
+		case "filename":
+			return guard.FormatFile
+		case "file":
+			if next == "name" || next == "names" {
+				return guard.FormatFile
+			}
+		}
+	}
+	return ""
 }
 
 // asksImprint reports whether the question asks about a document itself:

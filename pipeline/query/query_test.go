@@ -374,3 +374,24 @@ func TestTrackingCoversItsKinds(t *testing.T) {
 		}
 	}
 }
+
+func TestAskedFormat(t *testing.T) {
+	tests := []struct {
+		in   string
+		want guard.Format
+	}{
+		{"phone no. for the national environmental compliance assistance clearinghouse", guard.FormatPhone},
+		{"tdd number for the rcra hotline", guard.FormatPhone},
+		{"website for the construction industry compliance assistance center", guard.FormatURL},
+		{"where was the v4 web service hosted, url", guard.FormatURL},
+		{"meteo file name for the iea bifacial study", guard.FormatFile},
+		{"name / email of the person collecting the results", guard.FormatEmail},
+		{"which weather file formats carry an hourly albedo", ""},
+		{"who do we call about a spill", ""},
+	}
+	for _, tc := range tests {
+		if got := Analyse(tc.in, Input{}).Expect.Format; got != tc.want {
+			t.Errorf("Analyse(%q).Expect.Format = %q, want %q", tc.in, got, tc.want)
+		}
+	}
+}
