@@ -132,6 +132,13 @@ func expectation(text string, technical bool) guard.Expectation {
 		// sentence that says which; "loss" names no value asked for.
 		exp.Dims, exp.Cues, exp.NeedsValue = nil, nil, false
 	}
+	if equatedTo(toks) || basisAsked(toks) {
+		// "2-axis tracking - the surface tilt gets set equal to what",
+		// "what does v5 base the self-shading loss on": what the tilt
+		// equals or the loss follows is named ("the sun zenith angle",
+		// "the ground coverage ratio"), not a value of its own.
+		exp.Thing, exp.Dims, exp.Cues, exp.NeedsValue = true, nil, nil, false
+	}
 	if asksWhich(toks) {
 		// "which weather file formats can carry an hourly albedo": a
 		// name answers; "albedo" says which, it is not asked for.
@@ -421,6 +428,34 @@ func asksWhich(toks []analysis.Token) bool {
 			return false
 		}
 		return !namesValue(toks[j:])
+	}
+	return false
+}
+
+// equatedTo reports whether the question asks what something is set or
+// equal to ("set equal to what", "equal to what").
+func equatedTo(toks []analysis.Token) bool {
+	for i := 0; i+2 < len(toks); i++ {
+		if (toks[i].Text == "equal" || toks[i].Text == "set") && toks[i+1].Text == "to" && toks[i+2].Text == "what" {
+			return true
+		}
+	}
+	return false
+}
+
+// basisAsked reports whether the question asks what something is based
+// on: "based on what", or "base … on" closing the question.
+func basisAsked(toks []analysis.Token) bool {
+	for i, t := range toks {
+		if t.Text != "base" && t.Text != "based" {
+			continue
+		}
+		if i+2 < len(toks) && toks[i+1].Text == "on" && toks[i+2].Text == "what" {
+			return true
+		}
+		if last := toks[len(toks)-1].Text; i+1 < len(toks) && (last == "on" || last == "upon") {
+			return true
+		}
 	}
 	return false
 }
