@@ -933,6 +933,18 @@ func TestSenseKeepsNamedLabel(t *testing.T) {
 	if !strings.Contains(res.Text, "A4") || !strings.Contains(res.Text, "East") {
 		t.Errorf("answer %q; want scenario A4's row", res.Text)
 	}
+	// A unit is no label: "(m2)" says what the area is measured in, and
+	// the sentence that says "W/m2" is not about the module asked for.
+	module := store.Chunk{ID: "sandia/1/483", DocID: "sandia", DocNumber: "SANDIA-1", Sheet: "Data", Row: 484,
+		Text: "Model: SunPower SunTile; Module Area [m^2]: 0.48; Series Cells: 22"}
+	reference := store.Chunk{ID: "nrel/1/30", DocID: "nrel", DocNumber: "NREL-1", Page: 12,
+		Text: "The reference cell temperature Tref is 25°C, and reference irradiance is 1000 W/m2."}
+	squared := keywordEmbedder{"suntile", "series"}
+	g = generate.NewExtractive(generate.ExtractiveOptions{Queries: squared, Passages: squared})
+	res = askAnalysed(t, g, "sunpower suntile module area (m2) + series cells", "technical_value", []store.Chunk{reference, module})
+	if !strings.Contains(res.Text, "SunTile") {
+		t.Errorf("answer %q; want the SunTile row", res.Text)
+	}
 }
 
 // TestAskedFormat: a question for a telephone number, a web address or a

@@ -6,6 +6,8 @@ import (
 	"slices"
 	"strings"
 	"unicode"
+
+	"github.com/cewhq/cew/pipeline/guard"
 )
 
 // senseCandidates is how many of the lexically best candidates are embedded:
@@ -79,11 +81,12 @@ func (e *Extractive) rerankBySense(ctx context.Context, q question, req Request,
 
 // namedLabels counts the labels of the question a candidate holds: words
 // of letters and digits ("a4", "2p"), as the question writes them, that
-// name no qualifier ("v5", "1-axis" are cases the reader weighs apart).
+// name no qualifier ("v5", "1-axis" are cases the reader weighs apart) and
+// no unit ("m2").
 func namedLabels(q question, c candidate) int {
 	n := 0
 	for i, t := range q.terms {
-		if t.exact && !q.isQualifier[i] && c.matched[i] == 1 && strings.ContainsFunc(t.term, unicode.IsLetter) && strings.ContainsFunc(t.term, unicode.IsDigit) {
+		if t.exact && !q.isQualifier[i] && c.matched[i] == 1 && !isUnit(t.term) && strings.ContainsFunc(t.term, unicode.IsLetter) && strings.ContainsFunc(t.term, unicode.IsDigit) {
 			n++
 		}
 	}
@@ -107,4 +110,10 @@ func cosine(a, b []float32) float64 {
 		s += float64(a[i]) * float64(b[i])
 	}
 	return s
+}
+
+// isUnit reports whether a word is a unit of measure ("m2", "kwh").
+func isUnit(word string) bool {
+	vs := guard.Values("1 " + word)
+	return len(vs) == 1 && vs[0].Unit != ""
 }

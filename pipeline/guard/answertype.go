@@ -324,26 +324,48 @@ type Expectation struct {
 // Format is a written form of an answer: see the Format constants.
 type Format string
 
-// The forms a question may ask for.
+// The forms a question may ask for. A fax or TDD number is a telephone
+// number said to be one: "303-275-3000" on a title page answers no fax.
 const (
 	FormatPhone Format = "telephone number"
+	FormatFax   Format = "fax number"
+	FormatTDD   Format = "TDD number"
 	FormatURL   Format = "web address"
 	FormatEmail Format = "e-mail address"
 	FormatFile  Format = "file name"
 )
 
+// phoneNumber is a North American number, its last four digits perhaps
+// spelled ("800-424-LEAD").
+var phoneNumber = regexp.MustCompile(`(?:^|[^\d])(?:\+?1[-. ])?\(?\d{3}\)?[-. ]\d{3}[-. ](?:\d{4}|[A-Z]{4})(?:$|[^\d])`)
+
 var formatPatterns = map[Format]*regexp.Regexp{
-	FormatPhone: regexp.MustCompile(`(?:^|[^\d])(?:\+?1[-. ])?\(?\d{3}\)?[-. ]\d{3}[-. ]\d{4}(?:$|[^\d])`),
+	FormatPhone: phoneNumber,
+	FormatFax:   phoneNumber,
+	FormatTDD:   phoneNumber,
 	FormatURL:   regexp.MustCompile(`(?i)\bhttps?://\S+|\bwww\.\S+|\b[a-z0-9-]+\.(?:gov|org|com|net|edu|int)\b`),
 	FormatEmail: regexp.MustCompile(`(?i)\b[a-z0-9._%+-]+@[a-z0-9.-]+\.[a-z]{2,}\b`),
 	FormatFile:  regexp.MustCompile(`(?i)\b[\w-]+\.(?:csv|xlsx?|pdf|txt|docx?|json|xml|zip|dat|epw|tm[y23]|pvsyst|sam)\b`),
+}
+
+// formatNames are the words a text must use for a number to be of the
+// form: a fax number is called one.
+var formatNames = map[Format]*regexp.Regexp{
+	FormatFax: regexp.MustCompile(`(?i)\bfax\b`),
+	FormatTDD: regexp.MustCompile(`(?i)\b(?:tdd|tty)\b`),
 }
 
 // Holds reports whether text holds something written in form f; any text
 // holds the empty form.
 func (f Format) Holds(text string) bool {
 	re, ok := formatPatterns[f]
-	return !ok || re.MatchString(text)
+	if !ok {
+		return true
+	}
+	if name := formatNames[f]; name != nil && !name.MatchString(text) {
+		return false
+	}
+	return re.MatchString(text)
 }
 
 // spelledCase reports whether a labelled number that names a qualifier

@@ -252,8 +252,8 @@ func asksSource(toks []analysis.Token) bool {
 	return false
 }
 
-// askedFormat returns the written form the question asks for: a telephone
-// number ("phone no.", "tdd number", "fax"), a web address ("url",
+// askedFormat returns the written form the question asks for: a telephone,
+// fax or TDD number ("phone no.", "fax", "tdd number"), a web address ("url",
 // "website", "web address"), an e-mail address or a file name; "" for
 // none. "Call the hotline about what" asks for no number.
 func askedFormat(toks []analysis.Token) guard.Format {
@@ -263,8 +263,12 @@ func askedFormat(toks []analysis.Token) guard.Format {
 			next = toks[i+1].Text
 		}
 		switch t.Text {
-		case "phone", "telephone", "fax", "tdd", "tty":
+		case "phone", "telephone":
 			return guard.FormatPhone
+		case "fax":
+			return guard.FormatFax
+		case "tdd", "tty":
+			return guard.FormatTDD
 		case "url", "urls", "website", "websites":
 			return guard.FormatURL
 		case "web":

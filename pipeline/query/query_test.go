@@ -385,7 +385,8 @@ func TestAskedFormat(t *testing.T) {
 		want guard.Format
 	}{
 		{"phone no. for the national environmental compliance assistance clearinghouse", guard.FormatPhone},
-		{"tdd number for the rcra hotline", guard.FormatPhone},
+		{"tdd number for the rcra hotline", guard.FormatTDD},
+		{"nrel fax number on the pvwatts manual", guard.FormatFax},
 		{"website for the construction industry compliance assistance center", guard.FormatURL},
 		{"where was the v4 web service hosted, url", guard.FormatURL},
 		{"meteo file name for the iea bifacial study", guard.FormatFile},
