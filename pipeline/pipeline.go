@@ -210,8 +210,16 @@ func (r *run) answer(ctx context.Context, req Request) (answer.Answer, error) {
 	if err != nil {
 		return r.fail(err)
 	}
-	var ranked []store.Hit
-	r.stage("rank", func() { ranked = r.rank(ctx, qa.Subject, hits, intent.Hints) })
+	var (
+		ranked  []store.Hit
+		imprint []string
+	)
+	r.stage("rank", func() {
+		ranked = r.rank(ctx, qa.Subject, hits, intent.Hints)
+		// A document's title and back pages are retrieved for a question
+		// about the document, before the pre-guard judges what was found.
+		ranked, imprint = r.withImprint(ctx, req.Tenant, qa, ranked)
+	})
 
 	var pre guard.PreVerdict
 	r.stage("pre_guard", func() { pre = guard.Pre(question, ranked, r.p.cfg.Pre) })
@@ -220,11 +228,7 @@ func (r *run) answer(ctx context.Context, req Request) (answer.Answer, error) {
 		return r.notFound(pre.Reason, pre.Detail, ranked), nil
 	}
 
-	var imprint []string
-	r.stage("rank", func() {
-		ranked = r.withReferences(ctx, req.Tenant, qa, ranked, hits)
-		ranked, imprint = r.withImprint(ctx, req.Tenant, qa, ranked)
-	})
+	r.stage("rank", func() { ranked = r.withReferences(ctx, req.Tenant, qa, ranked, hits) })
 	chunks := make([]store.Chunk, len(ranked))
 	for i, h := range ranked {
 		chunks[i] = h.Chunk

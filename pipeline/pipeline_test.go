@@ -615,7 +615,10 @@ func TestReferenceEntriesFollowed(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				if ans.Status != answer.StatusAnswered || !strings.Contains(ans.Answer, tc.want) {
+				if strings.Contains(tc.question, "author") && !strings.Contains(ans.Answer, "Jane Q. Writer") {
+				t.Errorf("%q, want the author too", ans.Answer)
+			}
+			if ans.Status != answer.StatusAnswered || !strings.Contains(ans.Answer, tc.want) {
 					t.Fatalf("%q: %s (%s) %q, want %s from the reference list", tc.question, ans.Status, ans.Reason, ans.Answer, tc.want)
 				}
 				if !slices.ContainsFunc(ans.Sources, func(s answer.Source) bool { return s.Section == "References" }) {
@@ -708,7 +711,7 @@ func TestImprintPagesRead(t *testing.T) {
 			"The cell temperature follows from a heat balance of the module with the irradiance, the ambient temperature and the wind speed.",
 		"The manual gives the cell temperature from the irradiance. The thermal model manual publishes no wind data. "+
 			"Mounting changes the heat transfer coefficient: a roof mount runs hotter than an open rack, and the model treats both.",
-		"Office of Thermal Affairs\n\nPublication THM-7-001")
+		"Office of Thermal Affairs Washington, DC 20460\nOfficial Business Penalty for Private Use $300\nTHM-7-001 www.thermal.example")
 	put("NOTE-3", "Average view factor note",
 		"Average view factor note\n\nThe view factor note derives the average view factor to the sky.",
 		"The view factor note writes the integral in closed form.")
@@ -737,6 +740,8 @@ func TestImprintPagesRead(t *testing.T) {
 		{"who wrote the thermal model manual", "Jane Q. Writer", 1},
 		{"task no. on the thermal model manual title page", "TK-42.7", 2},
 		{"which office published the thermal model manual", "Office of Thermal Affairs", 5},
+		{"who put out the thermal model manual + the doc no on the back page", "THM-7-001", 5},
+		{"author of the thermal model manual + the contract no on the cover", "DE-AC99-01", 2},
 		{"who wrote the view factor note", "", 0},
 	}
 	for _, tc := range tests {
@@ -748,10 +753,13 @@ func TestImprintPagesRead(t *testing.T) {
 				}
 				return
 			}
+			if strings.Contains(tc.question, "author") && !strings.Contains(ans.Answer, "Jane Q. Writer") {
+				t.Errorf("%q, want the author too", ans.Answer)
+			}
 			if ans.Status != answer.StatusAnswered || !strings.Contains(ans.Answer, tc.want) {
 				t.Fatalf("%s (%s) %q, want %q", ans.Status, ans.Reason, ans.Answer, tc.want)
 			}
-			if len(ans.Sources) == 0 || ans.Sources[0].Page != tc.page {
+			if !slices.ContainsFunc(ans.Sources, func(s answer.Source) bool { return s.Page == tc.page }) {
 				t.Errorf("sources %+v, want page %d", ans.Sources, tc.page)
 			}
 		})

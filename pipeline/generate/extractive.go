@@ -937,6 +937,11 @@ func (e *Extractive) score(q question, u unit, terms map[string]bool, ctx unitCo
 	for i, t := range q.terms {
 		own = own || !t.frame && header[t.term]
 		switch {
+		case imprintCredit(q, u, t):
+			// "on the back page", "who put out": what a line of the
+			// title or back page says of its document is what the
+			// question's imprint words ask for.
+			c.matched[i] = 1
 		case t.lettered != nil:
 			// "Ref-A" is found as written or not at all.
 			if t.lettered.MatchString(u.text) {

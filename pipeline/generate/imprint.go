@@ -21,8 +21,29 @@ import (
 
 // imprintWords say what a question asks of a document rather than what it
 // is about: they frame the question, and the body uses them in other
-// senses.
-var imprintWords = analysis.TermSet("author authors authored wrote written write writer publisher published publish prepared issued title cover back front page")
+// senses. bylineWords ask who wrote it, which the names under the title
+// say; imprint lines of every kind answer the others ("on the back page",
+// "who put out", "doc no").
+var (
+	bylineWords  = analysis.TermSet("author authors authored wrote written write writer")
+	imprintWords = analysis.TermSet("publisher published publish put prepared issued title cover back front page doc document report number no")
+)
+
+// imprintAsks sort what a question may ask of a document into kinds: who
+// wrote it, who published it, a number it carries, when it came out. A
+// question of two kinds ("the author + the contract no on the cover",
+// "who put out the guide + the doc no on the back page") is answered by
+// their lines together.
+var imprintAsks = map[string]int{}
+
+func init() {
+	for kind, words := range map[int]string{bylineAsk: "author authors authored wrote written writer",
+		publisherAsk: "publisher published put issued office", numberAsk: "number no doc contract task", dateAsk: "date when year"} {
+		for w := range analysis.TermSet(words) {
+			imprintAsks[w] = kind
+		}
+	}
+}
 
 // readImprint sets what a question about a document itself wants: the
 // author is a person ("who wrote", "authors of"); anything else (a number,
@@ -34,13 +55,22 @@ var imprintWords = analysis.TermSet("author authors authored wrote written write
 func (q *question) readImprint(titles []string) {
 	q.imprint = true
 	named := analysis.TermSet(strings.Join(titles, " "))
+	kinds := map[int]bool{}
 	for i, t := range q.terms {
-		if imprintWords[t.term] || named[t.term] && !t.code {
+		if bylineWords[t.term] || imprintWords[t.term] || named[t.term] && !t.code {
 			q.terms[i].frame = true
 		}
+		if k := imprintAsks[t.term]; k > 0 {
+			kinds[k] = true
+		}
 	}
-	q.byline = q.words["author"] || q.words["authors"] || q.words["authored"] || q.words["wrote"] || q.words["written"]
+	if (q.words["who"] || q.words["whom"]) && !kinds[bylineAsk] {
+		kinds[publisherAsk] = true
+	}
+	q.byline = slices.ContainsFunc(q.terms, func(t qterm) bool { return bylineWords[t.term] })
 	switch {
+	case len(kinds) > 1:
+		q.byline, q.complex, q.want = false, true, anyAnswer
 	case q.byline || q.words["who"] || q.words["whom"]:
 		q.want = personAnswer
 	case q.want != dateAnswer:
@@ -48,6 +78,54 @@ func (q *question) readImprint(titles []string) {
 	}
 	q.mustNumber, q.counts = false, false
 }
+
+// imprintCredit reports whether an imprint word of the question is what a
+// unit of an imprint page says: the names under the title are the author;
+// a line with an identifier ("EPA305-F-03-007") is the number a "doc no"
+// asks for; a line naming an office,
+// agency or laboratory is the publisher; a title page's lines are on the
+// cover, a back page's on the back; and any imprint line is what the
+// document's pages carry.
+func imprintCredit(q question, u unit, t qterm) bool {
+	if !q.imprint || !u.imprint {
+		return false
+	}
+	switch {
+	case bylineWords[t.term]:
+		return u.byline
+	case pageWords[t.term]:
+		return u.back == backTerms[t.term]
+	}
+	switch {
+	case genericNumber[t.term]:
+		return slices.ContainsFunc(analysis.Tokens(u.text), func(t analysis.Token) bool { return t.Kind == analysis.Identifier })
+	case imprintAsks[t.term] == publisherAsk:
+		return slices.ContainsFunc(analysis.Tokens(u.text), func(t analysis.Token) bool { return bodyWords[t.Term] })
+	}
+	return imprintWords[t.term]
+}
+
+// genericNumber are the words that ask for a document's number without
+// saying which ("doc no"); "task no." asks for the line that says "Task".
+var genericNumber = analysis.TermSet("number no num doc document")
+
+// The kinds of imprintAsks.
+const (
+	bylineAsk = iota + 1
+	publisherAsk
+	numberAsk
+	dateAsk
+)
+
+// bodyWords name organisations that publish documents.
+var bodyWords = analysis.TermSet("office agency laboratory department center centre institute administration program division bureau")
+
+// pageWords say which imprint page a question means: the back page, or
+// the title page ("title", "cover", "front").
+var (
+	pageWords = analysis.TermSet("back title cover front")
+	backTerms = analysis.TermSet("back")
+)
 
 // imprintChunks returns the indexes of the chunks the request names as
 // imprint pages, and their documents' titles.
@@ -91,9 +169,9 @@ func readImprintPages(split [][]unit, chunks []store.Chunk, imprint map[int]bool
 		// Protection Agency Office of Enforcement and Compliance Assurance
 		// … EPA305-F-03-007 www.epa.gov", the last unit and the short
 		// unpunctuated lines right before it.
-		us[len(us)-1].imprint = true
+		us[len(us)-1].imprint, us[len(us)-1].back = true, true
 		for k := len(us) - 2; k >= 0 && imprintLine(us[k].text); k-- {
-			us[k].imprint = true
+			us[k].imprint, us[k].back = true, true
 		}
 	}
 }

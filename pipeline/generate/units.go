@@ -77,9 +77,9 @@ type unit struct {
 	// question about the document itself (see readImprintPages): it names
 	// the document and answers nothing about it. imprint marks the lines
 	// that say something of the document (under its title, or at the end
-	// of its back page), and byline the line of names right under the
-	// title.
-	title, imprint, byline bool
+	// of its back page), byline the line of names right under the title
+	// and back the lines of the back page.
+	title, imprint, byline, back bool
 }
 
 // tableCellSep is how the PDF and Markdown parsers write table cells on a
