@@ -616,9 +616,9 @@ func TestReferenceEntriesFollowed(t *testing.T) {
 					t.Fatal(err)
 				}
 				if strings.Contains(tc.question, "author") && !strings.Contains(ans.Answer, "Jane Q. Writer") {
-				t.Errorf("%q, want the author too", ans.Answer)
-			}
-			if ans.Status != answer.StatusAnswered || !strings.Contains(ans.Answer, tc.want) {
+					t.Errorf("%q, want the author too", ans.Answer)
+				}
+				if ans.Status != answer.StatusAnswered || !strings.Contains(ans.Answer, tc.want) {
 					t.Fatalf("%q: %s (%s) %q, want %s from the reference list", tc.question, ans.Status, ans.Reason, ans.Answer, tc.want)
 				}
 				if !slices.ContainsFunc(ans.Sources, func(s answer.Source) bool { return s.Section == "References" }) {
