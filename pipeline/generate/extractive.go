@@ -731,17 +731,37 @@ func variants(q question, cands []candidate) []candidate {
 	}
 	var out []candidate
 	for _, c := range cands[1:] {
-		if len(out) == maxVariants-1 || c.score < variantNamedShare*best.score {
+		if len(out) == maxVariants-1 || c.score < variantModelShare*best.score {
 			break
 		}
 		if c.kind != kindRecord || c.docID != best.docID || c.quote == best.quote {
 			continue
 		}
-		if c.score >= variantShare*best.score || addsExact(q, c, best) {
+		switch {
+		case c.score >= variantShare*best.score,
+			c.score >= variantNamedShare*best.score && addsExact(q, c, best),
+			addsExact(q, c, best) && sameCodes(q, c, best):
 			out = append(out, c)
 		}
 	}
 	return out
+}
+
+// variantModelShare is how close a row of the same model (it holds every
+// identifier of the question the best row holds) must come when it holds
+// a number of the question the best row lacks: "fs1050pu paco at 300v and
+// at 390v" names two rows of one model, each scored by its own voltage.
+const variantModelShare = 0.7
+
+// sameCodes reports whether c holds every identifier of the question that
+// best holds.
+func sameCodes(q question, c, best candidate) bool {
+	for i, t := range q.terms {
+		if t.code && best.matched[i] == 1 && c.matched[i] < 1 {
+			return false
+		}
+	}
+	return true
 }
 
 // addsExact reports whether c holds a number or identifier of the question

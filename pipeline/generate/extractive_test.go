@@ -77,6 +77,13 @@ func TestExtractive(t *testing.T) {
 				sheetRow("CEC-INVERTERS", "CEC_Inverters", 1845, "Name: Topper Sun Energy Technology: TS-S3000 (240V) 240V [CEC 2010]; Vac (V): 240; Paco (W): 3010; Vdcmax (V): 500")},
 			want: "Name: Topper Sun Energy Technology: TS-S3000 (208V) 208V [CEC 2010]; Vdcmax (V): 450 [S1]. " +
 				"Name: Topper Sun Energy Technology: TS-S3000 (240V) 240V [CEC 2010]; Vdcmax (V): 500 [S2]."},
+		{name: "two voltages of one model asked: the row of the commoner voltage scores lower and still answers",
+			question: "power electronics fs1050pu paco at 300v and at 390v", category: "technical_value", chunks: []store.Chunk{
+				sheetRow("CEC-INVERTERS", "CEC_Inverters", 1200, "Name: Power Electronics: FS1050PU 300V [CEC 2014]; Vac (V): 300; Paco (W): 1050000"),
+				sheetRow("CEC-INVERTERS", "CEC_Inverters", 1201, "Name: Power Electronics: FS1050PU 390V [CEC 2014]; Vac (V): 390; Paco (W): 1200000"),
+				sheetRow("CEC-INVERTERS", "CEC_Inverters", 1202, "Name: Power Electronics: FS0980PU 390V [CEC 2014]; Vac (V): 390; Paco (W): 980000")},
+			want: "Name: Power Electronics: FS1050PU 300V [CEC 2014]; Paco (W): 1050000 [S1]. " +
+				"Name: Power Electronics: FS1050PU 390V [CEC 2014]; Paco (W): 1200000 [S2]."},
 		{
 			name:     "spreadsheet row picked by model number and trimmed to the cells asked",
 			question: "What is the Paco of SB7000TL-US-22-208V?", category: "technical_value",
