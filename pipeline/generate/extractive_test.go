@@ -979,3 +979,21 @@ func TestAskedFormat(t *testing.T) {
 		}
 	}
 }
+
+// TestMeaningAskedInWords: "… means what" asks for words, even when the
+// classifier takes the question for a technical value.
+func TestMeaningAskedInWords(t *testing.T) {
+	flag := func(row int, text string) store.Chunk {
+		return store.Chunk{ID: "sandia/1/" + strconv.Itoa(row), DocID: "sandia", DocNumber: "SANDIA-MODULE-DB",
+			Sheet: "Flags for data sources", Row: row, Text: text}
+	}
+	chunks := []store.Chunk{flag(6, "Code: 3; Description: Copied from measured module"),
+		flag(7, "Code: 4; Description: Estimated from measured data"),
+		{ID: "sandia/1/519", DocID: "sandia", DocNumber: "SANDIA-MODULE-DB", Sheet: "Data", Row: 519,
+			Text: "Model: Yingli Solar YL220 Module; Vintage: 2008; Series Cells: 60; Data source: 1"}}
+	g := generate.NewExtractive(generate.ExtractiveOptions{})
+	got := askAnalysed(t, g, "data source flag 3 in the sandia module db means what", "technical_value", chunks).Text
+	if want := "Code: 3; Description: Copied from measured module [S1]."; got != want {
+		t.Errorf("got %q, want %q", got, want)
+	}
+}

@@ -284,6 +284,11 @@ func parseQuestion(text, category, complexity string, expect guard.Expectation) 
 	if q.polar = expect.Polar; q.polar {
 		q.want, q.mustNumber, q.counts = anyAnswer, false, false
 	}
+	if q.words["mean"] || q.words["means"] || q.words["meaning"] || q.words["stand"] || q.words["stands"] {
+		// "data source flag 3 means what": a meaning is said in words,
+		// whatever the classifier thought of the number in it.
+		q.want, q.mustNumber, q.counts = anyAnswer, false, false
+	}
 	if q.words["legend"] {
 		// "ixxo in the module db legend - current at what voltage": a
 		// legend says in words what its headings are.
