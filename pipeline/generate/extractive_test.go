@@ -997,3 +997,21 @@ func TestMeaningAskedInWords(t *testing.T) {
 		t.Errorf("got %q, want %q", got, want)
 	}
 }
+
+// TestSeriesOfABareModelNumber: "conext tx 2800" names the TX series; the
+// "Conext 2800 NA" row is another model of the same number.
+func TestSeriesOfABareModelNumber(t *testing.T) {
+	g := generate.NewExtractive(generate.ExtractiveOptions{})
+	conext := []store.Chunk{
+		sheetRow("CEC-INVERTERS", "CEC_Inverters", 1331, "Name: Schneider: Conext 2800 NA (Set for 240 V) 240V [CEC 2011]; Vac (V): 240; Paco (W): 2800"),
+		sheetRow("CEC-INVERTERS", "CEC_Inverters", 1334, "Name: Schneider: Conext TX 3300 NA (set to 240V) 240V [CEC 2011]; Vac (V): 240; Paco (W): 3300"),
+		sheetRow("CEC-INVERTERS", "CEC_Inverters", 1332, "Name: Schneider: Conext TX 2800 NA (Set for 208 V) 208V [CEC 2011]; Vac (V): 208; Paco (W): 2650")}
+	if got := askAnalysed(t, g, "conext tx 2800 paco at 240v", "technical_value", conext).Text; got != generate.NotFoundText {
+		t.Errorf("conext tx 2800 at 240v: %q, want not found", got)
+	}
+	save := []store.Chunk{sheetRow("CEC-INVERTERS", "CEC_Inverters", 993, "Name: Open Energy: Solar Save 4600 208V [CEC 2005]; Vac (V): 208; Paco (W): 4600")}
+	if got, want := askAnalysed(t, g, "open energy solar save 4600 paco", "technical_value", save).Text,
+		"Name: Open Energy: Solar Save 4600 208V [CEC 2005]; Paco (W): 4600 [S1]."; got != want {
+		t.Errorf("solar save 4600: %q, want %q", got, want)
+	}
+}

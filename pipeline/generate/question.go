@@ -706,16 +706,18 @@ func makerWords(text string, toks []analysis.Token) []string {
 
 // seriesWord returns the term of the word right before the question's
 // first short model number written with a dot or a hyphen ("5.0-1",
-// "32.0"), when the question names no longer model number and the word
-// may name a series; "" otherwise.
+// "32.0") or of digits alone after two names ("conext tx 2800"), when the
+// question names no longer model number and the word may name a series;
+// "" otherwise.
 func seriesWord(text string, toks []analysis.Token) string {
 	if len(toks) < 2 || slices.ContainsFunc(toks, func(t analysis.Token) bool { return guard.IsCode(text, t) }) {
 		return ""
 	}
 	for i, t := range toks[1:] {
 		w := toks[i]
-		if t.Kind == analysis.Word || !strings.ContainsAny(t.Text, ".-") || !strings.ContainsAny(t.Text, "0123456789") ||
-			len(guard.Values(text[t.Start:t.End])) > 1 || len(guard.Qualifiers(text[t.Start:t.End])) > 0 {
+		short := t.Kind != analysis.Word && strings.ContainsAny(t.Text, ".-") && strings.ContainsAny(t.Text, "0123456789") &&
+			len(guard.Values(text[t.Start:t.End])) <= 1 && len(guard.Qualifiers(text[t.Start:t.End])) == 0
+		if !short && !bareModel(text, toks, i+1) {
 			continue
 		}
 		if !mayName(text, w, t) || len(guard.Qualifiers(w.Text)) > 0 {
@@ -725,6 +727,25 @@ func seriesWord(text string, toks []analysis.Token) string {
 	}
 	return ""
 }
+
+// bareModel reports whether toks[j] is a model number of digits alone
+// ("conext tx 2800"): four digits or more, no unit after it, after two
+// words that may name a maker and a series.
+func bareModel(text string, toks []analysis.Token, j int) bool {
+	t := toks[j]
+	if t.Kind != analysis.Number || len(t.Text) < minBareModelDigits || strings.ContainsFunc(t.Text, func(r rune) bool { return r < '0' || r > '9' }) ||
+		j < 2 || !mayName(text, toks[j-2], toks[j-1]) {
+		return false
+	}
+	if j+1 < len(toks) && len(guard.Values(text[t.Start:toks[j+1].End])) == 1 && guard.Values(text[t.Start:toks[j+1].End])[0].Unit != "" {
+		return false
+	}
+	return true
+}
+
+// minBareModelDigits is the fewest digits of a model number written with
+// digits alone.
+const minBareModelDigits = 4
 
 // mayName reports whether w, written one space before next, may name the
 // maker or series of the model number that next is or begins: a word that
