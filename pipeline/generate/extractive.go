@@ -1026,6 +1026,11 @@ func (e *Extractive) score(q question, u unit, terms map[string]bool, ctx unitCo
 		// strings the study's DC power is reported from.
 		return candidate{}, false
 	}
+	if lacksThing(q, c.matched) {
+		// "what time zone are the timestamps in": a unit that names no
+		// time zone does not say which one.
+		return candidate{}, false
+	}
 	if otherMeasure(q, terms) || header != nil && otherMeasure(q, header) {
 		// "module width": "the Trina Vertex module (length = 2.384m)"
 		// gives its length.
@@ -1326,6 +1331,20 @@ func boundColumns(u unit) bool {
 // %/year", "10 %/min", "2 m/s".
 func statesRate(text string) bool {
 	return slices.ContainsFunc(guard.Values(text), func(v guard.Value) bool { return strings.Contains(v.Unit, "/") })
+}
+
+// lacksThing reports whether a unit credits none of the words of the thing
+// a question asks "what X" or "which X" of.
+func lacksThing(q question, matched []float64) bool {
+	if len(q.thing) == 0 {
+		return false
+	}
+	for _, i := range q.thing {
+		if matched[i] > 0 {
+			return false
+		}
+	}
+	return true
 }
 
 // measures are the extents of a thing; a unit that names another one than

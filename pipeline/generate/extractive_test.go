@@ -1015,3 +1015,20 @@ func TestSeriesOfABareModelNumber(t *testing.T) {
 		t.Errorf("solar save 4600: %q, want %q", got, want)
 	}
 }
+
+// TestWhatThingNamed: "what time zone are the timestamps in" is answered
+// by a unit that names a time zone, not by the one that names the file.
+func TestWhatThingNamed(t *testing.T) {
+	meteo := store.Chunk{ID: "iea/4/6", DocID: "iea", DocNumber: "IEA-1", Page: 2, Section: "Modeling exercise",
+		Text: "▪ Meteo Data: PS3 file (Phase2_meteo_hourly_psm3format.csv).\n▪ Location: Albuquerque, New Mexico USA (35.05°, -106.54°)."}
+	zone := store.Chunk{ID: "iea/4/7", DocID: "iea", DocNumber: "IEA-1", Page: 3, Section: "Modeling exercise",
+		Text: "All timestamps in the meteo file are in local standard time zone (UTC-7)."}
+	g := generate.NewExtractive(generate.ExtractiveOptions{})
+	q := "what time zone are the timestamps in the iea psm3 meteo file"
+	if got := askAnalysed(t, g, q, "general", []store.Chunk{meteo}).Text; got != generate.NotFoundText {
+		t.Errorf("without a time zone: %q, want not found", got)
+	}
+	if got := askAnalysed(t, g, q, "general", []store.Chunk{meteo, zone}).Text; !strings.Contains(got, "UTC-7") {
+		t.Errorf("with a time zone: %q, want the sentence that names it", got)
+	}
+}

@@ -144,6 +144,9 @@ type question struct {
 	// chunks that are its title and back pages.
 	imprint   bool
 	imprintAt map[int]bool
+	// thing holds the indexes of the terms of X in a question that opens
+	// "what X" or "which X" ("what time zone are the timestamps in").
+	thing []int
 	// byline is set for a question about a document that asks who wrote
 	// it: the names under its title answer, and nothing else does.
 	byline bool
@@ -244,6 +247,7 @@ func parseQuestion(text, category, complexity string, expect guard.Expectation) 
 	q.want, q.mustNumber = expectedAnswer(toks)
 	q.counts = q.mustNumber
 	q.subject = askedSubject(toks)
+	q.thing = thingTerms(q, toks)
 	q.versus = q.words["vs"] || q.words["versus"]
 	for i, t := range toks {
 		q.negated = q.negated || !aside[i] && guard.NegatesVerb(t.Text)
@@ -328,6 +332,41 @@ func pronounOne(toks []analysis.Token, i int) bool {
 	}
 	return i+1 == len(toks) || toks[i+1].Kind != analysis.Word || analysis.IsStopword(toks[i+1].Text)
 }
+
+// thingTerms returns the indexes of the terms of X in a question that opens
+// "what X" or "which X", X running to the first function word or verb of
+// the question ("what time zone are …"); nil when X is a frame word ("what
+// type"), a single word, or the question opens otherwise.
+func thingTerms(q question, toks []analysis.Token) []int {
+	if len(toks) < 3 || toks[0].Text != "what" && toks[0].Text != "which" {
+		return nil
+	}
+	var out []int
+	for _, t := range toks[1:] {
+		if t.Kind != analysis.Word || analysis.IsStopword(t.Text) || thingEnds[t.Text] || len(out) == maxSubjectWords {
+			break
+		}
+		if frameWords[t.Text] {
+			return nil
+		}
+		if i, ok := q.index[t.Term]; ok {
+			out = append(out, i)
+		}
+	}
+	if len(out) < minThingWords {
+		// "which site", "what yr": one word is too general a thing
+		// ("site" for the rows of a table of cities) to ask the answer
+		// to name it.
+		return nil
+	}
+	return out
+}
+
+// minThingWords is the fewest words of a thing a unit must name.
+const minThingWords = 2
+
+// thingEnds are the verbs after which a "what X" question goes on.
+var thingEnds = set(`is are was were does do did can could should would will has have`)
 
 // maxSubjectWords bounds the words of a "what is X" subject.
 const maxSubjectWords = 3
