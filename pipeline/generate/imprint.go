@@ -38,7 +38,7 @@ var imprintAsks = map[string]int{}
 
 func init() {
 	for kind, words := range map[int]string{bylineAsk: "author authors authored wrote written writer",
-		publisherAsk: "publisher published put issued office", numberAsk: "number no doc contract task", dateAsk: "date when year"} {
+		publisherAsk: "publisher published put issued office", numberAsk: "number no doc contract task", dateAsk: "date year"} {
 		for w := range analysis.TermSet(words) {
 			imprintAsks[w] = kind
 		}
@@ -67,6 +67,9 @@ func (q *question) readImprint(titles []string) {
 	if (q.words["who"] || q.words["whom"]) && !kinds[bylineAsk] {
 		kinds[publisherAsk] = true
 	}
+	if q.words["when"] {
+		kinds[dateAsk] = true
+	}
 	q.byline = slices.ContainsFunc(q.terms, func(t qterm) bool { return bylineWords[t.term] })
 	switch {
 	case len(kinds) > 1:
@@ -82,10 +85,9 @@ func (q *question) readImprint(titles []string) {
 // imprintCredit reports whether an imprint word of the question is what a
 // unit of an imprint page says: the names under the title are the author;
 // a line with an identifier ("EPA305-F-03-007") is the number a "doc no"
-// asks for; a line naming an office,
-// agency or laboratory is the publisher; a title page's lines are on the
-// cover, a back page's on the back; and any imprint line is what the
-// document's pages carry.
+// asks for; a line naming an office, agency or laboratory is the
+// publisher; a title page's lines are on the cover, a back page's on the
+// back; and any imprint line is what the document's pages carry.
 func imprintCredit(q question, u unit, t qterm) bool {
 	if !q.imprint || !u.imprint {
 		return false
@@ -146,9 +148,10 @@ func imprintChunks(req Request) (map[int]bool, []string) {
 	return at, titles
 }
 
-// readImprint marks what a document says of itself on its imprint pages,
-// for a question about the document (see readTitlePage and readColophon).
-// split holds each chunk's units.
+// readImprintPages marks what a document says of itself on its imprint
+// pages, for a question about the document: the lines of its title page
+// (readTitlePage) and the last lines of its back page. split holds each
+// chunk's units.
 func readImprintPages(split [][]unit, chunks []store.Chunk, imprint map[int]bool) {
 	last := map[string]int{} // each document's last imprint chunk
 	for i, c := range chunks {
