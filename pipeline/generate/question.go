@@ -776,8 +776,10 @@ func bareModel(text string, toks []analysis.Token, j int) bool {
 		j < 2 || !mayName(text, toks[j-2], toks[j-1]) {
 		return false
 	}
-	if j+1 < len(toks) && len(guard.Values(text[t.Start:toks[j+1].End])) == 1 && guard.Values(text[t.Start:toks[j+1].End])[0].Unit != "" {
-		return false
+	if j+1 < len(toks) {
+		if vs := guard.Values(text[t.Start:toks[j+1].End]); len(vs) == 1 && vs[0].Unit != "" {
+			return false // "3000 w"
+		}
 	}
 	return true
 }
