@@ -4,7 +4,10 @@
 //
 // Backends (store/embedded, and Milvus in production) implement Store and pass
 // the conformance suite in store/storetest. Every score a backend returns is on
-// one scale: 0..1, higher is better.
+// one scale: 0..1, higher is better. Optional capabilities, found by type
+// assertion and held by the same suite when a backend has them: Lexicon (the
+// vocabulary spelling correction checks against) and ChunkReader (chunks read
+// by id).
 package store
 
 import (
