@@ -4,10 +4,10 @@
 //
 // Backends (store/embedded, and Milvus in production) implement Store and pass
 // the conformance suite in store/storetest. Every score a backend returns is on
-// one scale: 0..1, higher is better. Optional capabilities, found by type
-// assertion and held by the same suite when a backend has them: Lexicon (the
-// vocabulary spelling correction checks against) and ChunkReader (chunks read
-// by id).
+// one scale: 0..1, higher is better. Two capabilities are optional, found by
+// type assertion: Lexicon (the vocabulary spelling correction checks
+// against; the Milvus tests compare it with the embedded index's) and
+// ChunkReader (chunks read by id; held by the conformance suite).
 package store
 
 import (
