@@ -742,6 +742,7 @@ func TestImprintPagesRead(t *testing.T) {
 		{"which office published the thermal model manual", "Office of Thermal Affairs", 5},
 		{"who put out the thermal model manual + the doc no on the back page", "THM-7-001", 5},
 		{"author of the thermal model manual + the contract no on the cover", "DE-AC99-01", 2},
+		{"author of the thermal model manual and when was it published", "March 2015", 1},
 		{"who wrote the view factor note", "", 0},
 	}
 	for _, tc := range tests {

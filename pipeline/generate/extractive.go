@@ -888,8 +888,9 @@ type unitContext struct {
 // kind the question asks for.
 func (e *Extractive) score(q question, u unit, terms map[string]bool, ctx unitContext, total float64, chunks int) (candidate, bool) {
 	toks := analysis.Tokens(u.text)
-	if len(toks) < 3 && (u.header == "" || len(toks) < 2) || total == 0 {
-		// Too short to say anything; a table row says it with its header.
+	if len(toks) < 3 && (u.header == "" && !u.imprint || len(toks) < 2) || total == 0 {
+		// Too short to say anything; a table row says it with its header,
+		// an imprint line ("March 2015") with its title page.
 		return candidate{}, false
 	}
 	if u.kind == kindSentence && chartLabels(u.text, toks) ||

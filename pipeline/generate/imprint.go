@@ -68,7 +68,11 @@ func (q *question) readImprint(titles []string) {
 		kinds[publisherAsk] = true
 	}
 	if q.words["when"] {
+		// "when was it published" asks for a date, not a publisher.
 		kinds[dateAsk] = true
+		if !q.words["who"] {
+			delete(kinds, publisherAsk)
+		}
 	}
 	q.byline = slices.ContainsFunc(q.terms, func(t qterm) bool { return bylineWords[t.term] })
 	switch {
@@ -86,7 +90,7 @@ func (q *question) readImprint(titles []string) {
 // unit of an imprint page says: the names under the title are the author;
 // a line with an identifier ("EPA305-F-03-007") is the number a "doc no"
 // asks for; a line naming an office, agency or laboratory is the
-// publisher; a title page's lines are on the cover, a back page's on the
+// publisher, and a line with a year says when it was published; a title page's lines are on the cover, a back page's on the
 // back; and any imprint line is what the document's pages carry.
 func imprintCredit(q question, u unit, t qterm) bool {
 	if !q.imprint || !u.imprint {
@@ -98,11 +102,15 @@ func imprintCredit(q question, u unit, t qterm) bool {
 	case pageWords[t.term]:
 		return u.back == backTerms[t.term]
 	}
+	toks := analysis.Tokens(u.text)
 	switch {
 	case genericNumber[t.term]:
-		return slices.ContainsFunc(analysis.Tokens(u.text), func(t analysis.Token) bool { return t.Kind == analysis.Identifier })
+		return slices.ContainsFunc(toks, func(t analysis.Token) bool { return t.Kind == analysis.Identifier })
+	case imprintAsks[t.term] == publisherAsk && q.words["when"]:
+		// "when was it published": the line with the date.
+		return slices.ContainsFunc(toks, func(t analysis.Token) bool { return t.Kind == analysis.Number && isYear(t.Text) })
 	case imprintAsks[t.term] == publisherAsk:
-		return slices.ContainsFunc(analysis.Tokens(u.text), func(t analysis.Token) bool { return bodyWords[t.Term] })
+		return slices.ContainsFunc(toks, func(t analysis.Token) bool { return bodyWords[t.Term] })
 	}
 	return imprintWords[t.term]
 }
