@@ -214,9 +214,9 @@ func (e *Extractive) Generate(ctx context.Context, req Request) (Result, error) 
 	}
 	q := parseQuestion(req.Question, req.Category, req.Complexity, req.Expect)
 	if req.Expect.Imprint {
-		var titles []string
-		q.imprintAt, titles = imprintChunks(req)
-		q.readImprint(titles)
+		var titles, all []string
+		q.imprintAt, titles, all = imprintChunks(req)
+		q.readImprint(titles, all)
 	}
 	cands, total := e.candidates(q, req.Chunks)
 	cands = e.rerankBySense(ctx, q, req, cands)

@@ -1032,3 +1032,29 @@ func TestWhatThingNamed(t *testing.T) {
 		t.Errorf("with a time zone: %q, want the sentence that names it", got)
 	}
 }
+
+// TestWhoWroteWhatAPageSays: "who wrote" asks the author of a document
+// only when the question names the document; otherwise a sentence that
+// says who wrote the thing answers.
+func TestWhoWroteWhatAPageSays(t *testing.T) {
+	title := store.Chunk{ID: "tp/1/0", DocID: "tp", DocNumber: "TP-7", Title: "Thermal Model Manual", Page: 1,
+		Text: "Thermal Model Manual\n\nJane Q. Writer\n\nMarch 2015"}
+	body := store.Chunk{ID: "tp/1/4", DocID: "tp", DocNumber: "TP-7", Title: "Thermal Model Manual", Page: 5, Index: 4,
+		Text: "The heat balance model was written by Fuentes at Sandia National Laboratories in 1987."}
+	g := generate.NewExtractive(generate.ExtractiveOptions{})
+	ask := func(question string) string {
+		qa := query.Analyse(question, query.Input{})
+		res, err := g.Generate(context.Background(), generate.Request{Question: qa.Text, Category: "general", Complexity: "simple",
+			Expect: qa.Expect, Chunks: []store.Chunk{body, title}, Imprint: []string{"tp/1/0"}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return res.Text
+	}
+	if got := ask("who wrote the thermal model manual"); !strings.Contains(got, "Jane Q. Writer") {
+		t.Errorf("the manual's author: %q", got)
+	}
+	if got := ask("who wrote the heat balance model"); !strings.Contains(got, "Fuentes") {
+		t.Errorf("the model's author: %q, want the sentence that names him", got)
+	}
+}

@@ -49,17 +49,16 @@ func init() {
 // author is a person ("who wrote", "authors of"); anything else (a number,
 // an office, a date) is what the imprint line says, with or without a
 // number. The imprint words frame the question, and so do the words of
-// the titles of the documents asked about (titles): "Federal Environmental
-// Requirements for Construction" names the guide, whose first page repeats
-// it; "office" says what is asked of it.
-func (q *question) readImprint(titles []string) {
-	q.imprint = true
+// the titles of the documents whose imprint pages were read (titles):
+// "Federal Environmental Requirements for Construction" names the guide,
+// whose first page repeats it; "office" says what is asked of it. A question that asks only who
+// wrote something and names no document by two words of its title is read
+// as any other (all are the titles of the documents of every passage): a
+// page says who wrote it.
+func (q *question) readImprint(titles, all []string) {
 	named := analysis.TermSet(strings.Join(titles, " "))
 	kinds := map[int]bool{}
-	for i, t := range q.terms {
-		if bylineWords[t.term] || imprintWords[t.term] || named[t.term] && !t.code {
-			q.terms[i].frame = true
-		}
+	for _, t := range q.terms {
 		if k := imprintAsks[t.term]; k > 0 {
 			kinds[k] = true
 		}
@@ -74,7 +73,18 @@ func (q *question) readImprint(titles []string) {
 			delete(kinds, publisherAsk)
 		}
 	}
-	q.byline = slices.ContainsFunc(q.terms, func(t qterm) bool { return bylineWords[t.term] })
+	byline := slices.ContainsFunc(q.terms, func(t qterm) bool { return bylineWords[t.term] })
+	if byline && len(kinds) == 1 && namedTitleWords(*q, analysis.TermSet(strings.Join(all, " "))) < minTitleWords {
+		// "who wrote the heat balance model" names no document: a page
+		// says who wrote the model; the question is read as any other.
+		return
+	}
+	q.imprint, q.byline = true, byline
+	for i, t := range q.terms {
+		if bylineWords[t.term] || imprintWords[t.term] || named[t.term] && !t.code {
+			q.terms[i].frame = true
+		}
+	}
 	switch {
 	case len(kinds) > 1:
 		q.byline, q.complex, q.want = false, true, anyAnswer
@@ -84,6 +94,22 @@ func (q *question) readImprint(titles []string) {
 		q.want = anyAnswer
 	}
 	q.mustNumber, q.counts = false, false
+}
+
+// minTitleWords is how many words of a document's title a question that
+// asks who wrote it must say to name it.
+const minTitleWords = 2
+
+// namedTitleWords counts the question's words that are words of the titles
+// of the documents asked about (named), besides what it asks of them.
+func namedTitleWords(q question, named map[string]bool) int {
+	n := 0
+	for _, t := range q.terms {
+		if named[t.term] && !t.code && !bylineWords[t.term] && !imprintWords[t.term] {
+			n++
+		}
+	}
+	return n
 }
 
 // imprintCredit reports whether an imprint word of the question is what a
@@ -138,14 +164,14 @@ var (
 )
 
 // imprintChunks returns the indexes of the chunks the request names as
-// imprint pages, and their documents' titles.
-func imprintChunks(req Request) (map[int]bool, []string) {
-	if len(req.Imprint) == 0 {
-		return nil, nil
-	}
-	at := map[int]bool{}
-	var titles []string
+// imprint pages, their documents' titles, and the titles of the documents
+// of every chunk.
+func imprintChunks(req Request) (at map[int]bool, titles, all []string) {
+	at = map[int]bool{}
 	for i, c := range req.Chunks {
+		if !slices.Contains(all, c.Title) {
+			all = append(all, c.Title)
+		}
 		if slices.Contains(req.Imprint, c.ID) {
 			at[i] = true
 			if !slices.Contains(titles, c.Title) {
@@ -153,7 +179,7 @@ func imprintChunks(req Request) (map[int]bool, []string) {
 			}
 		}
 	}
-	return at, titles
+	return at, titles, all
 }
 
 // readImprintPages marks what a document says of itself on its imprint
