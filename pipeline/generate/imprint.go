@@ -34,16 +34,16 @@ var (
 // question of two kinds ("the author + the contract no on the cover",
 // "who put out the guide + the doc no on the back page") is answered by
 // their lines together.
-var imprintAsks = map[string]int{}
-
-func init() {
+var imprintAsks = func() map[string]int {
+	asks := map[string]int{}
 	for kind, words := range map[int]string{bylineAsk: "author authors authored wrote written writer",
 		publisherAsk: "publisher published put issued office", numberAsk: "number no doc contract task", dateAsk: "date year"} {
 		for w := range analysis.TermSet(words) {
-			imprintAsks[w] = kind
+			asks[w] = kind
 		}
 	}
-}
+	return asks
+}()
 
 // readImprint sets what a question about a document itself wants: the
 // author is a person ("who wrote", "authors of"); anything else (a number,
