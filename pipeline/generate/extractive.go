@@ -958,7 +958,7 @@ func (e *Extractive) score(q question, u unit, terms map[string]bool, ctx unitCo
 	for i, t := range q.terms {
 		own = own || !t.frame && header[t.term]
 		switch {
-		case imprintCredit(q, u, t):
+		case imprintCredit(q, u, toks, t):
 			// "on the back page", "who put out": what a line of the
 			// title or back page says of its document is what the
 			// question's imprint words ask for.

@@ -117,8 +117,9 @@ func namedTitleWords(q question, named map[string]bool) int {
 // a line with an identifier ("EPA305-F-03-007") is the number a "doc no"
 // asks for; a line naming an office, agency or laboratory is the
 // publisher, and a line with a year says when it was published; a title page's lines are on the cover, a back page's on the
-// back; and any imprint line is what the document's pages carry.
-func imprintCredit(q question, u unit, t qterm) bool {
+// back; and any imprint line is what the document's pages carry. toks are
+// the unit's tokens, read once by the caller.
+func imprintCredit(q question, u unit, toks []analysis.Token, t qterm) bool {
 	if !q.imprint || !u.imprint {
 		return false
 	}
@@ -127,9 +128,6 @@ func imprintCredit(q question, u unit, t qterm) bool {
 		return u.byline
 	case pageWords[t.term]:
 		return u.back == backTerms[t.term]
-	}
-	toks := analysis.Tokens(u.text)
-	switch {
 	case genericNumber[t.term]:
 		return slices.ContainsFunc(toks, func(t analysis.Token) bool { return t.Kind == analysis.Identifier })
 	case imprintAsks[t.term] == publisherAsk && q.words["when"]:
