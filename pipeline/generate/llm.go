@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -21,7 +22,8 @@ type LLMOptions struct {
 	// Logger receives fallbacks; prompts and answers are never logged.
 	Logger *slog.Logger
 	// MaxChunks is how many of the ranked chunks the model reads (default
-	// 5); the extractive fallback reads them all.
+	// 5; for a question about a document itself, its imprint pages first); the
+	// extractive fallback reads them all.
 	MaxChunks int
 }
 
@@ -70,7 +72,7 @@ func (g *LLM) Generate(ctx context.Context, req Request) (Result, error) {
 		return Result{Text: NotFoundText, NotFound: true, Generator: "llm"}, nil
 	}
 	read := req
-	read.Chunks = req.Chunks[:min(len(req.Chunks), g.opts.MaxChunks)]
+	read.Chunks = modelChunks(req, g.opts.MaxChunks)
 	system, user, err := prompts.Render(promptData(read))
 	if err != nil {
 		return g.fall(ctx, req, "prompt", err)
@@ -94,6 +96,32 @@ func (g *LLM) Generate(ctx context.Context, req Request) (Result, error) {
 		return fell, ferr
 	}
 	return out, nil
+}
+
+// modelChunks returns the chunks the model reads, at most max: the ranked
+// chunks in their order, except that for a question about a document itself
+// the imprint pages (Request.Imprint: title page, the page after it, back
+// page), which the pipeline appends after the ranked chunks, come first, as
+// they are what answers it.
+func modelChunks(req Request, max int) []store.Chunk {
+	if len(req.Imprint) == 0 {
+		return req.Chunks[:min(len(req.Chunks), max)]
+	}
+	out := make([]store.Chunk, 0, max)
+	for _, id := range req.Imprint {
+		if i := slices.IndexFunc(req.Chunks, func(c store.Chunk) bool { return c.ID == id }); i >= 0 && len(out) < max {
+			out = append(out, req.Chunks[i])
+		}
+	}
+	for _, c := range req.Chunks {
+		if len(out) == max {
+			break
+		}
+		if !slices.Contains(req.Imprint, c.ID) {
+			out = append(out, c)
+		}
+	}
+	return out
 }
 
 // fall answers with the fallback generator, recording why.

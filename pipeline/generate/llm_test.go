@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"net/http"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -320,5 +321,39 @@ func TestNotFoundTextMatchesPrompt(t *testing.T) {
 	}
 	if !strings.Contains(system, "\n"+generate.NotFoundText+"\n") {
 		t.Errorf("the system prompt does not dictate %q on a line of its own", generate.NotFoundText)
+	}
+}
+
+// TestLLMReadsImprintPagesFirst: for a question about a document itself
+// the model reads the title page, which the pipeline appends after the
+// ranked chunks, even when the ranked chunks alone fill its quota.
+func TestLLMReadsImprintPagesFirst(t *testing.T) {
+	srv := llmtest.NewServer(t)
+	srv.SetDefault(llmtest.Answer("The manual was written by Aron P. Dobos [S1]."))
+	g := generate.NewLLM(llm.NewChat(llm.EndpointConfig{BaseURL: srv.URL, Model: "m", Retry: fastRetry}), nil, generate.LLMOptions{MaxChunks: 3})
+	var chunks []store.Chunk
+	for i := 2; i < 6; i++ {
+		chunks = append(chunks, manualPage(i, i+1, "", "Ranked page "+strconv.Itoa(i)+" on system losses."))
+	}
+	title := manualPage(0, 1, "", "PVWatts Version 5 Manual\n\nAron P. Dobos")
+	chunks = append(chunks, title)
+	ask := func(imprint []string) string {
+		t.Helper()
+		if _, err := g.Generate(context.Background(), generate.Request{Question: "who wrote the pvwatts v5 manual", Category: "general",
+			Complexity: "simple", Chunks: chunks, Imprint: imprint}); err != nil {
+			t.Fatal(err)
+		}
+		reqs := srv.Requests()
+		return reqs[len(reqs)-1].User()
+	}
+	user := ask([]string{title.ID})
+	if !strings.Contains(user, "Aron P. Dobos") || strings.Count(user, "</source>") != 3 {
+		t.Errorf("with the title page marked, the model read:\n%s\nwant the title page among 3 sources", user)
+	}
+	if !strings.Contains(user, "Ranked page 2") || strings.Contains(user, "Ranked page 4") {
+		t.Errorf("want the best ranked pages after the title page:\n%s", user)
+	}
+	if user := ask(nil); strings.Contains(user, "Aron P. Dobos") || !strings.Contains(user, "Ranked page 4") {
+		t.Errorf("without imprint pages the model reads the ranked chunks in order:\n%s", user)
 	}
 }
