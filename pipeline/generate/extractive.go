@@ -458,18 +458,45 @@ const maxNameTerms = 8
 // "pvi-6000-outd-us-z-a", the PVI-6000-OUTD-US-Z-A row, not
 // PVI-6000-OUTD-S-US-Z-A or PVI-6000-OUTD-US-Z, whose parts it shares.
 // Whole is as the code is written, bar case and separators; a longer
-// number that begins with it ("…-US-Z-A (277V)") holds it whole too.
+// number that begins with it ("…-US-Z-A (277V)") holds it whole too. A
+// row that holds another model number of the question whole stays:
+// "pvi-3600-us vs pvi-3600-i-outd-us-f" asks for a row of each, and the
+// PVI-3600-I-OUTD-US-F row no longer counts as naming PVI-3600-US by its
+// parts, so that the PVI-3600-US row is quoted for it.
 func dropPartialCodes(q question, cands []candidate) []candidate {
-	for _, t := range q.terms {
+	codes := map[int]string{} // the question's model numbers that some row holds whole, by term
+	for i, t := range q.terms {
 		if !t.code {
 			continue
 		}
 		code := guard.Compact(t.term)
-		whole := func(c candidate) bool { return strings.Contains(guard.Compact(c.text), code) }
-		if !slices.ContainsFunc(cands, func(c candidate) bool { return c.kind == kindRecord && whole(c) }) {
+		if slices.ContainsFunc(cands, func(c candidate) bool { return c.kind == kindRecord && strings.Contains(guard.Compact(c.text), code) }) {
+			codes[i] = code
+		}
+	}
+	if len(codes) == 0 {
+		return cands
+	}
+	cands = slices.DeleteFunc(cands, func(c candidate) bool {
+		compact := guard.Compact(c.text)
+		for _, code := range codes {
+			if strings.Contains(compact, code) {
+				return false
+			}
+		}
+		return c.kind == kindRecord
+	})
+	for k, c := range cands {
+		if c.kind != kindRecord {
 			continue
 		}
-		cands = slices.DeleteFunc(cands, func(c candidate) bool { return c.kind == kindRecord && !whole(c) })
+		compact := guard.Compact(c.text)
+		for i, code := range codes {
+			if !strings.Contains(compact, code) && c.matched[i] > 0 {
+				cands[k].matched = slices.Clone(c.matched)
+				cands[k].matched[i] = 0
+			}
+		}
 	}
 	return cands
 }
@@ -522,7 +549,8 @@ func dropSiblingRecords(q question, cands []candidate, units []unit, numbers []m
 		}
 		return len(own.asked) > 0 && slices.ContainsFunc(rows, func(n rowName) bool {
 			return !n.aside && n.doc == own.doc && n.label == own.label && len(n.asked) > len(own.asked) &&
-				!slices.ContainsFunc(own.asked, func(i int) bool { return !slices.Contains(n.asked, i) })
+				!slices.ContainsFunc(own.asked, func(i int) bool { return !slices.Contains(n.asked, i) }) &&
+				!slices.ContainsFunc(own.exact, func(i int) bool { return !slices.Contains(n.exact, i) })
 		})
 	})
 }
@@ -532,6 +560,13 @@ func dropSiblingRecords(q question, cands []candidate, units []unit, numbers []m
 type rowName struct {
 	doc, label string // the document and the heading of the row's first cell
 	asked      []int  // the question terms the name holds
+	// exact lists the model numbers of the question that the name holds
+	// as written, not only by their parts, and the other numbers of the
+	// question that the row holds: a row is no sibling of one that lacks
+	// any of them. The "PVI-3600-US" row is no sibling of
+	// "PVI-3600-I-OUTD-US-F" when the question names both, nor the
+	// "Vintage: 2001" row of "Vintage: 2002 (E)" when it names 2001.
+	exact []int
 	// aside is set when the name holds a word of what the question sets
 	// aside ("(not the cs-a he)").
 	aside bool
@@ -570,12 +605,40 @@ func nameRow(q question, u unit, aside func(term string) bool) (rowName, bool) {
 	for t := range q.excluded {
 		n.aside = n.aside || terms[t] && aside(t)
 	}
+	compact := guard.Compact(name)
+	var all map[string]bool // the terms of the row's values, read when the question has numbers
 	for i, t := range q.terms {
 		if !t.frame && holds(terms, t) {
 			n.asked = append(n.asked, i)
 		}
+		switch {
+		case t.frame || !t.exact:
+		case t.code:
+			if holds(terms, t) && strings.Contains(compact, guard.Compact(t.term)) {
+				n.exact = append(n.exact, i)
+			}
+		default:
+			if all == nil {
+				all = valueTerms(fields)
+			}
+			if all[t.term] {
+				n.exact = append(n.exact, i)
+			}
+		}
 	}
 	return n, true
+}
+
+// valueTerms returns the terms of a row's values, not of its column names:
+// a row with a "B1" column does not state "b1".
+func valueTerms(fields []string) map[string]bool {
+	var values []string
+	for _, f := range fields {
+		if _, value, ok := strings.Cut(f, ":"); ok {
+			values = append(values, value)
+		}
+	}
+	return analysis.TermSet(strings.Join(values, " ; "))
 }
 
 // namesOtherQuantity reports whether name states a quantity of the unit
@@ -752,6 +815,24 @@ func variants(q question, cands []candidate) []candidate {
 // a number of the question the best row lacks: "fs1050pu paco at 300v and
 // at 390v" names two rows of one model, each scored by its own voltage.
 const variantModelShare = 0.7
+
+// comparesCodes reports whether a complex question names several model
+// numbers and a unit (by its matched terms) holds one of them whole:
+// "magnetek pvi-3600-us vs pvi-3600-i-outd-us-f - weight each" is
+// answered by a row of each.
+func comparesCodes(q question, matched []float64) bool {
+	if !q.complex {
+		return false
+	}
+	codes, held := 0, false
+	for i, t := range q.terms {
+		if t.code {
+			codes++
+			held = held || matched[i] == 1
+		}
+	}
+	return codes > 1 && held
+}
 
 // sameCodes reports whether c holds every identifier of the question that
 // best holds.
@@ -953,8 +1034,9 @@ func (e *Extractive) score(q question, u unit, terms map[string]bool, ctx unitCo
 		}
 	}
 	var got float64
-	own := false   // the unit itself, or its column, holds a word of the question
-	named := false // the unit itself holds a word of the question
+	own := false         // the unit itself, or its column, holds a word of the question
+	named := false       // the unit itself holds a word of the question
+	missingCode := false // an identifier of the question is not in the unit
 	for i, t := range q.terms {
 		own = own || !t.frame && header[t.term]
 		switch {
@@ -1017,9 +1099,14 @@ func (e *Extractive) score(q question, u unit, terms map[string]bool, ctx unitCo
 			c.matched[i] = 1
 		case t.code:
 			// An identifier of the question missing from the unit and
-			// its context: this unit is about something else.
-			return candidate{}, false
+			// its context: this unit is about something else, unless
+			// the question compares it with another that the unit
+			// holds (see comparesCodes).
+			missingCode = true
 		}
+	}
+	if missingCode && !comparesCodes(q, c.matched) {
+		return candidate{}, false
 	}
 	if !own && !u.imprint {
 		// Only the title or the section names what is asked: "Module:

@@ -84,6 +84,17 @@ func TestExtractive(t *testing.T) {
 				sheetRow("CEC-INVERTERS", "CEC_Inverters", 1202, "Name: Power Electronics: FS0980PU 390V [CEC 2014]; Vac (V): 390; Paco (W): 980000")},
 			want: "Name: Power Electronics: FS1050PU 300V [CEC 2014]; Paco (W): 1050000 [S1]. " +
 				"Name: Power Electronics: FS1050PU 390V [CEC 2014]; Paco (W): 1200000 [S2]."},
+		{name: "two model numbers compared: the row holding each whole, not the longer one for both", question: "magnetek pvi-3600-us vs pvi-3600-i-outd-us-f, both 240v - weight each",
+			category: "technical_value", complexity: "complex", chunks: []store.Chunk{
+				sheetRow("SANDIA-INVERTERS", "Parameters", 344, "Manufacturer: MagneTek, S.p.A.; ID: PVI-3600-I-OUTD-US-F (240V); Source: CEC; ac Voltage: 240; Paco: 3600; Weight: 33.02"),
+				sheetRow("SANDIA-INVERTERS", "Parameters", 343, "Manufacturer: MagneTek, S.p.A.; ID: PVI-3600-I-OUTD-US-F (208V); Source: CEC; ac Voltage: 208; Paco: 3300; Weight: 33.02"),
+				sheetRow("SANDIA-INVERTERS", "Parameters", 346, "Manufacturer: MagneTek, S.p.A.; ID: PVI-3600-US (240V); Source: CEC; ac Voltage: 240; Paco: 3600; Weight: 19.05")},
+			want: "Manufacturer: MagneTek, S.p.A.; ID: PVI-3600-I-OUTD-US-F (240V); Weight: 33.02 [S1]. Manufacturer: MagneTek, S.p.A.; ID: PVI-3600-US (240V); Weight: 19.05 [S3]."},
+		{name: "two rows of one model told apart by a number the question names", question: "sharp ne-h120e1 - isco for the 2001 one vs the 2002 (E) one",
+			category: "technical_value", complexity: "complex", chunks: []store.Chunk{
+				sheetRow("SANDIA-MODULE-DB", "Data", 322, "Model: Sharp NE-H120E1; Vintage: 2002 (E); Material: mc-Si; Isco: 5.3; Voco: 32.3"),
+				sheetRow("SANDIA-MODULE-DB", "Data", 321, "Model: Sharp NE-H120E1; Vintage: 2001; Material: mc-Si; Isco: 5.085; Voco: 32.78")},
+			want: "Model: Sharp NE-H120E1; Vintage: 2002 (E); Isco: 5.3 [S1]. Model: Sharp NE-H120E1; Vintage: 2001; Isco: 5.085 [S2]."},
 		{
 			name:     "spreadsheet row picked by model number and trimmed to the cells asked",
 			question: "What is the Paco of SB7000TL-US-22-208V?", category: "technical_value",

@@ -383,7 +383,8 @@ func (e *Extractive) trimRecord(q question, c candidate) (text string, asked boo
 	for _, f := range c.fields[1:] {
 		name, _, _ := strings.Cut(f, ":")
 		ns, fs := analysis.TermSet(name), analysis.TermSet(f)
-		rowName := slices.ContainsFunc(q.terms, func(t qterm) bool { return t.code && (fs[t.term] || hasParts(fs, t.term)) }) || namesAsked(q, f)
+		rowName := slices.ContainsFunc(q.terms, func(t qterm) bool { return t.code && (fs[t.term] || hasParts(fs, t.term)) }) || namesAsked(q, f) ||
+			holdsNumberAsked(q, f)
 		switch {
 		case slices.ContainsFunc(q.terms, func(t qterm) bool {
 			// "sandia module db" names the list, not its Module Area.
@@ -480,6 +481,20 @@ func namesAsked(q question, field string) bool {
 	}
 	vs := analysis.TermSet(value)
 	return slices.ContainsFunc(q.terms, func(t qterm) bool { return !t.frame && !t.exact && vs[t.term] })
+}
+
+// holdsNumberAsked reports whether a complex question tells rows apart by
+// a number it states as written, and a field's value is that number:
+// "Vintage: 2001" says which row this is for "isco for the 2001 one vs the
+// 2002 (E) one". A simple question's number says which row it asks about
+// without its cell being quoted ("ts-s3000 at 240 v").
+func holdsNumberAsked(q question, field string) bool {
+	_, value, ok := strings.Cut(field, ":")
+	if !ok || !q.complex {
+		return false
+	}
+	vs := analysis.TermSet(value)
+	return slices.ContainsFunc(q.terms, func(t qterm) bool { return t.exact && !t.code && !t.frame && vs[t.term] })
 }
 
 // compactName is a column name without its bracketed unit, folded as
