@@ -333,6 +333,7 @@ func (e *Extractive) candidates(q question, chunks []store.Chunk) ([]candidate, 
 	cands = dropOddRecords(q, cands, units, unitTerms)
 	cands = dropSiblingRecords(q, cands, units, numbers)
 	cands = dropPartialCodes(q, cands)
+	cands = dropUnlabelledRecords(q, cands, units)
 	cands = dropOtherEntries(q, cands)
 	cands = dropUnnamedDocuments(q, cands, chunks, numbers)
 	cands = keepImprint(q, cands)
@@ -406,6 +407,52 @@ func dropOtherEntries(q question, cands []candidate) []candidate {
 		return cands
 	}
 	return slices.DeleteFunc(cands, func(c candidate) bool { return definesTerm(c.unit) && !said(c) })
+}
+
+// dropUnlabelledRecords drops the spreadsheet rows whose cells lack a label
+// of the question that a retrieved row's cells hold: a word of letters and
+// digits as the question writes it ("sq70"), that is no model number (see
+// dropPartialCodes), case ("v5"), unit ("m2"), quantity ("24v") or column
+// of a retrieved row ("c3", which a legend row holds too). "shell
+// sq70 24v voco" asks about the SQ70 rows; when none of them is the 24 V
+// variant, the "Photowatt PW1000 (24V)" row does not answer instead.
+func dropUnlabelledRecords(q question, cands []candidate, units []unit) []candidate {
+	var labels []string
+	for i, t := range q.terms {
+		if t.exact && !t.code && !t.frame && !q.isQualifier[i] && !isUnit(t.term) && len(guard.Values(t.term)) == 0 &&
+			strings.ContainsFunc(t.term, unicode.IsLetter) && strings.ContainsFunc(t.term, unicode.IsDigit) {
+			labels = append(labels, t.term)
+		}
+	}
+	if len(labels) == 0 {
+		return cands
+	}
+	columns := map[string]bool{} // a label that names a column ("c3", "a0") says what is asked, not which row
+	for _, u := range units {
+		if u.kind == kindRecord {
+			for _, f := range u.fields {
+				if name, _, ok := strings.Cut(f, ":"); ok {
+					columns[compactName(name)] = true
+				}
+			}
+		}
+	}
+	labels = slices.DeleteFunc(labels, func(l string) bool { return columns[guard.Compact(l)] })
+	names := map[[2]int]map[string]bool{}
+	named := func(u unit, label string) bool {
+		key := [2]int{u.chunk, u.pos}
+		if _, ok := names[key]; !ok {
+			names[key] = valueTerms(u.fields)
+		}
+		return names[key][label]
+	}
+	for _, label := range labels {
+		if !slices.ContainsFunc(units, func(u unit) bool { return u.kind == kindRecord && named(u, label) }) {
+			continue
+		}
+		cands = slices.DeleteFunc(cands, func(c candidate) bool { return c.kind == kindRecord && !named(c.unit, label) })
+	}
+	return cands
 }
 
 // dropOddRecords drops the spreadsheet rows that lack a word of the
@@ -593,13 +640,7 @@ func nameRow(q question, u unit, aside func(term string) bool) (rowName, bool) {
 	if !ok {
 		return rowName{}, false
 	}
-	var words []string
-	for _, f := range fields {
-		if _, value, ok := strings.Cut(f, ":"); ok && namesSomething(value) {
-			words = append(words, value)
-		}
-	}
-	name := strings.Join(words, " ")
+	name := strings.Join(nameWords(fields), " ")
 	terms := analysis.TermSet(name)
 	n := rowName{doc: u.docID, label: strings.TrimSpace(label), other: namesOtherQuantity(q.stated, name) || namesOtherBin(q.bins, name)}
 	for t := range q.excluded {
@@ -627,6 +668,18 @@ func nameRow(q question, u unit, aside func(term string) bool) (rowName, bool) {
 		}
 	}
 	return n, true
+}
+
+// nameWords returns the values of a row's cells of words, which name it:
+// "Diehl Controls", "Platinum 100 CS-A HE (480)", not "100000".
+func nameWords(fields []string) []string {
+	var words []string
+	for _, f := range fields {
+		if _, value, ok := strings.Cut(f, ":"); ok && namesSomething(value) {
+			words = append(words, value)
+		}
+	}
+	return words
 }
 
 // valueTerms returns the terms of a row's values, not of its column names:

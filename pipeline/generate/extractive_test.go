@@ -413,6 +413,17 @@ func TestExtractiveReadsTheQuestion(t *testing.T) {
 				sheetRow("CEC-INVERTERS", "CEC_Inverters", 1105, "Name: Power-One: PVI-6000-OUTD-S-US-Z-A (277V) 277V [CEC 2015]; Vac (V): 277; Paco (W): 6000; Pnt (W): 0.3"),
 				sheetRow("CEC-INVERTERS", "CEC_Inverters", 69, "Name: ABB: PVI-6000-OUTD-US-Z-A (277V) 277V [CEC 2015]; Vac (V): 277; Paco (W): 6000; Pnt (W): 0.3")},
 			want: "Name: ABB: PVI-6000-OUTD-US-Z-A (277V) 277V [CEC 2015]; Pnt (W): 0.3 [S3]."},
+		{name: "the rows of the model named are of other variants: a row of another model with the variant asked does not answer",
+			question: "shell sq70 24v version voco in the module db", category: "technical_value", chunks: []store.Chunk{
+				sheetRow("SANDIA-MODULE-DB", "Data", 372, "Model: Shell Solar SQ70 <12V>; Vintage: 2003 (E); Material: c-Si; Isco: 4.7; Voco: 21.4"),
+				sheetRow("SANDIA-MODULE-DB", "Data", 373, "Model: Shell Solar SQ70 <6V>; Vintage: 2003 (E); Material: c-Si; Isco: 9.4; Voco: 10.7"),
+				sheetRow("SANDIA-MODULE-DB", "Data", 209, "Model: Photowatt PW1000 (24V); Vintage: 2000; Material: mc-Si; Isco: 3.12; Voco: 43.16")},
+			want: generate.NotFoundText},
+		{name: "a label that names a column says what is asked, not which row", question: "darfon mig300 c3 coeff",
+			category: "technical_value", chunks: []store.Chunk{
+				sheetRow("SANDIA-INVERTERS", "Legend", 12, "Heading: C3; Description: Empirical coefficient defining the variation of Pso with dc-voltage input (1/V)"),
+				sheetRow("CEC-INVERTERS", "CEC_Inverters", 300, "Name: Darfon Electronics: MIG300 (240V) 240V [CEC 2014]; Vac (V): 240; Paco (W): 300; C3 (1/V): -0.00027")},
+			want: "Name: Darfon Electronics: MIG300 (240V) 240V [CEC 2014]; C3 (1/V): -0.00027 [S2]."},
 		{name: "a weighted efficiency is not the weight", question: "cec weighted efficiency of the topper sun ts-s3000 at 240 v",
 			category: "technical_value", chunks: []store.Chunk{{ID: "sandia-inverters/1/788", DocID: "sandia-inverters", DocNumber: "SANDIA-INVERTERS",
 				Sheet: "Parameters", Row: 788, Text: "Manufacturer: Topper Sun Energy Technology; ID: TS-S3000 (240V); Source: CEC; ac Voltage: 240; Weight: 15"}},
