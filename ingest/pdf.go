@@ -1606,8 +1606,11 @@ type paragraph struct {
 	last docLine
 	// compounds are the hyphenated words found within lines of the
 	// document, lower-cased: "grid-connected" split at a line end keeps
-	// its hyphen because the document spells it so elsewhere.
-	compounds map[string]bool
+	// its hyphen because the document spells it so elsewhere. words are
+	// the other words found within lines: "CER-" "CLA" at a line end is
+	// CERCLA, which the document writes whole elsewhere, though "CLA"
+	// opens with a capital (see keepHyphen).
+	compounds, words map[string]bool
 }
 
 // add appends a line. A word hyphenated at the end of the previous line is
@@ -1620,7 +1623,12 @@ func (p *paragraph) add(l docLine) {
 		switch {
 		case prevWord.hyphen:
 			next := l.cells[0][0].text
-			if keepHyphen(prevWord.text, next) || p.compounds[strings.ToLower(prevWord.text+"-"+strings.TrimRight(next, ".,;:)"))] {
+			rest := strings.TrimRight(next, ".,;:)")
+			switch {
+			case p.compounds[strings.ToLower(prevWord.text+"-"+rest)]:
+				p.b.WriteByte('-')
+			case p.words[strings.ToLower(strings.TrimLeft(prevWord.text, wordQuotes)+rest)]:
+			case keepHyphen(prevWord.text, next):
 				p.b.WriteByte('-')
 			}
 		case strings.HasSuffix(prevWord.text, "/") && strings.Contains(prevWord.text, "."):
@@ -1738,7 +1746,7 @@ const (
 // assemble walks the classified lines in reading order and cuts Blocks.
 func assemble(lines []docLine, edges pageEdges) []Block {
 	b := &blockBuilder{}
-	b.para.compounds = compounds(lines)
+	b.para.compounds, b.para.words = vocabulary(lines)
 	for i := 0; i < len(lines); i++ {
 		l := lines[i]
 		if l.page != b.page {
@@ -1779,19 +1787,30 @@ func assemble(lines []docLine, edges pageEdges) []Block {
 	return b.blocks
 }
 
-// compounds collects the hyphenated words written within lines.
-func compounds(lines []docLine) map[string]bool {
-	set := map[string]bool{}
+// wordQuotes are the marks a word is trimmed of before it is looked up in
+// the document's vocabulary.
+const wordQuotes = ".,;:()[]“”\"'"
+
+// vocabulary collects the words written within lines, lower-cased: the
+// hyphenated ones (compounds) and the others (words).
+func vocabulary(lines []docLine) (compounds, words map[string]bool) {
+	compounds, words = map[string]bool{}, map[string]bool{}
 	for _, l := range lines {
 		for _, c := range l.cells {
 			for _, w := range c {
-				if !w.hyphen && strings.Contains(w.text, "-") {
-					set[strings.ToLower(strings.Trim(w.text, ".,;:()[]“”\"'"))] = true
+				if w.hyphen {
+					continue
+				}
+				text := strings.ToLower(strings.Trim(w.text, wordQuotes))
+				if strings.Contains(text, "-") {
+					compounds[text] = true
+				} else {
+					words[text] = true
 				}
 			}
 		}
 	}
-	return set
+	return compounds, words
 }
 
 // pageEdges holds the extent of each page's prose lines.
