@@ -222,7 +222,10 @@ func (r *run) answer(ctx context.Context, req Request) (answer.Answer, error) {
 	})
 
 	var pre guard.PreVerdict
-	r.stage("pre_guard", func() { pre = guard.Pre(question, ranked, r.p.cfg.Pre) })
+	// The pre-guard looks for what the question is about (qa.Subject):
+	// "full name" in "cercla full name" asks, it is no word a passage
+	// must hold.
+	r.stage("pre_guard", func() { pre = guard.Pre(qa.Subject, ranked, r.p.cfg.Pre) })
 	r.ans.Trace.PreGuard = string(pre.Reason)
 	if !pre.OK {
 		return r.notFound(pre.Reason, pre.Detail, ranked), nil

@@ -490,6 +490,8 @@ func TestNaturalQuestions(t *testing.T) {
 			want: []string{"1-31", "1-12"}, doc: "nrel-tp-6a20-62641", pages: []int{8}},
 		{name: "what a value is assumed for shapes the question", question: "efficiency assumed for premium modules per table 3",
 			want: []string{"19 %"}, doc: "nrel-tp-6a20-62641", pages: []int{7}},
+		{name: "an abbreviation's full name: the words that ask are no words a passage must hold", question: "cercla full name",
+			want: []string{"Comprehensive Environmental Response, Compensation, and Liability Act (CERCLA)"}, doc: "epa-fedreq-constr", pages: []int{4}},
 		{name: "another tool's default is not PVWatts'", question: "default system losses in SAM?"},
 		{name: "PVsyst asked, PVWatts documented", question: "pvsyst temp coeff premium modules"},
 		{name: "a voltage variant that does not exist", question: "paco SB7000TL-US-22 480V"},

@@ -337,6 +337,7 @@ func (e *Extractive) candidates(q question, chunks []store.Chunk) ([]candidate, 
 	cands = dropOtherEntries(q, cands)
 	cands = dropUnnamedDocuments(q, cands, chunks, numbers)
 	cands = keepImprint(q, cands)
+	cands = keepExpansions(q, cands)
 	if q.publication && slices.ContainsFunc(cands, func(c candidate) bool { return c.cites }) {
 		// "which paper is the fuentes thermal model from": "The Fuentes
 		// paper discusses …" names no paper; "… developed by Fuentes
@@ -1093,6 +1094,10 @@ func (e *Extractive) score(q question, u unit, terms map[string]bool, ctx unitCo
 	for i, t := range q.terms {
 		own = own || !t.frame && header[t.term]
 		switch {
+		case expansionCredit(q, u.text, toks, t):
+			// "cercla full name": the sentence that spells CERCLA out
+			// gives its full name.
+			c.matched[i] = 1
 		case imprintCredit(q, u, toks, t):
 			// "on the back page", "who put out": what a line of the
 			// title or back page says of its document is what the
@@ -1975,6 +1980,38 @@ func spelledOut(acronym, text string, toks []analysis.Token) bool {
 		}
 	}
 	return false
+}
+
+// expansionAsks are the terms that ask for an abbreviation to be spelled
+// out (see guard.Expectation.Expands).
+var expansionAsks = analysis.TermSet("stand stands short full name form spell spelled out acronym abbreviation abbreviates")
+
+// expansionCredit reports whether a term of a question that asks what an
+// abbreviation stands for is one that asks it, and text spells one of the
+// question's words out.
+func expansionCredit(q question, text string, toks []analysis.Token, t qterm) bool {
+	return len(q.expect.Expands) > 0 && expansionAsks[t.term] &&
+		slices.ContainsFunc(q.expect.Expands, func(w string) bool { return spelledOut(w, text, toks) })
+}
+
+// keepExpansions keeps, for a question that asks what an abbreviation
+// stands for (guard.Expectation.Expands), the units that spell one of its
+// words out when any does: "what does neshap stand for" is answered by
+// "… the National Emission Standard for Hazardous Air Pollutants (NESHAP)
+// for asbestos has to be met", not by "The asbestos NESHAP is a work place
+// standard", which names it more often.
+func keepExpansions(q question, cands []candidate) []candidate {
+	if len(q.expect.Expands) == 0 {
+		return cands
+	}
+	spells := func(c candidate) bool {
+		toks := analysis.Tokens(c.text)
+		return slices.ContainsFunc(q.expect.Expands, func(w string) bool { return spelledOut(w, c.text, toks) })
+	}
+	if !slices.ContainsFunc(cands, spells) {
+		return cands
+	}
+	return slices.DeleteFunc(cands, func(c candidate) bool { return !spells(c) })
 }
 
 // sharesStem reports whether terms holds a word of the same family as stem.

@@ -1055,6 +1055,28 @@ func TestWhatThingNamed(t *testing.T) {
 	}
 }
 
+// TestWhatAnAbbreviationStandsFor: the sentence that spells the
+// abbreviation out answers, not one that names it more often; the words
+// that ask ("full name") are what it gives.
+func TestWhatAnAbbreviationStandsFor(t *testing.T) {
+	page := store.Chunk{ID: "epa/1/5", DocID: "epa", DocNumber: "EPA-FEDREQ-CONSTR", Title: "Federal Environmental Requirements for Construction", Page: 6,
+		Text: "If the combined amount of RACM in the facility is at least 260 linear feet of pipe, the National Emission Standard for Hazardous Air Pollutants " +
+			"(NESHAP) for asbestos has to be met. The asbestos NESHAP is a work place standard established under the CAA. For more information on the " +
+			"asbestos NESHAP, go to www.epa.gov/asbestos/neshap.html. If so, you may be subject to the requirements of either RCRA, the Comprehensive " +
+			"Environmental Response, Compensation, and Liability Act (CERCLA), or the Oil Pollution Act."}
+	g := generate.NewExtractive(generate.ExtractiveOptions{})
+	tests := []struct{ question, want string }{
+		{"what does neshap stand for (the asbestos one)", "National Emission Standard for Hazardous Air Pollutants"},
+		{"cercla full name", "Comprehensive Environmental Response, Compensation, and Liability Act (CERCLA)"},
+		{"what does neshap stand for, the asbestos work place one", "National Emission Standard for Hazardous Air Pollutants"},
+	}
+	for _, tc := range tests {
+		if got := askAnalysed(t, g, tc.question, "definition", []store.Chunk{page}).Text; !strings.Contains(got, tc.want) {
+			t.Errorf("%q: %q, want the sentence with %q", tc.question, got, tc.want)
+		}
+	}
+}
+
 // TestWhoWroteWhatAPageSays: "who wrote" asks the author of a document
 // only when the question names the document; otherwise a sentence that
 // says who wrote the thing answers.

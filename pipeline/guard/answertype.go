@@ -319,6 +319,11 @@ type Expectation struct {
 	// file name: a sentence about the help line that gives no number does
 	// not answer "phone number for the help line".
 	Format Format
+	// Expands lists the words a question asks to be spelled out, the
+	// abbreviations it may name ("what does neshap stand for", "cercla
+	// full name"): the answer is a sentence that spells one out by the
+	// initials of its capitalised words.
+	Expands []string
 }
 
 // Format is a written form of an answer: see the Format constants.

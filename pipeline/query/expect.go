@@ -152,6 +152,7 @@ func expectation(text string, technical bool) guard.Expectation {
 	}
 	exp.Source = asksSource(toks)
 	exp.Imprint = asksImprint(toks)
+	exp.Expands = expansionAsked(toks)
 	if exp.Format = askedFormat(toks); exp.Format != "" {
 		// "phone number for the help line": the number is a form to
 		// find, not a count.
@@ -326,6 +327,64 @@ func asksImprint(toks []analysis.Token) bool {
 		}
 	}
 	return false
+}
+
+// expansionAsked returns the words a question asks to be spelled out when
+// it asks what an abbreviation stands for ("what does neshap stand for",
+// "cercla full name? need it spelled out", "swppp is short for"): its words
+// of two to six letters other than function words and the words that ask.
+// Which of them is the abbreviation the reader tells by the sentence that
+// spells one out.
+func expansionAsked(toks []analysis.Token) []string {
+	asked := false
+	for i, t := range toks {
+		next := ""
+		if i+1 < len(toks) {
+			next = toks[i+1].Text
+		}
+		switch t.Text {
+		case "stand", "stands", "short":
+			asked = asked || next == "for"
+		case "full":
+			asked = asked || next == "name" || next == "form"
+		case "spelled", "spell", "spelt":
+			asked = asked || next == "out"
+		case "acronym", "abbreviation", "abbreviates":
+			asked = true
+		}
+	}
+	if !asked {
+		return nil
+	}
+	var out []string
+	for _, t := range toks {
+		if t.Kind == analysis.Word && len(t.Text) >= 2 && len(t.Text) <= 6 && !analysis.IsStopword(t.Text) && !expansionWords[t.Text] &&
+			!slices.Contains(out, t.Text) {
+			out = append(out, t.Text)
+		}
+	}
+	return out
+}
+
+// expansionWords ask for an abbreviation to be spelled out (see
+// expansionAsked).
+var expansionWords = map[string]bool{"stand": true, "stands": true, "short": true, "full": true, "name": true, "form": true,
+	"spell": true, "spelt": true, "out": true, "need": true, "what": true, "does": true}
+
+// withoutExpansionWords drops from a question that asks what an
+// abbreviation stands for the words that ask it: "cercla full name" is
+// ranked by "cercla".
+func withoutExpansionWords(text string) string {
+	var kept []string
+	for _, t := range analysis.Tokens(text) {
+		if !expansionWords[t.Text] && t.Text != "spelled" && t.Text != "acronym" && t.Text != "abbreviation" && t.Text != "abbreviates" {
+			kept = append(kept, t.Text)
+		}
+	}
+	if len(kept) == 0 {
+		return text
+	}
+	return strings.Join(kept, " ")
 }
 
 // imprintWords ask something of a document rather than name what it is

@@ -28,7 +28,9 @@ type Analysis struct {
 	// about a document itself (Expect.Imprint) only the words that say
 	// which document ("who wrote the pvwatts v5 manual" ranks by "pvwatts
 	// v5 manual"). What is asked of it is said on pages search would not
-	// rank, which the pipeline reads.
+	// rank, which the pipeline reads. A question that asks what an
+	// abbreviation stands for is ranked without the words that ask it
+	// (Expect.Expands: "cercla full name" ranks by "cercla").
 	Subject string
 	// Corrections are the words replaced, shorthand and misspellings.
 	Corrections []Correction
@@ -76,8 +78,11 @@ func Analyse(question string, in Input) Analysis {
 	a.Expect = expectation(text, in.Technical)
 
 	a.Subject = text
-	if a.Expect.Imprint {
+	switch {
+	case a.Expect.Imprint:
 		a.Subject = withoutImprintWords(text)
+	case len(a.Expect.Expands) > 0:
+		a.Subject = withoutExpansionWords(text)
 	}
 	search := []string{a.Subject}
 	for _, e := range a.Expansions {

@@ -358,6 +358,28 @@ func TestImprintQuestionRanksByTheDocument(t *testing.T) {
 	}
 }
 
+// TestExpansionQuestion: a question that asks what an abbreviation stands
+// for lists the words that may be it, and is ranked without the words that
+// ask.
+func TestExpansionQuestion(t *testing.T) {
+	tests := []struct {
+		in, subject string
+		expands     []string
+	}{
+		{"what does neshap stand for (the asbestos one)", "neshap for the asbestos one", []string{"neshap", "one"}},
+		{"cercla full name", "cercla", []string{"cercla"}},
+		{"swppp is short for?", "swppp is for", []string{"swppp"}},
+		{"what does the swppp have to describe", "what does the swppp have to describe", nil},
+		{"who do we call for a spill, name and number", "who do we call for a spill, name and number", nil},
+	}
+	for _, tc := range tests {
+		a := Analyse(tc.in, Input{})
+		if a.Subject != tc.subject || !slices.Equal(a.Expect.Expands, tc.expands) {
+			t.Errorf("Analyse(%q): Subject %q, Expands %q; want %q and %q", tc.in, a.Subject, a.Expect.Expands, tc.subject, tc.expands)
+		}
+	}
+}
+
 // TestTrackingCoversItsKinds: "tracking systems" speaks of 1-axis and
 // 2-axis arrays alike, unless the passage or its frame names one kind.
 func TestTrackingCoversItsKinds(t *testing.T) {
