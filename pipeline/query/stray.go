@@ -27,6 +27,10 @@ var strayPatterns = []*regexp.Regexp{
 	// "RFI-12" anywhere, with the "re" or "per" that points at it ("re
 	// JIRA-904").
 	regexp.MustCompile(`(?i)\b(?:(?:re|ref|per)\s*:?\s+)?(?:ticket|jira|issue|task|work order|wo|purchase order|po|p\.o\.|rfi|ncr)\s*[:#-]?\s*(?:[A-Za-z]+-)?\d+\b`),
+	// "re PRJ-1182" or "re: ABC-77" that ends the question, whatever the
+	// tracker's prefix: a key of letters, a hyphen and a number. Inside a
+	// question "re" may point at what it asks about ("re SB-5000 paco").
+	regexp.MustCompile(`(?i)[,;-]?\s*\bre\s*:?\s+[a-z]{2,6}-\d{1,6}\s*[?.!]*\s*$`),
 	// A trailing "see table 6" / "per section 11" pointer.
 	regexp.MustCompile(`(?i)[,;-]?\s*\b(?:see|per|cf\.?|ref\.?)\s+(?:table|tab\.?|fig\.?|figure|section|sec\.?|page|p\.|eq\.?|eqn\.?|equation|item|appendix)\s*\d+[a-z]?\b\.?`),
 }
