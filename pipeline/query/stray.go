@@ -35,9 +35,17 @@ var strayPatterns = []*regexp.Regexp{
 	regexp.MustCompile(`(?i)[,;-]?\s*\b(?:see|per|cf\.?|ref\.?)\s+(?:table|tab\.?|fig\.?|figure|section|sec\.?|page|p\.|eq\.?|eqn\.?|equation|item|appendix)\s*\d+[a-z]?\b\.?`),
 }
 
+// numberedItem is "#" and a short number after a word that names the
+// numbered things of a document, before more of the question: "scenario
+// #4 in the iea bifi table" asks about scenario 4, and the "#" is dropped
+// rather than the number. At the end of the question ("… sim #3") or with a
+// longer number ("job #4471") it is a ticket.
+var numberedItem = regexp.MustCompile(`(?i)\b(scenario|system|case|option|step|site|row|table|tbl|figure|fig|equation|eqn|eq)\s*#\s?(\d{1,2})(\s+\w)`)
+
 // removeStray returns text without stray references and the references
 // removed, as written.
 func removeStray(text string) (string, []string) {
+	text = numberedItem.ReplaceAllString(text, "$1 $2$3")
 	var removed []string
 	for _, re := range strayPatterns {
 		text = re.ReplaceAllStringFunc(text, func(m string) string {
