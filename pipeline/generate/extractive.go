@@ -312,8 +312,9 @@ func (e *Extractive) candidates(q question, chunks []store.Chunk) ([]candidate, 
 	for i, u := range units {
 		if u.asks || u.kind == kindRow && u.header == "" && u.isHeader || ReferenceSection(chunks[u.chunk].Section) && !u.entry {
 			// A question in a document, a table's header line, an entry of
-			// a reference list (but one the question names by number, see
-			// namedEntries): none is ever the answer.
+			// a reference list (but one the question names by number, or
+			// any when it asks what the list cites: see namedEntries): none
+			// is ever the answer.
 			continue
 		}
 		if cases[u.chunk] == nil && len(q.expect.Qualifiers) > 0 {
@@ -328,6 +329,12 @@ func (e *Extractive) candidates(q question, chunks []store.Chunk) ([]candidate, 
 		if ok {
 			cands = append(cands, c)
 		}
+	}
+	if q.entryNumber {
+		// "report # of the tmy2 users manual": an entry that gives no
+		// report number ("User's Manual for TMY2. Accessed …") does not
+		// say it.
+		cands = slices.DeleteFunc(cands, func(c candidate) bool { return c.entry && !holdsCode(c.text) })
 	}
 	cands = dropUnnamedRows(cands)
 	cands = dropOddRecords(q, cands, units, unitTerms)
@@ -869,6 +876,14 @@ func variants(q question, cands []candidate) []candidate {
 // a number of the question the best row lacks: "fs1050pu paco at 300v and
 // at 390v" names two rows of one model, each scored by its own voltage.
 const variantModelShare = 0.7
+
+// holdsCode reports whether text holds a model, drawing or report number
+// (see guard.IsCode) outside its web addresses: "SAND85-0376", not "TMY2"
+// nor a web address's path.
+func holdsCode(text string) bool {
+	text = guard.WithoutWebAddresses(text)
+	return slices.ContainsFunc(analysis.Tokens(text), func(t analysis.Token) bool { return guard.IsCode(text, t) })
+}
 
 // comparesCodes reports whether a complex question names several model
 // numbers and a unit (by its matched terms) holds one of them whole:

@@ -629,6 +629,19 @@ func TestExtractiveReadsTheQuestion(t *testing.T) {
 					"[18] Menicucci, D. F. (1986). Photovoltaic Array Performance Simulation Models. Solar Cells (18).\n"+
 						"[19] DeSoto, W.; Klein, S.; Beckman, W.; Improvement and Validation of a Model for Photovoltaic Array Performance. Solar Energy, vol.80, pp.78-88, 2006.")},
 			want: "[19] DeSoto, W.; Klein, S.; Beckman, W.; Improvement and Validation of a Model for Photovoltaic Array Performance. [S2] Solar Energy, vol.80, pp.78-88, 2006 [S2]."},
+		{name: "a work the reference list cites is answered by its entry, named by number or not", question: "which version of the cec pv calculator does the pvwatts v5 ref list cite",
+			category: "general", chunks: []store.Chunk{
+				manualPage(5, 4, "1 Introduction and History", "For reference, previous versions of the PVWatts calculations are described in [1]."),
+				manualPage(62, 19, "References",
+					"[15] Fuentes, M. K. (1987). A Simplified Thermal Model for Flat-Plate Photovoltaic Arrays. SAND85-0330.\n"+
+						"[16] California Energy Commission. (2013). “CEC PV Calculator Version 4.0.” Accessed September 3, 2013.")},
+			want: "[16] California Energy Commission. [S2] (2013). [S2] “CEC PV Calculator Version 4.0.” [S2] Accessed September 3, 2013 [S2]."},
+		{name: "an entry that gives no report number does not answer for it", question: "report # of the tmy2 users manual pvwatts cites",
+			category: "general", chunks: []store.Chunk{
+				manualPage(61, 18, "References",
+					"[1] Dobos, A.; PVWatts Version 1 Technical Reference. NREL/TP-6A20-60272. 2013.\n"+
+						"[2] Marion, W.; Urban, K. (2012). User’s Manual for TMY2. Accessed September 3, 2013: http://rredc.nrel.gov/solar/pubs/tmy2/.")},
+			want: generate.NotFoundText},
 		{name: "another extent of the thing asked about is not the one asked", question: "trina vertex module width in the iea bifi sim",
 			category: "technical_value", chunks: []store.Chunk{pitch}, want: generate.NotFoundText},
 		{name: "the sentence for the asked ground coverage ratio", question: "iea bifi pitch at gcr 0.25",

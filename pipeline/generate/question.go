@@ -100,6 +100,15 @@ type question struct {
 	// told about ("what is a brownfield" → "brownfield"): a sentence that
 	// opens by saying what X is defines it.
 	subject []string
+	// citesList is set for a question about a work a document's reference
+	// list cites ("which version of the cec pv calculator does the ref
+	// list cite", "the manual cites the pvform user's manual - report
+	// no."): the list's entries answer it, named by number or not.
+	citesList bool
+	// entryNumber is set for such a question that asks for a number
+	// ("report # of the tmy2 users manual"): an entry without a report
+	// number does not answer it.
+	entryNumber bool
 	// negated is set for a question about what is not so ("when is an EIS
 	// not needed"): a sentence that denies nothing answers the opposite.
 	negated bool
@@ -284,6 +293,9 @@ func parseQuestion(text, category, complexity string, expect guard.Expectation) 
 		q.mustNumber, q.counts = false, false
 		q.publication = slices.ContainsFunc([]string{"paper", "papers", "report", "reports", "journal", "publication", "publications"},
 			func(w string) bool { return q.words[w] })
+		q.citesList = slices.ContainsFunc([]string{"cite", "cites", "cited", "bibliography"}, func(w string) bool { return q.words[w] }) ||
+			(q.words["reference"] || q.words["references"] || q.words["ref"] || q.words["refs"]) && q.words["list"]
+		q.entryNumber = q.words["number"] || q.words["no"] || q.words["num"] || q.words["nr"] || strings.Contains(text, "#")
 	}
 	if q.polar = expect.Polar; q.polar {
 		q.want, q.mustNumber, q.counts = anyAnswer, false, false

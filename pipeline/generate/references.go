@@ -57,13 +57,23 @@ func NamedReferences(text string) []string {
 // namedEntries returns, for each reference the question names by number,
 // its entry in each document's reference list among the chunks, as a unit
 // of its own: "ref 19 in the pvwatts manual - which journal" is answered by
-// entry [19]. An entry a page break cuts is its first part.
+// entry [19]. A question about what a list cites (question.citesList)
+// names every entry of the retrieved chunks of the list: "which version of
+// the cec pv calculator does the ref list cite" is answered by entry [16].
+// An entry a page break cuts is its first part.
 func namedEntries(q question, chunks []store.Chunk) []unit {
 	var out []unit
 	seen := map[string]bool{}
-	for _, n := range q.refs {
-		for _, ch := range chunks {
-			if !ReferenceSection(ch.Section) || seen[ch.DocID+"/"+n] {
+	for _, ch := range chunks {
+		if !ReferenceSection(ch.Section) {
+			continue
+		}
+		numbers := q.refs
+		if q.citesList {
+			numbers = entryNumbers(ch)
+		}
+		for _, n := range numbers {
+			if seen[ch.DocID+"/"+n] {
 				continue
 			}
 			if entry, ok := findEntry(chunks, ch.DocID, n); ok {

@@ -353,6 +353,12 @@ var formatPatterns = map[Format]*regexp.Regexp{
 	FormatFile:  regexp.MustCompile(`(?i)\b[\w-]+\.(?:csv|xlsx?|pdf|txt|docx?|json|xml|zip|dat|epw|tm[y23]|pvsyst|sam)\b`),
 }
 
+// WithoutWebAddresses returns text with its web addresses blanked out: the
+// "tmy2" of "http://rredc.nrel.gov/solar/pubs/tmy2/" names no report.
+func WithoutWebAddresses(text string) string {
+	return formatPatterns[FormatURL].ReplaceAllString(text, " ")
+}
+
 // formatNames are the words a text must use for a number to be of the
 // form: a fax number is called one.
 var formatNames = map[Format]*regexp.Regexp{
