@@ -783,9 +783,39 @@ func (e *Extractive) pick(q question, cands []candidate, total float64) []candid
 		if other, ok := pairedRow(q, cands); ok {
 			return []candidate{best, other}
 		}
+		if items := e.listItems(q, cands); len(items) > 0 {
+			return append(cands[:1:1], items...)
+		}
 		return append(cands[:1:1], variants(q, cands)...)
 	}
 	return nil
+}
+
+// listItems returns, when the best candidate opens a list ("… you have the
+// option to just run the following 6 days:") and items of that list hold a
+// word of the question it lacks, those items in their order: "which ones
+// are the clear days" asks which items, and is answered by the sentence
+// and the three "(clear day)" items, not by the sentence alone. Each item
+// must reach MinPartScore.
+func (e *Extractive) listItems(q question, cands []candidate) []candidate {
+	best := cands[0]
+	if !strings.HasSuffix(best.text, ":") {
+		return nil
+	}
+	var items []candidate
+	for _, c := range cands[1:] {
+		if c.chunk != best.chunk || c.lead != best.text || c.score < e.opts.MinPartScore {
+			continue
+		}
+		for i, t := range q.terms {
+			if !t.frame && c.matched[i] == 1 && best.matched[i] < 1 {
+				items = append(items, c)
+				break
+			}
+		}
+	}
+	slices.SortFunc(items, func(a, b candidate) int { return a.pos - b.pos })
+	return items
 }
 
 // pairedRow returns the row of the best row's table that names what the

@@ -642,6 +642,13 @@ func TestExtractiveReadsTheQuestion(t *testing.T) {
 					"[1] Dobos, A.; PVWatts Version 1 Technical Reference. NREL/TP-6A20-60272. 2013.\n"+
 						"[2] Marion, W.; Urban, K. (2012). User’s Manual for TMY2. Accessed September 3, 2013: http://rredc.nrel.gov/solar/pubs/tmy2/.")},
 			want: generate.NotFoundText},
+		{name: "the items of a list that hold what the sentence opening it lacks", question: "iea bifi 6-day short run option - which ones are the clear days",
+			category: "general", chunks: []store.Chunk{{ID: "iea/1/2", DocID: "iea", DocNumber: "IEA-PVPS-T13-BIFI", Page: 2, Section: "Simulation Instructions",
+				Text: "▪ If the simulation model used takes too much time to run an entire year for each scenario, you have the option to just run the following 6 days:\n" +
+					"▪ January 3, 2022 (clear day)\n▪ December 27, 2022 (cloudy day)\n▪ March 24, 2022 (clear day)\n▪ March 1, 2022 (cloudy day)\n" +
+					"▪ June 15, 2022 (clear day)\n▪ June 24, 2022 (cloudy day)"}},
+			want: "▪ If the simulation model used takes too much time to run an entire year for each scenario, you have the option to just run the following 6 days [S1]. " +
+				"▪ January 3, 2022 (clear day) [S1]. ▪ March 24, 2022 (clear day) [S1]. ▪ June 15, 2022 (clear day) [S1]."},
 		{name: "another extent of the thing asked about is not the one asked", question: "trina vertex module width in the iea bifi sim",
 			category: "technical_value", chunks: []store.Chunk{pitch}, want: generate.NotFoundText},
 		{name: "the sentence for the asked ground coverage ratio", question: "iea bifi pitch at gcr 0.25",
