@@ -907,6 +907,9 @@ func variants(q question, cands []candidate) []candidate {
 // at 390v" names two rows of one model, each scored by its own voltage.
 const variantModelShare = 0.7
 
+// givesExamples matches the words that introduce examples.
+var givesExamples = regexp.MustCompile(`(?i)\be\.\s?g\.|\bsuch as\b|\bfor instance\b|\bfor example\b`)
+
 // holdsCode reports whether text holds a model, drawing or report number
 // (see guard.IsCode) outside its web addresses: "SAND85-0376", not "TMY2"
 // nor a web address's path.
@@ -1195,6 +1198,10 @@ func (e *Extractive) score(q question, u unit, terms map[string]bool, ctx unitCo
 			c.matched[i] = relatedWeight
 		case !t.exact && spelledOut(t.term, u.text, toks):
 			// "EPA" is the unit's "Environmental Protection Agency".
+			c.matched[i] = 1
+		case t.term == "exampl" && givesExamples.MatchString(u.text):
+			// "what examples does the guide give for the substance" —
+			// "a hazardous substance (e.g., pesticides or petroleum)".
 			c.matched[i] = 1
 		case t.term == "rate" && statesRate(u.text):
 			// "degradation rate" is answered by "∼ 0.5 %/year": a value

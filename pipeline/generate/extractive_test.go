@@ -649,6 +649,11 @@ func TestExtractiveReadsTheQuestion(t *testing.T) {
 					"▪ June 15, 2022 (clear day)\n▪ June 24, 2022 (cloudy day)"}},
 			want: "▪ If the simulation model used takes too much time to run an entire year for each scenario, you have the option to just run the following 6 days [S1]. " +
 				"▪ January 3, 2022 (clear day) [S1]. ▪ March 24, 2022 (clear day) [S1]. ▪ June 15, 2022 (clear day) [S1]."},
+		{name: "examples asked are given after e.g.", question: "excavated soil w/ a hazardous substance - what examples does the guide give for the substance",
+			category: "general", chunks: []store.Chunk{{ID: "epa/1/5", DocID: "epa", DocNumber: "EPA-FEDREQ-CONSTR", Page: 5, Section: "HAZARDOUS SUBSTANCES",
+				Text: "If you excavate and spread soil that contains pollutants buried by a previous owner, you may be liable for disposal of a hazardous substance. " +
+					"If the excavated soils contain a hazardous substance (e.g., pesticides or petroleum), you may be responsible under CERCLA as an operator, arranger, or transporter."}},
+			want: "If the excavated soils contain a hazardous substance (e.g., pesticides or petroleum), you may be responsible under CERCLA as an operator, arranger, or transporter [S1]."},
 		{name: "another extent of the thing asked about is not the one asked", question: "trina vertex module width in the iea bifi sim",
 			category: "technical_value", chunks: []store.Chunk{pitch}, want: generate.NotFoundText},
 		{name: "the sentence for the asked ground coverage ratio", question: "iea bifi pitch at gcr 0.25",
