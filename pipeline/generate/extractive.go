@@ -918,6 +918,21 @@ func holdsCode(text string) bool {
 	return slices.ContainsFunc(analysis.Tokens(text), func(t analysis.Token) bool { return guard.IsCode(text, t) })
 }
 
+// captionLabel reports whether a table row holds term t only in its label
+// (the first cell), the table's caption or section holds it too, and the
+// question says it once: the word names the table, not the row. "hour
+// field range in the hourly input data" says it twice, once for each.
+func captionLabel(q question, u unit, section map[string]bool, t qterm) bool {
+	if u.kind != kindRow || u.header == "" || t.exact || !section[t.term] || q.times[t.term] > 1 {
+		return false
+	}
+	cells := splitCells(u.text)
+	if !slices.Contains(analysis.Terms(cells[0]), t.term) {
+		return false
+	}
+	return !slices.ContainsFunc(cells[1:], func(c string) bool { return slices.Contains(analysis.Terms(c), t.term) })
+}
+
 // comparesCodes reports whether a complex question names several model
 // numbers and a unit (by its matched terms) holds one of them whole:
 // "magnetek pvi-3600-us vs pvi-3600-i-outd-us-f - weight each" is
@@ -1157,6 +1172,11 @@ func (e *Extractive) score(q question, u unit, terms map[string]bool, ctx unitCo
 				c.matched[i] = 1
 				own, named = true, true
 			}
+		case holds(terms, t) && (!t.code || terms[t.term] || partsTogether(u.text, t.term)) && captionLabel(q, u, ctx.section, t):
+			// "ghi units in the hourly input data": "hourly" is the
+			// table's own name ("Hourly Input Data Fields"), not the
+			// "Hour" row's.
+			c.matched[i] = sectionWeight
 		case holds(terms, t) && (!t.code || terms[t.term] || partsTogether(u.text, t.term)):
 			c.matched[i] = 1
 			own = own || !t.frame

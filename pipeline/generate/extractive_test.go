@@ -654,6 +654,10 @@ func TestExtractiveReadsTheQuestion(t *testing.T) {
 				Text: "If you excavate and spread soil that contains pollutants buried by a previous owner, you may be liable for disposal of a hazardous substance. " +
 					"If the excavated soils contain a hazardous substance (e.g., pesticides or petroleum), you may be responsible under CERCLA as an operator, arranger, or transporter."}},
 			want: "If the excavated soils contain a hazardous substance (e.g., pesticides or petroleum), you may be responsible under CERCLA as an operator, arranger, or transporter [S1]."},
+		{name: "a word of the table's caption does not name its row", question: "ghi units in the hourly input data",
+			category: "general", chunks: []store.Chunk{hourlyFields}, want: generate.NotFoundText},
+		{name: "a word said for the caption and again for the row names the row", question: "hour field range in the hourly input data",
+			category: "general", chunks: []store.Chunk{hourlyFields}, want: "Hour — Units/Values: 0-23 [S1]."},
 		{name: "another extent of the thing asked about is not the one asked", question: "trina vertex module width in the iea bifi sim",
 			category: "technical_value", chunks: []store.Chunk{pitch}, want: generate.NotFoundText},
 		{name: "the sentence for the asked ground coverage ratio", question: "iea bifi pitch at gcr 0.25",

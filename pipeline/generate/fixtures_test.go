@@ -27,6 +27,10 @@ func manualPage(index, page int, section, text string) store.Chunk {
 // PDF's line ends), a trench specification page, and rows of the Sandia
 // inverter spreadsheet.
 var (
+	// hourlyFields is Table 5 of the PVWatts manual.
+	hourlyFields = store.Chunk{ID: "nrel/1/17", DocID: "nrel", DocNumber: "NREL-TP-6A20-62641", Title: "PVWatts Version 5 Manual", Page: 8,
+		Section: "Table 5. Hourly Input Data Fields", Text: "Table 5. Hourly Input Data Fields\nField | Units/Values\nYear | 1950-2050\n" +
+			"Month | 1-12\nDay | 1-31\nHour | 0-23\nDirect normal irradiance (DNI) | W/m2\nDiffuse horizontal irradiance (DHI) | W/m2"}
 	// versionHistory is Table 1 of the PVWatts manual as ingest rebuilds
 	// its wrapped rows.
 	versionHistory = store.Chunk{
