@@ -1995,6 +1995,7 @@ var synonyms = func() map[string][]string {
 		{"pick", "select", "choose"},
 		{"haul", "transport"},
 		{"hauler", "transporter"},
+		{"keep", "maintain", "retain"},
 	}
 	m := map[string][]string{}
 	for _, g := range groups {

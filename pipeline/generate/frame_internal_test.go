@@ -541,3 +541,29 @@ func TestDropUnnamedDocuments(t *testing.T) {
 		}
 	}
 }
+
+// TestThingAsked: "what X" and "which X" ask for X, which runs to the
+// first function word or verb — an auxiliary, or a verb of saying or
+// requiring ("which law says …" asks which law, a single word, so no
+// unit has to repeat "law").
+func TestThingAsked(t *testing.T) {
+	tests := []struct {
+		question string
+		want     []string
+	}{
+		{"what time zone are the timestamps in", []string{"time", "zone"}},
+		{"which law says we have to keep msds's on site for anything with hazardous chemicals", nil},
+		{"which weather file formats can carry an hourly albedo", []string{"weather", "file", "format"}},
+		{"default soiling loss in pvwatts", nil},
+	}
+	for _, tc := range tests {
+		q := parseQuestion(tc.question, "general", "simple", guard.Expectation{})
+		var got []string
+		for _, i := range q.thing {
+			got = append(got, q.terms[i].term)
+		}
+		if !slices.Equal(got, tc.want) {
+			t.Errorf("%q: thing %q, want %q", tc.question, got, tc.want)
+		}
+	}
+}

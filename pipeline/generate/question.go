@@ -377,8 +377,11 @@ func thingTerms(q question, toks []analysis.Token) []int {
 // minThingWords is the fewest words of a thing a unit must name.
 const minThingWords = 2
 
-// thingEnds are the verbs after which a "what X" question goes on.
-var thingEnds = set(`is are was were does do did can could should would will has have`)
+// thingEnds are the verbs after which a "what X" question goes on: the
+// auxiliaries, and the verbs of saying and requiring ("which law says we
+// have to keep msds's on site" asks which law).
+var thingEnds = set(`is are was were does do did can could should would will has have
+	says say said states state requires require required lists list shows show gives give`)
 
 // maxSubjectWords bounds the words of a "what is X" subject.
 const maxSubjectWords = 3
