@@ -387,12 +387,35 @@ func hasRevisionWord(texts []string) bool {
 		if revisionWords[t] {
 			return true
 		}
-		if (t == "version" || t == "versions") && i > 0 && versionQualifiers[texts[i-1]] {
+		if (t == "version" || t == "versions") && i > 0 && versionQualifiers[texts[i-1]] && !versionOfThing(texts[i+1:]) {
 			return true
 		}
 	}
 	return false
 }
+
+// versionOfThing reports whether "version of" names something that is no
+// document — a program or model: "what version of pvwatts is the manual
+// about" asks which PVWatts, not which revision of the manual. What
+// follows "of", up to a verb, names a document when it holds a document
+// word ("which version of the iea bifi scenarios doc").
+func versionOfThing(after []string) bool {
+	if len(after) < 2 || after[0] != "of" {
+		return false
+	}
+	for _, t := range after[1:] {
+		if clauseVerbs[t] {
+			break
+		}
+		if docWords[t] {
+			return false
+		}
+	}
+	return true
+}
+
+// clauseVerbs end the noun phrase after "version of".
+var clauseVerbs = wordSet("is", "are", "was", "were", "does", "do", "did", "has", "have", "can", "should", "will", "would")
 
 // documentPart cuts the document's name out of a register request by
 // trimming request words from both ends, and keeps the user's spelling.

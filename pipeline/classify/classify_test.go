@@ -81,6 +81,8 @@ func TestClassifyKind(t *testing.T) {
 		{name: "status command on work", in: "status of trench excavation", kind: KindQuestion},
 		{name: "help with a topic", in: "help me find the trench depth for DC cables", kind: KindQuestion},
 		{name: "version in title", in: "What changed in PVWatts version 5?", kind: KindQuestion},
+		{name: "version of a program, not of the manual", in: "what version of pvwatts is the manual about", kind: KindQuestion},
+		{name: "version of a document named after of", in: "which version of the iea bifi scenarios doc do we have", kind: KindStatus, docQuery: "iea bifi scenarios"},
 		{name: "good as content", in: "Is good drainage required around the inverter pad?", kind: KindQuestion},
 		{name: "no as content", in: "no. of modules per string?", kind: KindQuestion},
 		{name: "squad when", in: "When did Beyonce start becoming popular?", kind: KindQuestion},
