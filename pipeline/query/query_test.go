@@ -50,6 +50,8 @@ func TestAnalyse(t *testing.T) {
 			text: "pvwatts connections loss default", stray: []string{"re: JIRA-1182"}, dims: []guard.Dimension{guard.DimPercent}},
 		{name: "a numbered item named before more of the question is kept", in: "scenario #4 in the iea bifi table - which name is it",
 			text: "scenario 4 in the iea bifacial table - which name is it"},
+		{name: "a closing note of what the answer is for removed", in: "cercla full name? need it spelled out for the env section of the bid",
+			text: "cercla full name", stray: []string{"? need it spelled out for the env section of the bid"}},
 		{name: "any tracker's key pointed at at the end removed", in: "harrisburg pa 2-axis increase v5 vs v1? re PRJ-1182",
 			text: "harrisburg pa 2-axis increase v5 versus v1?", stray: []string{"re PRJ-1182"}},
 		{name: "a ticket pointed at without a colon removed", in: "pvwatts connections loss default re JIRA-904",

@@ -31,6 +31,10 @@ var strayPatterns = []*regexp.Regexp{
 	// tracker's prefix: a key of letters, a hyphen and a number. Inside a
 	// question "re" may point at what it asks about ("re SB-5000 paco").
 	regexp.MustCompile(`(?i)[,;-]?\s*\bre\s*:?\s+[a-z]{2,6}-\d{1,6}\s*[?.!]*\s*$`),
+	// A closing note of what the answer is for: "…, need it spelled out for
+	// the env section of the bid", "- need 2 for the toolbox talk". It
+	// names no passage's words.
+	regexp.MustCompile(`(?i)[,;?.-]?\s*\bneed (?:it|them|this|that|\d+)(?: \w+){0,2} for (?:the|our|my|a|an) [\w\s-]{1,40}$`),
 	// A trailing "see table 6" / "per section 11" pointer.
 	regexp.MustCompile(`(?i)[,;-]?\s*\b(?:see|per|cf\.?|ref\.?)\s+(?:table|tab\.?|fig\.?|figure|section|sec\.?|page|p\.|eq\.?|eqn\.?|equation|item|appendix)\s*\d+[a-z]?\b\.?`),
 }
