@@ -266,6 +266,11 @@ func parseQuestion(text, category, complexity string, expect guard.Expectation) 
 	q.makers = makerWords(text, toks)
 	q.series = seriesWord(text, toks)
 	q.options = choiceOptions(toks, aside)
+	if expect.Pair {
+		// "torque tube diameter and max tracker rotation angle": two
+		// values, each a part of the answer.
+		q.complex = true
+	}
 	if q.cases = caseClauses(text, toks, expect.Qualifiers); q.cases != nil {
 		// Each case is a part of the answer.
 		q.complex = true

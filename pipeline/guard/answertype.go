@@ -324,6 +324,10 @@ type Expectation struct {
 	// full name"): the answer is a sentence that spells one out by the
 	// initials of its capitalised words.
 	Expands []string
+	// Pair is set for a question that joins by "and" two values of
+	// different kinds ("torque tube diameter and max tracker rotation
+	// angle"): it asks for both, as a complex question does.
+	Pair bool
 }
 
 // Format is a written form of an answer: see the Format constants.

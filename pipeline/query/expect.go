@@ -153,6 +153,14 @@ func expectation(text string, technical bool) guard.Expectation {
 	exp.Source = asksSource(toks)
 	exp.Imprint = asksImprint(toks)
 	exp.Expands = expansionAsked(toks)
+	if second := pairAsked(toks); len(second) > 0 {
+		exp.Pair = true
+		for _, d := range second {
+			if len(exp.Dims) > 0 && !slices.Contains(exp.Dims, d) {
+				exp.Dims = append(slices.Clone(exp.Dims), d)
+			}
+		}
+	}
 	if exp.Format = askedFormat(toks); exp.Format != "" {
 		// "phone number for the help line": the number is a form to
 		// find, not a count.
@@ -327,6 +335,47 @@ func asksImprint(toks []analysis.Token) bool {
 		}
 	}
 	return false
+}
+
+// pairAsked returns, when "and" joins two values of different kinds, the
+// dimensions of the second: a cue of one dimension among the three words
+// before it and a cue of another among the four after it ("torque tube
+// diameter and max tracker rotation angle": a length and an angle). The
+// answer may hold a value of either.
+func pairAsked(toks []analysis.Token) []guard.Dimension {
+	cueDims := func(from, to int) map[guard.Dimension]bool {
+		out := map[guard.Dimension]bool{}
+		for i := max(from, 0); i < min(to, len(toks)); i++ {
+			if dims, n, _ := strongCues.Match(toks[i:]); n > 0 && i+n <= to {
+				for _, d := range dims {
+					out[d] = true
+				}
+			}
+		}
+		return out
+	}
+	for k, t := range toks {
+		if t.Text != "and" {
+			continue
+		}
+		before, after := cueDims(k-3, k), cueDims(k+1, k+5)
+		if len(before) == 0 || len(after) == 0 {
+			continue
+		}
+		shared := false
+		for d := range before {
+			shared = shared || after[d]
+		}
+		if !shared {
+			var out []guard.Dimension
+			for d := range after {
+				out = append(out, d)
+			}
+			slices.Sort(out)
+			return out
+		}
+	}
+	return nil
 }
 
 // expansionAsked returns the words a question asks to be spelled out when

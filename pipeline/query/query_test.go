@@ -61,7 +61,7 @@ func TestAnalyse(t *testing.T) {
 		{name: "a series name with a letter after a hyphen names a model", in: "hisel-k 3000 208v max ac power",
 			text: "hisel-k 3000 208v Paco", dims: []guard.Dimension{guard.DimPower}},
 		{name: "a unit stands for the quantity it measures", in: "se20k max dc volts and max input amps",
-			text: "se20k Vdcmax and Idcmax", dims: []guard.Dimension{guard.DimVoltage}},
+			text: "se20k Vdcmax and Idcmax", dims: []guard.Dimension{guard.DimVoltage, guard.DimCurrent}},
 		{name: "a rear side parameter is not the sheet's front one", in: "rear side isc of the sanyo hip-200da3 bifacial",
 			text: "rear side isc of the sanyo hip-200da3 bifacial", dims: []guard.Dimension{guard.DimCurrent}},
 		{name: "a purchase order removed", in: "pvp100kw-600 idcmax + night tare, PO 7731",
@@ -74,7 +74,7 @@ func TestAnalyse(t *testing.T) {
 			text: "sunrise hour: where in the hour is the sun position"},
 		{name: "minutes stay minutes", in: "is the 5 min average used", text: "is the 5 min average used"},
 		{name: "a lone n between two words is and", in: "heart transverter ht2000 vac n paco",
-			text: "heart transverter ht2000 vac and paco", dims: []guard.Dimension{guard.DimVoltage}},
+			text: "heart transverter ht2000 vac and paco", dims: []guard.Dimension{guard.DimVoltage, guard.DimPower}},
 		{name: "n after a function word stays", in: "is the refractive index of glass n", text: "is the refractive index of glass n"},
 		{name: "sq and cu before a length are square and cubic", in: "racm threshold in sq ft and cu ft",
 			text: "racm threshold in square ft and cubic ft"},
@@ -154,7 +154,7 @@ func TestAnalyse(t *testing.T) {
 		{name: "a parameter of a named model is its column", in: "SB7000TL-US-22 240V max ac power?",
 			text: "SB7000TL-US-22 240V Paco?", dims: []guard.Dimension{guard.DimPower}},
 		{name: "a model's isc and voc are its columns", in: "bp3232g isc and voc",
-			text: "bp3232g Isco and Voco", dims: []guard.Dimension{guard.DimCurrent}},
+			text: "bp3232g Isco and Voco", dims: []guard.Dimension{guard.DimCurrent, guard.DimVoltage}},
 		{name: "a model's isc temp coeff is the coefficient's column", in: "bp3232g isc temp coeff",
 			text: "bp3232g aIsc"},
 		{name: "a model's maximum dc input voltage is its column", in: "recon 30l-100-us maximum dc input voltage",
@@ -360,6 +360,27 @@ func TestImprintQuestionRanksByTheDocument(t *testing.T) {
 		a := Analyse(tc.in, Input{})
 		if a.Subject != tc.subject || a.Search != tc.subject {
 			t.Errorf("Analyse(%q): Subject %q, Search %q; want both %q", tc.in, a.Subject, a.Search, tc.subject)
+		}
+	}
+}
+
+// TestPairAsked: "and" between two values of different kinds asks for
+// both, and an answer may hold either kind; two values of one kind, or a
+// value and a name, are no pair.
+func TestPairAsked(t *testing.T) {
+	tests := []struct {
+		in   string
+		pair bool
+		dims []guard.Dimension
+	}{
+		{"torque tube diameter and max tracker rotation angle in the iea bifi sim", true, []guard.Dimension{guard.DimLength, guard.DimAngle}},
+		{"hub height and row spacing for scenario a4", false, []guard.Dimension{guard.DimLength}},
+		{"default soiling loss in pvwatts", false, []guard.Dimension{guard.DimPercent}},
+	}
+	for _, tc := range tests {
+		exp := Analyse(tc.in, Input{Technical: true}).Expect
+		if exp.Pair != tc.pair || !slices.Equal(exp.Dims, tc.dims) {
+			t.Errorf("Analyse(%q): Pair %v, Dims %v; want %v, %v", tc.in, exp.Pair, exp.Dims, tc.pair, tc.dims)
 		}
 	}
 }
