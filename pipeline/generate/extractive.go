@@ -907,6 +907,10 @@ func variants(q question, cands []candidate) []candidate {
 // at 390v" names two rows of one model, each scored by its own voltage.
 const variantModelShare = 0.7
 
+// definesInline matches a gloss in brackets, "(i.e., …)", by which a
+// sentence says what a thing is.
+var definesInline = regexp.MustCompile(`(?i)\(\s*i\.\s?e\.`)
+
 // givesExamples matches the words that introduce examples.
 var givesExamples = regexp.MustCompile(`(?i)\be\.\s?g\.|\bsuch as\b|\bfor instance\b|\bfor example\b`)
 
@@ -1154,6 +1158,7 @@ func (e *Extractive) score(q question, u unit, terms map[string]bool, ctx unitCo
 	own := false         // the unit itself, or its column, holds a word of the question
 	named := false       // the unit itself holds a word of the question
 	missingCode := false // an identifier of the question is not in the unit
+	glossAt := -1        // the term "define" or "definition", when the unit glosses something
 	for i, t := range q.terms {
 		own = own || !t.frame && header[t.term]
 		switch {
@@ -1219,6 +1224,10 @@ func (e *Extractive) score(q question, u unit, terms map[string]bool, ctx unitCo
 		case !t.exact && spelledOut(t.term, u.text, toks):
 			// "EPA" is the unit's "Environmental Protection Agency".
 			c.matched[i] = 1
+		case strings.HasPrefix(t.term, "defin") && definesInline.MatchString(u.text):
+			// Credited below when the unit holds the rest of the
+			// question.
+			glossAt = i
 		case t.term == "exampl" && givesExamples.MatchString(u.text):
 			// "what examples does the guide give for the substance" —
 			// "a hazardous substance (e.g., pesticides or petroleum)".
@@ -1237,6 +1246,18 @@ func (e *Extractive) score(q question, u unit, terms map[string]bool, ctx unitCo
 	}
 	if missingCode && !comparesCodes(q, c.matched) {
 		return candidate{}, false
+	}
+	if glossAt >= 0 && !slices.ContainsFunc(q.terms, func(t qterm) bool {
+		j := q.index[t.term]
+		return j != glossAt && !t.frame && c.matched[j] < 1 && !ctx.title[t.term]
+	}) {
+		// "friable asbestos definition": "Asbestos also is a hazardous
+		// substance when it is in a form that can be reduced to dust by
+		// hand pressure (i.e., it is friable)" glosses what the question
+		// names, all of it (the document's title may name the rest:
+		// "in the epa construction guide"); "universal waste (i.e., …)"
+		// under "SOLID AND HAZARDOUS WASTES" does not define "haz waste".
+		c.matched[glossAt] = 1
 	}
 	if !own && !u.imprint {
 		// Only the title or the section names what is asked: "Module:

@@ -662,6 +662,17 @@ func TestExtractiveReadsTheQuestion(t *testing.T) {
 			category: "technical_value", chunks: []store.Chunk{{ID: "iea/1/1", DocID: "iea", DocNumber: "IEA-PVPS-T13-BIFI", Page: 2, Section: "Simulation Instructions",
 				Text: "▪ Top of torque tube to bottom of module frame = 2 cm\n▪ Torque tube diameter = 15 cm. (round)\n▪ Maximum tracker rotation angle = 55 deg\n▪ Backtracking is enabled."}},
 			want: "▪ Torque tube diameter = 15 cm [S1]. ▪ Maximum tracker rotation angle = 55 deg [S1]."},
+		{name: "a definition asked is a gloss in brackets of all the question names", question: "friable asbestos definition",
+			category: "definition", chunks: []store.Chunk{{ID: "epa/1/5", DocID: "epa", DocNumber: "EPA-FEDREQ-CONSTR", Page: 6, Section: "ASBESTOS",
+				Text: "If friable asbestos is present at your construction site, you may be subject to requirements under CERCLA. " +
+					"Asbestos also is a hazardous substance when it is in a form that can be reduced to dust by hand pressure (i.e., it is friable). " +
+					"Asbestos waste is handled as universal waste (i.e., items such as batteries)."}},
+			want: "Asbestos also is a hazardous substance when it is in a form that can be reduced to dust by hand pressure (i.e., it is friable) [S1]."},
+		{name: "a gloss of something else defines nothing asked", question: "hazardous waste definition",
+			category: "definition", chunks: []store.Chunk{{ID: "epa/1/4", DocID: "epa", DocNumber: "EPA-FEDREQ-CONSTR", Page: 4, Section: "SOLID AND HAZARDOUS WASTES",
+				Text: "These wastes are treated as universal waste (i.e., items such as batteries, thermostats, and obsolete pesticides). " +
+					"Hazardous waste regulations also contain requirements for managing, treating, and disposing of hazardous wastes."}},
+			want: "Hazardous waste regulations also contain requirements for managing, treating, and disposing of hazardous wastes [S1]."},
 		{name: "another extent of the thing asked about is not the one asked", question: "trina vertex module width in the iea bifi sim",
 			category: "technical_value", chunks: []store.Chunk{pitch}, want: generate.NotFoundText},
 		{name: "the sentence for the asked ground coverage ratio", question: "iea bifi pitch at gcr 0.25",
