@@ -8,7 +8,7 @@ import (
 
 // asideCues are the words of the cues SetAside reads.
 var asideCues = map[string]bool{"not": true, "other": true, "than": true, "except": true, "excluding": true,
-	"besides": true, "apart": true, "aside": true, "from": true}
+	"besides": true, "apart": true, "aside": true, "from": true, "instead": true, "of": true}
 
 // IsAsideCue reports whether the lower-cased word w is one of the words
 // that set something aside, not a word of what is set aside.
@@ -16,7 +16,8 @@ func IsAsideCue(w string) bool { return asideCues[w] }
 
 // SetAside returns the positions of the tokens of what a question sets
 // aside: the words after "not the", "(not", ", not", "other than",
-// "except", "excluding", "besides", "apart from" or "aside from", to the
+// "instead of", "except", "excluding", "besides", "apart from" or "aside
+// from", to the
 // end of the clause (at most maxAsideWords, or else the first word but an
 // article) — "diehl platinum 100 cs-a (not the cs-a he)", "the cec 2015
 // listing not the 2014 one". The cue is among them (IsAsideCue tells it
@@ -42,7 +43,8 @@ func SetAside(text string, toks []analysis.Token) map[int]bool {
 			start = i + 1
 		case (t == "apart" || t == "aside") && i+1 < len(toks) && toks[i+1].Text == "from":
 			start = i + 2
-		case t == "other" && i+1 < len(toks) && toks[i+1].Text == "than":
+		case t == "other" && i+1 < len(toks) && toks[i+1].Text == "than",
+			t == "instead" && i+1 < len(toks) && toks[i+1].Text == "of":
 			start = i + 2
 		default:
 			continue

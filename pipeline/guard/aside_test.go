@@ -17,6 +17,8 @@ func TestWithoutAside(t *testing.T) {
 			strings.Repeat(" ", len("apart from pv")) + ", what can sam model"},
 		{"other than", "which modules other than premium use ar glass in the defaults tab",
 			"which modules " + strings.Repeat(" ", len("other than premium")) + " use ar glass in the defaults tab"},
+		{"instead of", "can we use diffuse tracking instead of plain backtracking for the iea bifi sim",
+			"can we use diffuse tracking " + strings.Repeat(" ", len("instead of plain")) + " backtracking for the iea bifi sim"},
 		{"a clause ends at a comma", "tilt except for fixed, for 1-axis", "tilt                 , for 1-axis"},
 		{"a negated verb sets nothing aside", "does pvwatts not model snow", "does pvwatts not model snow"},
 		{"nothing set aside", "paco of SB7000TL-US-22 at 208V", "paco of SB7000TL-US-22 at 208V"},
