@@ -937,6 +937,18 @@ func captionLabel(q question, u unit, section map[string]bool, t qterm) bool {
 	return !slices.ContainsFunc(cells[1:], func(c string) bool { return slices.Contains(analysis.Terms(c), t.term) })
 }
 
+// holdsRest reports whether a unit (by its matched terms) holds itself
+// every word of the question but the one at skip, frame words and the
+// words of the document's title aside.
+func holdsRest(q question, matched []float64, skip int, title map[string]bool) bool {
+	for i, t := range q.terms {
+		if i != skip && !t.frame && matched[i] < 1 && !title[t.term] {
+			return false
+		}
+	}
+	return true
+}
+
 // comparesCodes reports whether a complex question names several model
 // numbers and a unit (by its matched terms) holds one of them whole:
 // "magnetek pvi-3600-us vs pvi-3600-i-outd-us-f - weight each" is
@@ -1247,10 +1259,7 @@ func (e *Extractive) score(q question, u unit, terms map[string]bool, ctx unitCo
 	if missingCode && !comparesCodes(q, c.matched) {
 		return candidate{}, false
 	}
-	if glossAt >= 0 && !slices.ContainsFunc(q.terms, func(t qterm) bool {
-		j := q.index[t.term]
-		return j != glossAt && !t.frame && c.matched[j] < 1 && !ctx.title[t.term]
-	}) {
+	if glossAt >= 0 && holdsRest(q, c.matched, glossAt, ctx.title) {
 		// "friable asbestos definition": "Asbestos also is a hazardous
 		// substance when it is in a form that can be reduced to dust by
 		// hand pressure (i.e., it is friable)" glosses what the question
