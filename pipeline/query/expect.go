@@ -379,37 +379,51 @@ func pairAsked(toks []analysis.Token) []guard.Dimension {
 }
 
 // expansionAsked returns the words a question asks to be spelled out when
-// it asks what an abbreviation stands for ("what does neshap stand for",
-// "cercla full name? need it spelled out", "swppp is short for"): its words
-// of two to six letters other than function words and the words that ask.
-// Which of them is the abbreviation the reader tells by the sentence that
-// spells one out.
+// it asks what an abbreviation stands for: the word right before "stand(s)
+// for", "short for", "full name" or "acronym" ("what does neshap stand
+// for", "cercla full name", "swppp is short for"), or right after "full
+// name of", "acronym" or "abbreviation" ("full name of the nepa"), a word
+// of two to six letters that is no function word. "full name of the
+// person collecting the results" names no abbreviation. Which of them is
+// the abbreviation the reader tells by the sentence that spells one out.
 func expansionAsked(toks []analysis.Token) []string {
-	asked := false
+	var out []string
+	add := func(i int) {
+		for i >= 0 && i < len(toks) && (toks[i].Text == "the" || toks[i].Text == "is" || toks[i].Text == "an" || toks[i].Text == "a") {
+			i++ // "the full name of the nepa": the word after the article
+		}
+		if i < 0 || i >= len(toks) {
+			return
+		}
+		t := toks[i]
+		if t.Kind == analysis.Word && len(t.Text) >= 2 && len(t.Text) <= 6 && !analysis.IsStopword(t.Text) && !expansionWords[t.Text] &&
+			!slices.Contains(out, t.Text) {
+			out = append(out, t.Text)
+		}
+	}
+	before := func(i int) {
+		j := i - 1
+		for j >= 0 && (toks[j].Text == "is" || toks[j].Text == "the") {
+			j-- // "swppp is short for"
+		}
+		add(j)
+	}
 	for i, t := range toks {
 		next := ""
 		if i+1 < len(toks) {
 			next = toks[i+1].Text
 		}
-		switch t.Text {
-		case "stand", "stands", "short":
-			asked = asked || next == "for"
-		case "full":
-			asked = asked || next == "name" || next == "form"
-		case "spelled", "spell", "spelt":
-			asked = asked || next == "out"
-		case "acronym", "abbreviation", "abbreviates":
-			asked = true
-		}
-	}
-	if !asked {
-		return nil
-	}
-	var out []string
-	for _, t := range toks {
-		if t.Kind == analysis.Word && len(t.Text) >= 2 && len(t.Text) <= 6 && !analysis.IsStopword(t.Text) && !expansionWords[t.Text] &&
-			!slices.Contains(out, t.Text) {
-			out = append(out, t.Text)
+		switch {
+		case (t.Text == "stand" || t.Text == "stands" || t.Text == "short") && next == "for":
+			before(i)
+		case t.Text == "full" && (next == "name" || next == "form"):
+			before(i)
+			if i+2 < len(toks) && (toks[i+2].Text == "of" || toks[i+2].Text == "for") {
+				add(i + 3)
+			}
+		case t.Text == "acronym" || t.Text == "abbreviation":
+			before(i)
+			add(i + 1)
 		}
 	}
 	return out

@@ -393,7 +393,12 @@ func TestExpansionQuestion(t *testing.T) {
 		in, subject string
 		expands     []string
 	}{
-		{"what does neshap stand for (the asbestos one)", "neshap for the asbestos one", []string{"neshap", "one"}},
+		{"what does neshap stand for (the asbestos one)", "neshap for the asbestos one", []string{"neshap"}},
+		{"full name of the nepa", "of the nepa", []string{"nepa"}},
+		// "person" may be an abbreviation as far as the question says; no
+		// sentence spells it out, so the reader reads the question as any
+		// other, and "iea", which the study spells out, is not a candidate.
+		{"full name of the person collecting the iea bifi results", "of the person collecting the iea bifacial results", []string{"person"}},
 		{"cercla full name", "cercla", []string{"cercla"}},
 		{"swppp is short for?", "swppp is for", []string{"swppp"}},
 		{"what does the swppp have to describe", "what does the swppp have to describe", nil},
