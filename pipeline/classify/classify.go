@@ -398,7 +398,9 @@ func hasRevisionWord(texts []string) bool {
 // document — a program or model: "what version of pvwatts is the manual
 // about" asks which PVWatts, not which revision of the manual. What
 // follows "of", up to a verb, names a document when it holds a document
-// word ("which version of the iea bifi scenarios doc").
+// word ("which version of the iea bifi scenarios doc") or a document
+// number ("which version of 277-007-D-C-40327 is current",
+// "epa-fedreq-constr").
 func versionOfThing(after []string) bool {
 	if len(after) < 2 || after[0] != "of" {
 		return false
@@ -407,7 +409,7 @@ func versionOfThing(after []string) bool {
 		if clauseVerbs[t] {
 			break
 		}
-		if docWords[t] {
+		if docWords[t] || strings.ContainsAny(t, "-/") {
 			return false
 		}
 	}

@@ -82,6 +82,7 @@ func TestClassifyKind(t *testing.T) {
 		{name: "help with a topic", in: "help me find the trench depth for DC cables", kind: KindQuestion},
 		{name: "version in title", in: "What changed in PVWatts version 5?", kind: KindQuestion},
 		{name: "version of a program, not of the manual", in: "what version of pvwatts is the manual about", kind: KindQuestion},
+		{name: "version of a document number", in: "which version of 277-007-D-C-40327 is current", kind: KindStatus, docQuery: "277-007-D-C-40327"},
 		{name: "version of a document named after of", in: "which version of the iea bifi scenarios doc do we have", kind: KindStatus, docQuery: "iea bifi scenarios"},
 		{name: "good as content", in: "Is good drainage required around the inverter pad?", kind: KindQuestion},
 		{name: "no as content", in: "no. of modules per string?", kind: KindQuestion},
