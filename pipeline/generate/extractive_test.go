@@ -643,35 +643,35 @@ func TestExtractiveReadsTheQuestion(t *testing.T) {
 						"[2] Marion, W.; Urban, K. (2012). User’s Manual for TMY2. Accessed September 3, 2013: http://rredc.nrel.gov/solar/pubs/tmy2/.")},
 			want: generate.NotFoundText},
 		{name: "the items of a list that hold what the sentence opening it lacks", question: "iea bifi 6-day short run option - which ones are the clear days",
-			category: "general", chunks: []store.Chunk{{ID: "iea/1/2", DocID: "iea", DocNumber: "IEA-PVPS-T13-BIFI", Page: 2, Section: "Simulation Instructions",
-				Text: "▪ If the simulation model used takes too much time to run an entire year for each scenario, you have the option to just run the following 6 days:\n" +
-					"▪ January 3, 2022 (clear day)\n▪ December 27, 2022 (cloudy day)\n▪ March 24, 2022 (clear day)\n▪ March 1, 2022 (cloudy day)\n" +
-					"▪ June 15, 2022 (clear day)\n▪ June 24, 2022 (cloudy day)"}},
+			category: "general", chunks: []store.Chunk{ieaPage(2, 2, "Simulation Instructions",
+				"▪ If the simulation model used takes too much time to run an entire year for each scenario, you have the option to just run the following 6 days:\n"+
+					"▪ January 3, 2022 (clear day)\n▪ December 27, 2022 (cloudy day)\n▪ March 24, 2022 (clear day)\n▪ March 1, 2022 (cloudy day)\n"+
+					"▪ June 15, 2022 (clear day)\n▪ June 24, 2022 (cloudy day)")},
 			want: "▪ If the simulation model used takes too much time to run an entire year for each scenario, you have the option to just run the following 6 days [S1]. " +
 				"▪ January 3, 2022 (clear day) [S1]. ▪ March 24, 2022 (clear day) [S1]. ▪ June 15, 2022 (clear day) [S1]."},
 		{name: "examples asked are given after e.g.", question: "excavated soil w/ a hazardous substance - what examples does the guide give for the substance",
-			category: "general", chunks: []store.Chunk{{ID: "epa/1/5", DocID: "epa", DocNumber: "EPA-FEDREQ-CONSTR", Page: 5, Section: "HAZARDOUS SUBSTANCES",
-				Text: "If you excavate and spread soil that contains pollutants buried by a previous owner, you may be liable for disposal of a hazardous substance. " +
-					"If the excavated soils contain a hazardous substance (e.g., pesticides or petroleum), you may be responsible under CERCLA as an operator, arranger, or transporter."}},
+			category: "general", chunks: []store.Chunk{epaPage(5, 5, "HAZARDOUS SUBSTANCES",
+				"If you excavate and spread soil that contains pollutants buried by a previous owner, you may be liable for disposal of a hazardous substance. "+
+					"If the excavated soils contain a hazardous substance (e.g., pesticides or petroleum), you may be responsible under CERCLA as an operator, arranger, or transporter.")},
 			want: "If the excavated soils contain a hazardous substance (e.g., pesticides or petroleum), you may be responsible under CERCLA as an operator, arranger, or transporter [S1]."},
 		{name: "a word of the table's caption does not name its row", question: "ghi units in the hourly input data",
 			category: "general", chunks: []store.Chunk{hourlyFields}, want: generate.NotFoundText},
 		{name: "a word said for the caption and again for the row names the row", question: "hour field range in the hourly input data",
 			category: "general", chunks: []store.Chunk{hourlyFields}, want: "Hour — Units/Values: 0-23 [S1]."},
 		{name: "two values of different kinds joined by and: both are quoted", question: "torque tube diameter and max tracker rotation angle in the iea bifi sim",
-			category: "technical_value", chunks: []store.Chunk{{ID: "iea/1/1", DocID: "iea", DocNumber: "IEA-PVPS-T13-BIFI", Page: 2, Section: "Simulation Instructions",
-				Text: "▪ Top of torque tube to bottom of module frame = 2 cm\n▪ Torque tube diameter = 15 cm. (round)\n▪ Maximum tracker rotation angle = 55 deg\n▪ Backtracking is enabled."}},
+			category: "technical_value", chunks: []store.Chunk{ieaPage(1, 2, "Simulation Instructions",
+				"▪ Top of torque tube to bottom of module frame = 2 cm\n▪ Torque tube diameter = 15 cm. (round)\n▪ Maximum tracker rotation angle = 55 deg\n▪ Backtracking is enabled.")},
 			want: "▪ Torque tube diameter = 15 cm [S1]. ▪ Maximum tracker rotation angle = 55 deg [S1]."},
 		{name: "a definition asked is a gloss in brackets of all the question names", question: "friable asbestos definition",
-			category: "definition", chunks: []store.Chunk{{ID: "epa/1/5", DocID: "epa", DocNumber: "EPA-FEDREQ-CONSTR", Page: 6, Section: "ASBESTOS",
-				Text: "If friable asbestos is present at your construction site, you may be subject to requirements under CERCLA. " +
-					"Asbestos also is a hazardous substance when it is in a form that can be reduced to dust by hand pressure (i.e., it is friable). " +
-					"Asbestos waste is handled as universal waste (i.e., items such as batteries)."}},
+			category: "definition", chunks: []store.Chunk{epaPage(5, 6, "ASBESTOS",
+				"If friable asbestos is present at your construction site, you may be subject to requirements under CERCLA. "+
+					"Asbestos also is a hazardous substance when it is in a form that can be reduced to dust by hand pressure (i.e., it is friable). "+
+					"Asbestos waste is handled as universal waste (i.e., items such as batteries).")},
 			want: "Asbestos also is a hazardous substance when it is in a form that can be reduced to dust by hand pressure (i.e., it is friable) [S1]."},
 		{name: "a gloss of something else defines nothing asked", question: "hazardous waste definition",
-			category: "definition", chunks: []store.Chunk{{ID: "epa/1/4", DocID: "epa", DocNumber: "EPA-FEDREQ-CONSTR", Page: 4, Section: "SOLID AND HAZARDOUS WASTES",
-				Text: "These wastes are treated as universal waste (i.e., items such as batteries, thermostats, and obsolete pesticides). " +
-					"Hazardous waste regulations also contain requirements for managing, treating, and disposing of hazardous wastes."}},
+			category: "definition", chunks: []store.Chunk{epaPage(4, 4, "SOLID AND HAZARDOUS WASTES",
+				"These wastes are treated as universal waste (i.e., items such as batteries, thermostats, and obsolete pesticides). "+
+					"Hazardous waste regulations also contain requirements for managing, treating, and disposing of hazardous wastes.")},
 			want: "Hazardous waste regulations also contain requirements for managing, treating, and disposing of hazardous wastes [S1]."},
 		{name: "another extent of the thing asked about is not the one asked", question: "trina vertex module width in the iea bifi sim",
 			category: "technical_value", chunks: []store.Chunk{pitch}, want: generate.NotFoundText},
@@ -699,14 +699,14 @@ func TestExtractiveReadsTheQuestion(t *testing.T) {
 			},
 			want: generate.NotFoundText},
 		{name: "a sentence that names no case is not the case its passage tells apart", question: "iea bifi pitch for 2-up at gcr 0.25",
-			category: "technical_value", chunks: []store.Chunk{{ID: "iea/1/4", DocID: "iea", DocNumber: "IEA-PVPS-T13-BIFI", Page: 2, Section: "Scenarios",
-				Text: "6 | A5 | 0.4 0.2 1.5 m 1-Up portrait 10%\n" +
-					"A GCR of 0.4 for the Trina Vertex module corresponds to a row-to-row spacing or pitch of 5.96m. For a GCR of 0.25 the pitch is 9.536m. " +
-					"For a 2-Up portrait system with a GCR of 0.4 the pitch is 2*5.96m = 11.92m."}},
+			category: "technical_value", chunks: []store.Chunk{ieaPage(4, 2, "Scenarios",
+				"6 | A5 | 0.4 0.2 1.5 m 1-Up portrait 10%\n"+
+					"A GCR of 0.4 for the Trina Vertex module corresponds to a row-to-row spacing or pitch of 5.96m. For a GCR of 0.25 the pitch is 9.536m. "+
+					"For a 2-Up portrait system with a GCR of 0.4 the pitch is 2*5.96m = 11.92m.")},
 			want: generate.NotFoundText},
 		{name: "rows of a table whose header is in another chunk are quoted whole", question: "What is the ground coverage ratio of scenario A1 in the IEA study?",
-			category: "technical_value", chunks: []store.Chunk{{ID: "iea/1/3", DocID: "iea", DocNumber: "IEA-PVPS-T13-BIFI", Page: 1, Section: "Scenarios",
-				Text: "4 | A3 | 0.4 0.2 3.5 m 1-Up portrait Horizontal\n2 | A1 | 0.25 0.2 1.5 m 1-Up portrait Horizontal\n3 | A2 | 0.4 0.5 1.5 m 1-Up portrait Horizontal"}},
+			category: "technical_value", chunks: []store.Chunk{ieaPage(3, 1, "Scenarios",
+				"4 | A3 | 0.4 0.2 3.5 m 1-Up portrait Horizontal\n2 | A1 | 0.25 0.2 1.5 m 1-Up portrait Horizontal\n3 | A2 | 0.4 0.5 1.5 m 1-Up portrait Horizontal")},
 			want: "2 | A1 | 0.25 0.2 1.5 m 1-Up portrait Horizontal [S1]."},
 		{name: "a row that lost its cell marks stands under the header's two lines", question: "hub height for scenario A3",
 			category: "technical_value", chunks: []store.Chunk{ieaScenarios, ieaScenariosNext},
@@ -728,9 +728,9 @@ func TestExtractiveReadsTheQuestion(t *testing.T) {
 					"▪ June 15, 2022 (clear day)\n▪ June 21, 2022 (cloudy day)\nA cloudy day in June was chosen for its diffuse light."}},
 			want: "▪ June 21, 2022 (cloudy day) [S1]."},
 		{name: "whom to ask is the next sentence's", question: "who do we ask about permitting the used oil space heater in the site shop",
-			category: "general", chunks: []store.Chunk{{ID: "epa/1/20", DocID: "epa", DocNumber: "EPA-FEDREQ-CONSTR", Page: 5, Section: "Air",
-				Text: "■ Do you have a shop/garage space heater fueled with used oil? If so, you may be subject to air permitting requirements " +
-					"depending on the rating of the heater. Contact your local air quality agency for additional information."}},
+			category: "general", chunks: []store.Chunk{epaPage(20, 5, "Air",
+				"■ Do you have a shop/garage space heater fueled with used oil? If so, you may be subject to air permitting requirements "+
+					"depending on the rating of the heater. Contact your local air quality agency for additional information.")},
 			want: "■ Do you have a shop/garage space heater fueled with used oil? [S1] If so, you may be subject to air permitting requirements " +
 				"depending on the rating of the heater [S1]. Contact your local air quality agency for additional information [S1]."},
 		{name: "a bound is not a default", question: "lid default for premium modules in pvwatts",

@@ -22,6 +22,20 @@ func manualPage(index, page int, section, text string) store.Chunk {
 		Title: "PVWatts Version 5 Manual", Page: page, Section: section, Text: text}
 }
 
+// epaPage is chunk index of the EPA construction guide, on page page under
+// section.
+func epaPage(index, page int, section, text string) store.Chunk {
+	return store.Chunk{ID: "epa/1/" + strconv.Itoa(index), DocID: "epa", Revision: "1", Index: index, DocNumber: "EPA-FEDREQ-CONSTR",
+		Page: page, Section: section, Text: text}
+}
+
+// ieaPage is chunk index of the IEA bifacial tracking scenarios, on page
+// page under section.
+func ieaPage(index, page int, section, text string) store.Chunk {
+	return store.Chunk{ID: "iea/1/" + strconv.Itoa(index), DocID: "iea", Revision: "1", Index: index, DocNumber: "IEA-PVPS-T13-BIFI",
+		Page: page, Section: section, Text: text}
+}
+
 // Chunks as the ingester cuts the sample corpus: page 14 of the PVWatts V5
 // manual (Table 6 with its cells joined by " | ", prose wrapped at the
 // PDF's line ends), a trench specification page, and rows of the Sandia

@@ -432,23 +432,8 @@ func expansionAsked(toks []analysis.Token) []string {
 // expansionWords ask for an abbreviation to be spelled out (see
 // expansionAsked).
 var expansionWords = map[string]bool{"stand": true, "stands": true, "short": true, "full": true, "name": true, "form": true,
-	"spell": true, "spelt": true, "out": true, "need": true, "what": true, "does": true}
-
-// withoutExpansionWords drops from a question that asks what an
-// abbreviation stands for the words that ask it: "cercla full name" is
-// ranked by "cercla".
-func withoutExpansionWords(text string) string {
-	var kept []string
-	for _, t := range analysis.Tokens(text) {
-		if !expansionWords[t.Text] && t.Text != "spelled" && t.Text != "acronym" && t.Text != "abbreviation" && t.Text != "abbreviates" {
-			kept = append(kept, t.Text)
-		}
-	}
-	if len(kept) == 0 {
-		return text
-	}
-	return strings.Join(kept, " ")
-}
+	"spell": true, "spelt": true, "spelled": true, "out": true, "need": true, "what": true, "does": true,
+	"acronym": true, "abbreviation": true, "abbreviates": true}
 
 // imprintWords ask something of a document rather than name what it is
 // about (see asksImprint).
@@ -456,12 +441,14 @@ var imprintWords = map[string]bool{"who": true, "author": true, "authors": true,
 	"written": true, "prepared": true, "issued": true, "publisher": true, "published": true, "publication": true,
 	"title": true, "cover": true, "back": true, "page": true, "number": true, "no": true, "num": true}
 
-// withoutImprintWords drops from a question about a document itself the
-// words that ask something of it, leaving those that say which document.
-func withoutImprintWords(text string) string {
+// withoutWords drops from a question the words that ask something (drop),
+// leaving those that say what it is about: "who wrote the pvwatts v5
+// manual" is ranked by "the pvwatts v5 manual" (imprintWords), "cercla full
+// name" by "cercla" (expansionWords). A question of nothing else is kept.
+func withoutWords(text string, drop map[string]bool) string {
 	var kept []string
 	for _, t := range analysis.Tokens(text) {
-		if !imprintWords[t.Text] {
+		if !drop[t.Text] {
 			kept = append(kept, t.Text)
 		}
 	}

@@ -80,9 +80,9 @@ func Analyse(question string, in Input) Analysis {
 	a.Subject = text
 	switch {
 	case a.Expect.Imprint:
-		a.Subject = withoutImprintWords(text)
+		a.Subject = withoutWords(text, imprintWords)
 	case len(a.Expect.Expands) > 0:
-		a.Subject = withoutExpansionWords(text)
+		a.Subject = withoutWords(text, expansionWords)
 	}
 	search := []string{a.Subject}
 	for _, e := range a.Expansions {
