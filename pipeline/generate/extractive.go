@@ -166,6 +166,10 @@ type candidate struct {
 	unit
 	score    float64
 	coverage float64
+	// side is set for a spreadsheet row one side of a "vs" question names
+	// though rows of the other side name more of it (see otherSide): it is
+	// quoted beside the best row of the other side.
+	side bool
 	// matched[i] is the credit for question term i: 1 in the unit, less
 	// in its header, context or a related word form, 0 when absent.
 	matched []float64
@@ -590,24 +594,68 @@ func dropSiblingRecords(q question, cands []candidate, units []unit, numbers []m
 			filled[[2]string{n.doc, n.label}] = true
 		}
 	}
-	return slices.DeleteFunc(cands, func(c candidate) bool {
+	out := cands[:0]
+	for _, c := range cands {
 		i, ok := at[[2]int{c.chunk, c.pos}]
 		if !ok {
-			return false
+			out = append(out, c)
+			continue
 		}
 		own := rows[i]
 		if own.aside || own.other || len(c.fields) == 0 && filled[[2]string{own.doc, own.label}] {
 			// Set aside, another variant, or a row with a name and no
 			// values where the table's other rows have them ("Module
 			// type: AR Glass/cell"): it states nothing.
-			return true
+			continue
 		}
-		return len(own.asked) > 0 && slices.ContainsFunc(rows, func(n rowName) bool {
-			return !n.aside && n.doc == own.doc && n.label == own.label && len(n.asked) > len(own.asked) &&
-				!slices.ContainsFunc(own.asked, func(i int) bool { return !slices.Contains(n.asked, i) }) &&
-				!slices.ContainsFunc(own.exact, func(i int) bool { return !slices.Contains(n.exact, i) })
+		fuller := slices.DeleteFunc(slices.Clone(rows), func(n rowName) bool {
+			return len(own.asked) == 0 || n.aside || n.doc != own.doc || n.label != own.label || len(n.asked) <= len(own.asked) ||
+				slices.ContainsFunc(own.asked, func(i int) bool { return !slices.Contains(n.asked, i) }) ||
+				slices.ContainsFunc(own.exact, func(i int) bool { return !slices.Contains(n.exact, i) })
 		})
-	})
+		if len(fuller) > 0 {
+			if !otherSide(q, own, fuller) {
+				continue
+			}
+			c.side = true
+		}
+		out = append(out, c)
+	}
+	return out
+}
+
+// otherSide reports whether a question that sets two rows side by side
+// names a row on one side by words the rows that name more of the
+// question hold from the other side alone: "the 2008 measured row vs the
+// 2008 (E) one" asks for the row without "(E)" as well. A row that rows
+// of both sides name more of is named by neither side ("sb7000tl-us-22
+// 208v vs 240v" of the row without a voltage).
+func otherSide(q question, own rowName, fuller []rowName) bool {
+	if !q.versus {
+		return false
+	}
+	side := -1
+	for _, n := range fuller {
+		for _, i := range n.asked {
+			if slices.Contains(own.asked, i) || slices.Contains(own.exact, i) {
+				continue // "2008" is in own's Vintage cell, not in its name
+			}
+			t := q.terms[i].term
+			s := 0
+			switch {
+			case q.sides[0][t] && !q.sides[1][t]:
+			case q.sides[1][t] && !q.sides[0][t]:
+				s = 1
+			default:
+				return false
+			}
+			if side >= 0 && s != side {
+				return false
+			}
+			side = s
+		}
+	}
+	return side >= 0
 }
 
 // rowName is what a spreadsheet row is called, as dropSiblingRecords
@@ -885,13 +933,18 @@ func variants(q question, cands []candidate) []candidate {
 	}
 	var out []candidate
 	for _, c := range cands[1:] {
-		if len(out) == maxVariants-1 || c.score < variantModelShare*best.score {
+		if len(out) == maxVariants-1 {
 			break
 		}
 		if c.kind != kindRecord || c.docID != best.docID || c.quote == best.quote {
 			continue
 		}
 		switch {
+		case c.side && sameCodes(q, c, best):
+			// However much less of the question it holds: the words it
+			// lacks name the other side.
+			out = append(out, c)
+		case c.score < variantModelShare*best.score:
 		case c.score >= variantShare*best.score,
 			c.score >= variantNamedShare*best.score && addsExact(q, c, best),
 			addsExact(q, c, best) && sameCodes(q, c, best):

@@ -95,6 +95,22 @@ func TestExtractive(t *testing.T) {
 				sheetRow("SANDIA-MODULE-DB", "Data", 322, "Model: Sharp NE-H120E1; Vintage: 2002 (E); Material: mc-Si; Isco: 5.3; Voco: 32.3"),
 				sheetRow("SANDIA-MODULE-DB", "Data", 321, "Model: Sharp NE-H120E1; Vintage: 2001; Material: mc-Si; Isco: 5.085; Voco: 32.78")},
 			want: "Model: Sharp NE-H120E1; Vintage: 2002 (E); Isco: 5.3 [S1]. Model: Sharp NE-H120E1; Vintage: 2001; Isco: 5.085 [S2]."},
+		{name: "a row named on one side of vs by what the other side's row lacks", question: "evergreen es-180-rl-t - isco for the 2008 one vs the 2008 (E) one",
+			category: "technical_value", complexity: "complex", chunks: []store.Chunk{
+				sheetRow("SANDIA-MODULE-DB", "Data", 129, "Model: Evergreen ES-180-RL-T Module; Vintage: 2008 (E); Material: mc-Si; Isco: 7.78; Voco: 32.6"),
+				sheetRow("SANDIA-MODULE-DB", "Data", 128, "Model: Evergreen ES-180-RL-T Module; Vintage: 2008; Material: mc-Si; Isco: 7.638; Voco: 32.55")},
+			want: "Model: Evergreen ES-180-RL-T Module; Vintage: 2008 (E); Isco: 7.78 [S1]. Model: Evergreen ES-180-RL-T Module; Vintage: 2008; Isco: 7.638 [S2]."},
+		{name: "a row both sides' rows name more of is neither side's", question: "shell sq70 - voco for the 6v one vs the 12v one",
+			category: "technical_value", complexity: "complex", chunks: []store.Chunk{
+				sheetRow("SANDIA-MODULE-DB", "Data", 373, "Model: Shell SQ70 (6V); Vintage: 2002; Material: c-Si; Isco: 9.2; Voco: 10.7"),
+				sheetRow("SANDIA-MODULE-DB", "Data", 372, "Model: Shell SQ70 (12V); Vintage: 2002; Material: c-Si; Isco: 4.6; Voco: 21.4"),
+				sheetRow("SANDIA-MODULE-DB", "Data", 371, "Model: Shell SQ70; Vintage: 2002; Material: c-Si; Isco: 4.7; Voco: 21.3")},
+			want: "Model: Shell SQ70 (6V); Voco: 10.7 [S1]. Model: Shell SQ70 (12V); Voco: 21.4 [S2]."},
+		{name: "a row without the word either side of vs names is no side's", question: "sunergy elv - isco for the 2008 (E) one vs the 2009 (E) one",
+			category: "technical_value", complexity: "complex", chunks: []store.Chunk{
+				sheetRow("SANDIA-MODULE-DB", "Data", 129, "Model: Sunergy ELV; Vintage: 2008 (E); Material: mc-Si; Isco: 7.78; Voco: 32.6"),
+				sheetRow("SANDIA-MODULE-DB", "Data", 128, "Model: Sunergy ELV; Vintage: 2008; Material: mc-Si; Isco: 7.638; Voco: 32.55")},
+			want: "Model: Sunergy ELV; Vintage: 2008 (E); Isco: 7.78 [S1]."},
 		{
 			name:     "spreadsheet row picked by model number and trimmed to the cells asked",
 			question: "What is the Paco of SB7000TL-US-22-208V?", category: "technical_value",
@@ -436,6 +452,11 @@ func TestExtractiveReadsTheQuestion(t *testing.T) {
 			category: "technical_value", chunks: []store.Chunk{sheetRow("SANDIA-MODULE-DB", "Data", 423, "Model: Siemens Solar SR90 (6V); Vintage: 1999 (E); Module Area [m^2]: 0.89; Material: c-Si; Series Cells: 12")},
 			want: "Model: Siemens Solar SR90 (6V); Material: c-Si [S1]."},
 		{name: "the cell that names the row asked about is quoted", question: "sunteams 5000 240v tamb low / tamb max",
+			category: "technical_value", chunks: []store.Chunk{{ID: "sandia-inverters/1/52", DocID: "sandia-inverters", Sheet: "Parameters", Row: 53,
+				Text: "Manufacturer: Beijing Kinglong New Energy; ID: Sunteams 5000 (240V); Source: CEC; Paco: 4850; Pdco: 5088.2; Vdco: 368; " +
+					"Vdcmax: 500; Idcmax: 14.8; MPPT-Low: 110; MPPT-Hi: 450; Tamb Low: -4; Tamb Max: 131; Weight: 20"}},
+			want: "Manufacturer: Beijing Kinglong New Energy; ID: Sunteams 5000 (240V); Tamb Low: -4; Tamb Max: 131 [S1]."},
+		{name: "a column is named by another word for the end of its range", question: "sunteams 5000 240v tamb low / high",
 			category: "technical_value", chunks: []store.Chunk{{ID: "sandia-inverters/1/52", DocID: "sandia-inverters", Sheet: "Parameters", Row: 53,
 				Text: "Manufacturer: Beijing Kinglong New Energy; ID: Sunteams 5000 (240V); Source: CEC; Paco: 4850; Pdco: 5088.2; Vdco: 368; " +
 					"Vdcmax: 500; Idcmax: 14.8; MPPT-Low: 110; MPPT-Hi: 450; Tamb Low: -4; Tamb Max: 131; Weight: 20"}},

@@ -136,6 +136,10 @@ type question struct {
 	// ("glass/mc-si vs glass/c-si"): each is a part of the answer,
 	// however little of the question's weight its words carry.
 	versus bool
+	// sides are the terms said before and after the first "vs" of such a
+	// question: "es-180-rl-t isco, the 2008 measured row vs the 2008 (E)
+	// one" names the (E) row on its second side only.
+	sides [2]map[string]bool
 	// stated holds the question's quantities with a unit ("1000 vdc",
 	// "240v"): a spreadsheet row named for another quantity of that unit
 	// is another variant (see nameRow).
@@ -258,6 +262,17 @@ func parseQuestion(text, category, complexity string, expect guard.Expectation) 
 	q.subject = askedSubject(toks)
 	q.thing = thingTerms(q, toks)
 	q.versus = q.words["vs"] || q.words["versus"]
+	if q.versus {
+		q.sides = [2]map[string]bool{{}, {}}
+		side := 0
+		for _, t := range toks {
+			if t.Text == "vs" || t.Text == "versus" {
+				side = 1
+				continue
+			}
+			q.sides[side][t.Term] = true
+		}
+	}
 	for i, t := range toks {
 		q.negated = q.negated || !aside[i] && guard.NegatesVerb(t.Text)
 	}

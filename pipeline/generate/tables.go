@@ -453,6 +453,10 @@ func dropSiblingFields(q question, keep []string, named map[string]bool) []strin
 		}
 		asked := 0
 		for t := range fieldTerms(f) {
+			if !q.has[t] && boundAsked(q, t) {
+				// "tamb low / high" names Tamb Max by its other word.
+				return false
+			}
 			if !q.has[t] || analysis.IsStopword(t) {
 				continue
 			}
@@ -469,6 +473,25 @@ func dropSiblingFields(q question, keep []string, named map[string]bool) []strin
 		}
 		return asked > 0
 	})
+}
+
+// bounds are the words naming the low and the high end of a quantity,
+// each with the words that stand for it in column names.
+var bounds = func() map[string][]string {
+	m := map[string][]string{}
+	for _, g := range []string{"low lo min minimum lower", "high hi max maximum upper"} {
+		ts := analysis.Terms(g)
+		for _, t := range ts {
+			m[t] = slices.DeleteFunc(slices.Clone(ts), func(o string) bool { return o == t })
+		}
+	}
+	return m
+}()
+
+// boundAsked reports whether the question names the end of a range a
+// column's word names in other words: "high" for "Tamb Max".
+func boundAsked(q question, term string) bool {
+	return slices.ContainsFunc(bounds[term], func(o string) bool { return q.has[o] })
 }
 
 // namesAsked reports whether a field's value names something and holds
