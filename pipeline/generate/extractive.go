@@ -1396,7 +1396,7 @@ func (e *Extractive) score(q question, u unit, terms map[string]bool, ctx unitCo
 	if _, _, bad := guard.SiblingOnly(q.expect.Qualifiers, u.text, u.header+"\n"+u.prev+"\n"+ctx.frame); bad {
 		return candidate{}, false
 	}
-	if _, _, bad := q.expect.Contradicts(u.text + "\n" + ctx.frame); bad {
+	if _, _, bad := q.expect.Contradicts(u.text + "\n" + ctx.frame + "\n" + cellsByColumn(u)); bad {
 		return candidate{}, false
 	}
 	c.quote, c.typed = e.quoteText(q, c)
@@ -1468,9 +1468,10 @@ func (e *Extractive) score(q question, u unit, terms map[string]bool, ctx unitCo
 			score *= missingTypePenalty
 		}
 	}
-	if u.kind == kindSentence && holdsAside(q, terms) {
+	if u.kind == kindSentence && holdsAside(q, terms) && !enumerates(u.text) {
 		// "besides PV, which other technologies can SAM simulate": a
-		// sentence about PV is about what the question sets aside.
+		// sentence about PV is about what the question sets aside; one
+		// that lists PV among others lists what is asked.
 		score *= asidePenalty
 	}
 	if u.kind == kindSentence && definesSubject(q.subject, toks) {
@@ -1673,6 +1674,13 @@ func otherMeasure(q question, terms map[string]bool) bool {
 		}
 	}
 	return false
+}
+
+// enumerates reports whether a sentence lists three things or more:
+// "address energy use, water use, construction materials, waste
+// reduction, and the indoor environment".
+func enumerates(text string) bool {
+	return strings.Count(text, ",") >= 2
 }
 
 // holdsAside reports whether a unit's terms hold a content word of what

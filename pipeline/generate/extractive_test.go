@@ -359,6 +359,8 @@ var (
 )
 
 func TestExtractiveReadsTheQuestion(t *testing.T) {
+	withRefB := scenarioTable
+	withRefB.Text += "\n7 | Ref-B | 0.4 | 0.2 | 3.5 m | 2-Up portrait | Horizontal"
 	dcOnly := store.Chunk{ID: "spec/1/1", DocID: "spec", DocNumber: "SPEC-1", Page: 3, Section: "3.4 Cable trenches",
 		Text: "The minimum trench depth for DC cables is 800 mm. Cable trenches shall be backfilled with sand."}
 	sizing := store.Chunk{ID: "nrel/1/16", DocID: "nrel", DocNumber: "NREL-TP-6A20-62641", Title: "PVWatts Version 5 Manual", Page: 7,
@@ -742,6 +744,16 @@ func TestExtractiveReadsTheQuestion(t *testing.T) {
 				"7 | Ref-B 0.4 | 0.2 3.5 m 2-Up portrait Horizontal [S2]."},
 		{name: "a row whose header names another extent", question: "iea bifi pitch for 2-up at gcr 0.25",
 			category: "technical_value", chunks: []store.Chunk{ieaScenariosNext, ieaScenarios}, want: generate.NotFoundText},
+		{name: "a row whose column the question's label names holds another number", question: "iea bifi albedo for the 2-up scenario at gcr 0.25",
+			category: "technical_value", chunks: []store.Chunk{withRefB}, want: generate.NotFoundText},
+		{name: "the row whose column the question's label names holds its number", question: "iea bifi albedo for the scenario at gcr 0.25",
+			category: "technical_value", chunks: []store.Chunk{withRefB}, want: "2 — Scenario name: A1; GCR*: 0.25; Albedo: 0.2 [S1]."},
+		{name: "a sentence listing what the question sets aside among others lists what it asks", question: "green building program elements besides energy use",
+			category: "general", chunks: []store.Chunk{epaPage(30, 7, "Green Building",
+				"Green or sustainable building is the practice of creating healthier and more resource-efficient methods for construction. "+
+					"The elements of the green building program address energy use, water use, construction materials, waste reduction, and the indoor environment. "+
+					"For more information on EPA’s green building program, go to www.epa.gov/greenbuilding/.")},
+			want: "The elements of the green building program address energy use, water use, construction materials, waste reduction, and the indoor environment [S1]."},
 		{name: "a list's opening sentence says what its items are", question: "cloudy day in june for the short run option",
 			category: "general", chunks: []store.Chunk{{ID: "iea/1/5", DocID: "iea", DocNumber: "IEA-PVPS-T13-BIFI", Page: 2, Index: 5, Section: "Scenarios",
 				Text: "▪ Maximum tracker rotation angle = 55 deg\n▪ If the simulation model used takes too much time to run an entire year for each " +

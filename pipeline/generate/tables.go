@@ -364,6 +364,26 @@ func spellsOut(q question, header string, spelled map[string]bool) bool {
 	return false
 }
 
+// cellsByColumn writes a table row's cells after their column's name
+// ("GCR*: 0.4; Albedo: 0.2"), as a spreadsheet row reads, so that a
+// number the question labels is read in the column its label names: the
+// row with GCR 0.4 is not the case "gcr 0.25" asks about. It is empty for
+// other units and for a row whose cells do not line up with its header.
+func cellsByColumn(u unit) string {
+	if u.kind != kindRow || u.header == "" {
+		return ""
+	}
+	heads, cells := splitCells(u.header), splitCells(u.text)
+	if len(heads) != len(cells) {
+		return ""
+	}
+	pairs := make([]string, len(cells))
+	for i, c := range cells {
+		pairs[i] = strings.TrimSpace(heads[i]) + ": " + strings.TrimSpace(c)
+	}
+	return strings.Join(pairs, "; ")
+}
+
 func splitCells(line string) []string {
 	return strings.Split(strings.Trim(line, "| "), "|")
 }
