@@ -425,17 +425,12 @@ func dropOtherEntries(q question, cands []candidate) []candidate {
 // of the question that a retrieved row's cells hold: a word of letters and
 // digits as the question writes it ("sq70"), that is no model number (see
 // dropPartialCodes), case ("v5"), unit ("m2"), quantity ("24v") or column
-// of a retrieved row ("c3", which a legend row holds too). "shell
-// sq70 24v voco" asks about the SQ70 rows; when none of them is the 24 V
-// variant, the "Photowatt PW1000 (24V)" row does not answer instead.
+// of a retrieved row ("c3", which a legend row holds too), when another
+// retrieved row holds every such label it holds and more. "shell sq70 24v
+// voco" asks about the SQ70 rows; when none of them is the 24 V variant,
+// the "Photowatt PW1000 (24V)" row does not answer instead.
 func dropUnlabelledRecords(q question, cands []candidate, units []unit) []candidate {
-	var labels []string
-	for i, t := range q.terms {
-		if t.exact && !t.code && !t.frame && !q.isQualifier[i] && !isUnit(t.term) && len(guard.Values(t.term)) == 0 &&
-			strings.ContainsFunc(t.term, unicode.IsLetter) && strings.ContainsFunc(t.term, unicode.IsDigit) {
-			labels = append(labels, t.term)
-		}
-	}
+	labels := rowLabels(q)
 	if len(labels) == 0 {
 		return cands
 	}
@@ -458,13 +453,39 @@ func dropUnlabelledRecords(q question, cands []candidate, units []unit) []candid
 		}
 		return names[key][label]
 	}
-	for _, label := range labels {
-		if !slices.ContainsFunc(units, func(u unit) bool { return u.kind == kindRecord && named(u, label) }) {
-			continue
-		}
-		cands = slices.DeleteFunc(cands, func(c candidate) bool { return c.kind == kindRecord && !named(c.unit, label) })
+	// A row that another retrieved row outnames (it holds every label this
+	// one holds, and more) is dropped; "legend: what are c4 / c5" asks
+	// for the C4 row and the C5 row, neither of which holds both.
+	held := func(u unit) []string {
+		return slices.DeleteFunc(slices.Clone(labels), func(l string) bool { return !named(u, l) })
 	}
-	return cands
+	return slices.DeleteFunc(cands, func(c candidate) bool {
+		if c.kind != kindRecord {
+			return false
+		}
+		own := held(c.unit)
+		return slices.ContainsFunc(units, func(u unit) bool {
+			if u.kind != kindRecord {
+				return false
+			}
+			other := held(u)
+			return len(other) > len(own) && !slices.ContainsFunc(own, func(l string) bool { return !slices.Contains(other, l) })
+		})
+	})
+}
+
+// rowLabels are the words of letters and digits a question writes that
+// may name a spreadsheet row by a cell of it (see dropUnlabelledRecords):
+// "sq70", "c4"; not model numbers, cases, units or quantities.
+func rowLabels(q question) []string {
+	var labels []string
+	for i, t := range q.terms {
+		if t.exact && !t.code && !t.frame && !q.isQualifier[i] && !isUnit(t.term) && len(guard.Values(t.term)) == 0 &&
+			strings.ContainsFunc(t.term, unicode.IsLetter) && strings.ContainsFunc(t.term, unicode.IsDigit) {
+			labels = append(labels, t.term)
+		}
+	}
+	return labels
 }
 
 // dropOddRecords drops the spreadsheet rows that lack a word of the
@@ -928,8 +949,11 @@ func variants(q question, cands []candidate) []candidate {
 	if best.kind == kindRow {
 		return sameValueRows(q, cands)
 	}
-	if best.kind != kindRecord || !slices.ContainsFunc(q.terms, func(t qterm) bool { return t.code }) {
+	if best.kind != kindRecord {
 		return nil
+	}
+	if !slices.ContainsFunc(q.terms, func(t qterm) bool { return t.code }) {
+		return labelledRows(q, cands)
 	}
 	var out []candidate
 	for _, c := range cands[1:] {
@@ -948,6 +972,33 @@ func variants(q question, cands []candidate) []candidate {
 		case c.score >= variantShare*best.score,
 			c.score >= variantNamedShare*best.score && addsExact(q, c, best),
 			addsExact(q, c, best) && sameCodes(q, c, best):
+			out = append(out, c)
+		}
+	}
+	return out
+}
+
+// labelledRows returns the other spreadsheet rows of the best row's
+// document that hold a label of the question (see rowLabels) the best row
+// lacks: "legend: what are c4 / c5" is answered by the C4 row and the C5
+// row.
+func labelledRows(q question, cands []candidate) []candidate {
+	labels := rowLabels(q)
+	if len(labels) < 2 {
+		return nil
+	}
+	best := cands[0]
+	bestHolds := valueTerms(best.fields)
+	var out []candidate
+	for _, c := range cands[1:] {
+		if len(out) == maxVariants-1 {
+			break
+		}
+		if c.kind != kindRecord || c.docID != best.docID || c.quote == best.quote {
+			continue
+		}
+		holds := valueTerms(c.fields)
+		if slices.ContainsFunc(labels, func(l string) bool { return holds[l] && !bestHolds[l] }) {
 			out = append(out, c)
 		}
 	}

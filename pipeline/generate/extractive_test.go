@@ -95,6 +95,16 @@ func TestExtractive(t *testing.T) {
 				sheetRow("SANDIA-MODULE-DB", "Data", 322, "Model: Sharp NE-H120E1; Vintage: 2002 (E); Material: mc-Si; Isco: 5.3; Voco: 32.3"),
 				sheetRow("SANDIA-MODULE-DB", "Data", 321, "Model: Sharp NE-H120E1; Vintage: 2001; Material: mc-Si; Isco: 5.085; Voco: 32.78")},
 			want: "Model: Sharp NE-H120E1; Vintage: 2002 (E); Isco: 5.3 [S1]. Model: Sharp NE-H120E1; Vintage: 2001; Isco: 5.085 [S2]."},
+		{name: "rows each holding one of two labels asked both answer", question: "module db legend: what are c4 / c5",
+			category: "definition", chunks: []store.Chunk{
+				sheetRow("SANDIA-MODULE-DB", "Legend", 48, "Heading: C4; Description: Coefficient relating Ix to effective irradiance, (dim)"),
+				sheetRow("SANDIA-MODULE-DB", "Legend", 49, "Heading: C5; Description: Coefficient relating Ix to effective irradiance, (dim)")},
+			want: "Heading: C4; Description: Coefficient relating Ix to effective irradiance, (dim) [S1]. Heading: C5; Description: Coefficient relating Ix to effective irradiance, (dim) [S2]."},
+		{name: "a model set aside shares no part with the model asked", question: "sgi 500xtm vdcmax (not the 500xt)",
+			category: "technical_value", chunks: []store.Chunk{
+				sheetRow("CEC-INVERTERS", "CEC_Inverters", 1727, "Name: Solectria Renewables: SGI 500XT 480V [CEC 2013]; Vac (V): 480; Vdcmax (V): 600"),
+				sheetRow("CEC-INVERTERS", "CEC_Inverters", 1728, "Name: Solectria Renewables: SGI 500XTM 380V [CEC 2015]; Vac (V): 380; Vdcmax (V): 1000")},
+			want: "Name: Solectria Renewables: SGI 500XTM 380V [CEC 2015]; Vdcmax (V): 1000 [S2]."},
 		{name: "a row named on one side of vs by what the other side's row lacks", question: "evergreen es-180-rl-t - isco for the 2008 one vs the 2008 (E) one",
 			category: "technical_value", complexity: "complex", chunks: []store.Chunk{
 				sheetRow("SANDIA-MODULE-DB", "Data", 129, "Model: Evergreen ES-180-RL-T Module; Vintage: 2008 (E); Material: mc-Si; Isco: 7.78; Voco: 32.6"),

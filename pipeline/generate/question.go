@@ -467,6 +467,11 @@ func excludedTerms(text string, toks []analysis.Token) (map[string]bool, map[int
 	for i, t := range toks {
 		if !aside[i] {
 			kept[t.Term], kept[t.Text] = true, true
+			for _, term := range analysis.Terms(t.Text) {
+				// "500xtm … not the 500xt": the 500 of the model asked
+				// is not set aside with the other model's parts.
+				kept[term] = true
+			}
 		}
 	}
 	excluded := map[string]bool{}
@@ -475,7 +480,9 @@ func excludedTerms(text string, toks []analysis.Token) (map[string]bool, map[int
 			continue // "not the 2014 one"
 		}
 		for _, term := range analysis.Terms(t.Text) {
-			excluded[term] = true
+			if !kept[term] {
+				excluded[term] = true
+			}
 		}
 	}
 	return excluded, aside
