@@ -955,23 +955,31 @@ func variants(q question, cands []candidate) []candidate {
 	if !slices.ContainsFunc(q.terms, func(t qterm) bool { return t.code }) {
 		return labelledRows(q, cands)
 	}
+	return otherRows(cands, func(c candidate) bool {
+		switch {
+		case c.side && sameCodes(q, c, best):
+			// However much less of the question it holds: the words it
+			// lacks name the other side.
+			return true
+		case c.score < variantModelShare*best.score:
+			return false
+		}
+		return c.score >= variantShare*best.score ||
+			c.score >= variantNamedShare*best.score && addsExact(q, c, best) ||
+			addsExact(q, c, best) && sameCodes(q, c, best)
+	})
+}
+
+// otherRows returns up to maxVariants-1 spreadsheet rows of cands after the
+// best, of its document and quoted otherwise, that keep accepts.
+func otherRows(cands []candidate, keep func(candidate) bool) []candidate {
+	best := cands[0]
 	var out []candidate
 	for _, c := range cands[1:] {
 		if len(out) == maxVariants-1 {
 			break
 		}
-		if c.kind != kindRecord || c.docID != best.docID || c.quote == best.quote {
-			continue
-		}
-		switch {
-		case c.side && sameCodes(q, c, best):
-			// However much less of the question it holds: the words it
-			// lacks name the other side.
-			out = append(out, c)
-		case c.score < variantModelShare*best.score:
-		case c.score >= variantShare*best.score,
-			c.score >= variantNamedShare*best.score && addsExact(q, c, best),
-			addsExact(q, c, best) && sameCodes(q, c, best):
+		if c.kind == kindRecord && c.docID == best.docID && c.quote != best.quote && keep(c) {
 			out = append(out, c)
 		}
 	}
@@ -987,22 +995,11 @@ func labelledRows(q question, cands []candidate) []candidate {
 	if len(labels) < 2 {
 		return nil
 	}
-	best := cands[0]
-	bestHolds := valueTerms(best.fields)
-	var out []candidate
-	for _, c := range cands[1:] {
-		if len(out) == maxVariants-1 {
-			break
-		}
-		if c.kind != kindRecord || c.docID != best.docID || c.quote == best.quote {
-			continue
-		}
+	bestHolds := valueTerms(cands[0].fields)
+	return otherRows(cands, func(c candidate) bool {
 		holds := valueTerms(c.fields)
-		if slices.ContainsFunc(labels, func(l string) bool { return holds[l] && !bestHolds[l] }) {
-			out = append(out, c)
-		}
-	}
-	return out
+		return slices.ContainsFunc(labels, func(l string) bool { return holds[l] && !bestHolds[l] })
+	})
 }
 
 // variantModelShare is how close a row of the same model (it holds every
