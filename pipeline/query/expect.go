@@ -774,7 +774,9 @@ func givenBefore(toks []analysis.Token, at int, exp guard.Expectation) bool {
 	for i := at - 1; i >= 0 && i >= at-givenWords-1; i-- {
 		t := toks[i]
 		if t.Kind == analysis.Number {
-			return exp.Accepts(t.Text, nil)
+			// "3.5 m hub height": the number with the word after it, its
+			// unit.
+			return exp.Accepts(t.Text, nil) || i+1 < at && exp.Accepts(t.Text+" "+toks[i+1].Text, nil)
 		}
 		if t.Kind != analysis.Word || questionWords[t.Text] {
 			return false

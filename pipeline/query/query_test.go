@@ -68,6 +68,8 @@ func TestAnalyse(t *testing.T) {
 			text: "pvp100kw-600 idcmax + Pnt", stray: []string{"PO 7731"}, dims: []guard.Dimension{guard.DimCurrent}},
 		{name: "a value the question states is not asked for", in: "what is the 3% default shading loss meant to represent",
 			text: "what is the 3% default shading loss meant to represent"},
+		{name: "a value the question states with its unit is not asked for", in: "a3 and ref-b both sit at 3.5 m hub height - how do their configs differ",
+			text: "a3 and ref-b both sit at 3.5 m hub height - how do their configurations differ"},
 		{name: "a value of another clause leaves the cue asking", in: "with 3% soiling what is the total loss",
 			text: "with 3% soiling what is the total loss", dims: []guard.Dimension{guard.DimPercent}},
 		{name: "an hour after no number is the hour", in: "sunrise hr: where in the hour is the sun position",
