@@ -17,6 +17,10 @@ import (
 // Outside a model lookup the words stay: prose documents say "AC power"
 // meaning something else.
 
+// glossaryPhrases maps each description the glossary knows to its column
+// name; the speller offers its words as corrections too.
+var glossaryPhrases = map[string]string{}
+
 // glossary maps descriptions to the column names they describe.
 var glossary = func() *analysis.PhraseTable[string] {
 	spec := map[string][]string{
@@ -54,20 +58,19 @@ var glossary = func() *analysis.PhraseTable[string] {
 		"Series Cells": {"cells in series", "number of cells", "cell count"},
 		"Module Area":  {"module area", "panel area"},
 	}
-	columns := map[string]string{}
 	for column, phrases := range spec {
 		for _, p := range phrases {
-			columns[p] = column
+			glossaryPhrases[p] = column
 			// Engineers type the unit for the quantity: "max dc volts",
 			// "max input amps".
 			for word, unit := range unitWords {
 				if strings.Contains(p, word) {
-					columns[strings.ReplaceAll(p, word, unit)] = column
+					glossaryPhrases[strings.ReplaceAll(p, word, unit)] = column
 				}
 			}
 		}
 	}
-	return analysis.NewPhraseTable(columns)
+	return analysis.NewPhraseTable(glossaryPhrases)
 }()
 
 // unitWords are quantities a parameter's description names and the unit

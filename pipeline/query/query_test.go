@@ -13,7 +13,7 @@ var vocabulary = map[string]int{
 	"coefficient": 9, "premium": 6, "modules": 25, "module": 30, "inverter": 40, "efficiency": 15,
 	"nominal": 5, "tracking": 10, "table": 30, "albedo": 4, "coefficent": 1, "backtracking": 3,
 	"sb7000tl": 2, "paco": 1900, "trench": 2, "depth": 3, "average": 12, "avg": 2,
-	"office": 5, "time": 9, "zone": 2, "high": 7, "est": 1,
+	"office": 5, "time": 9, "zone": 2, "high": 7, "est": 1, "model": 50, "mode": 80,
 }
 
 func TestAnalyse(t *testing.T) {
@@ -66,6 +66,8 @@ func TestAnalyse(t *testing.T) {
 			text: "rear side isc of the sanyo hip-200da3 bifacial", dims: []guard.Dimension{guard.DimCurrent}},
 		{name: "a purchase order removed", in: "pvp100kw-600 idcmax + night tare, PO 7731",
 			text: "pvp100kw-600 idcmax + Pnt", stray: []string{"PO 7731"}, dims: []guard.Dimension{guard.DimCurrent}},
+		{name: "a misspelt word of the glossary is read by it", in: "ngiht tare on the danfoss mlx 480",
+			text: "Pnt on the danfoss mlx 480", dims: []guard.Dimension{guard.DimPower}},
 		{name: "a value the question states is not asked for", in: "what is the 3% default shading loss meant to represent",
 			text: "what is the 3% default shading loss meant to represent"},
 		{name: "a value the question states with its unit is not asked for", in: "a3 and ref-b both sit at 3.5 m hub height - how do their configs differ",
@@ -243,6 +245,9 @@ func TestSpellerCorrect(t *testing.T) {
 		{"offsite", ""}, // "off" and "site" run together, not "office"
 		{"timezone", "time zone"},
 		{"highest", ""}, // a suffix, not "high est"
+		{"modle", "model"}, // two letters swapped, though "mode" is as near and said more
+		{"ngiht", "night"}, // a word of the glossary's "night tare", which no document writes
+		{"nigt", "night"},
 	}
 	for _, tc := range tests {
 		if got := sp.Correct(tc.in); got != tc.want {

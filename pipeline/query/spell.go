@@ -69,6 +69,12 @@ type Speller struct {
 	// codes are the vocabulary's model numbers, without and with their
 	// hyphens, sorted by the first.
 	codes [][2]string
+	// own are the words the query's own tables read (the glossary's
+	// descriptions, shorthand's spellings out) that the vocabulary lacks:
+	// offered one edit away, after the vocabulary's words ("ngiht tare"
+	// is the "night tare" the glossary reads as Pnt, though no document
+	// writes "night").
+	own map[string]bool
 }
 
 // minCorrectLen is the shortest word the speller corrects: shorter words
@@ -91,8 +97,36 @@ func NewSpeller(vocabulary map[string]int) *Speller {
 		s.byLen[len(w)] = append(s.byLen[len(w)], w)
 	}
 	slices.SortFunc(s.codes, func(a, b [2]string) int { return strings.Compare(a[0]+"\x00"+a[1], b[0]+"\x00"+b[1]) })
+	s.own = map[string]bool{}
+	for _, w := range ownWords() {
+		if _, ok := vocabulary[w]; !ok && !s.own[w] {
+			s.own[w] = true
+			s.byLen[len(w)] = append(s.byLen[len(w)], w)
+		}
+	}
 	return s
 }
+
+// ownWords are the plain words of the glossary's descriptions and of
+// shorthand's spellings out.
+var ownWords = sync.OnceValue(func() []string {
+	var out []string
+	add := func(phrase string) {
+		for _, w := range strings.Fields(phrase) {
+			if len(w) >= minCorrectLen && lettersOnly(w) && !analysis.IsStopword(w) {
+				out = append(out, w)
+			}
+		}
+	}
+	for p := range glossaryPhrases {
+		add(p)
+	}
+	for _, p := range shorthand {
+		add(p)
+	}
+	slices.Sort(out)
+	return slices.Compact(out)
+})
 
 // Code returns how the index writes the model number code, compared
 // without hyphens and underscores: the whole number ("kc-158g" → "kc158g",
@@ -186,7 +220,8 @@ func (s *Speller) Correct(w string) string {
 				continue
 			}
 			// Two edits away only from a word that starts the same way
-			// and is not a rarity: typos seldom hit the first letter.
+			// and is not a rarity: typos seldom hit the first letter. The
+			// query's own words count as rarities.
 			if d == 2 && (c[0] != w[0] || s.freq[c] < 2) {
 				continue
 			}
@@ -199,10 +234,17 @@ func (s *Speller) Correct(w string) string {
 		// "offsite" is "off" and "site" run together, not "office".
 		return ""
 	}
-	if best != "" && swapsToOtherWord(w, best) {
-		// "acerage" is "acreage" with two letters swapped, a word the
-		// documents do not use: "average" would change the question.
-		return ""
+	if best != "" {
+		if v := swappedWord(w); v != "" && v != best {
+			// "acerage" is "acreage" with two letters swapped, a word
+			// the documents do not use: "average" would change the
+			// question. "modle" is "model", which they use, though
+			// "mode" is as near and said more often.
+			if s.freq[v] > 0 || s.own[v] {
+				return v
+			}
+			return ""
+		}
 	}
 	return best
 }
@@ -251,9 +293,9 @@ func halves(w string) [][2]string {
 	return out
 }
 
-// swapsToOtherWord reports whether swapping two neighbouring letters of w
-// spells an English word other than the correction c: the likelier typo.
-func swapsToOtherWord(w, c string) bool {
+// swappedWord returns the English word that swapping two neighbouring
+// letters of w spells, the likelier typo; "" for none.
+func swappedWord(w string) string {
 	b := []byte(w)
 	for i := 0; i+1 < len(b); i++ {
 		if b[i] == b[i+1] {
@@ -262,11 +304,11 @@ func swapsToOtherWord(w, c string) bool {
 		b[i], b[i+1] = b[i+1], b[i]
 		v := string(b)
 		b[i], b[i+1] = b[i+1], b[i]
-		if v != c && isEnglishWord(v) {
-			return true
+		if isEnglishWord(v) {
+			return v
 		}
 	}
-	return false
+	return ""
 }
 
 // editDistance is the optimal-string-alignment distance (insertions,
