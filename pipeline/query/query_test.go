@@ -244,7 +244,7 @@ func TestSpellerCorrect(t *testing.T) {
 		{"acerage", ""}, // "acreage" with two letters swapped, not "average"
 		{"offsite", ""}, // "off" and "site" run together, not "office"
 		{"timezone", "time zone"},
-		{"highest", ""}, // a suffix, not "high est"
+		{"highest", ""},    // a suffix, not "high est"
 		{"modle", "model"}, // two letters swapped, though "mode" is as near and said more
 		{"ngiht", "night"}, // a word of the glossary's "night tare", which no document writes
 		{"nigt", "night"},
