@@ -86,6 +86,15 @@ func spacedCode(text string, toks []analysis.Token, s *Speller) (int, string) {
 			// a hyphen.
 			continue
 		}
+		if tail := hyphenatedTail(text, toks, n); tail != "" {
+			if _, ok := s.Code(joined.String() + tail); !ok {
+				// "pvi 3.0 outd-s-us-z-m-a" goes on past the index's
+				// "PVI-3.0-OUTD-S-US": it is another model, which the
+				// index writes spaced as the question does; no part of
+				// it is respelled.
+				return 0, ""
+			}
+		}
 		lettersThenNumber := n == 2 && toks[0].Kind == analysis.Word && len(toks[0].Text) <= maxCodePrefix &&
 			toks[1].Kind != analysis.Word && startsWithDigit(toks[1].Text)
 		whole := compactCode(to) == compactCode(joined.String())
@@ -97,6 +106,17 @@ func spacedCode(text string, toks []analysis.Token, s *Speller) (int, string) {
 		}
 	}
 	return 0, ""
+}
+
+// hyphenatedTail returns the tokens after the first n of toks that hang
+// on them by hyphens, run together ("susz" of "outd-s-us-z"); "" when the
+// next token stands apart.
+func hyphenatedTail(text string, toks []analysis.Token, n int) string {
+	var tail strings.Builder
+	for k := n; k < len(toks) && text[toks[k-1].End:toks[k].Start] == "-"; k++ {
+		tail.WriteString(toks[k].Text)
+	}
+	return tail.String()
 }
 
 // maxSpacedParts is the most parts of a model number typed with spaces
