@@ -343,8 +343,32 @@ func namesDocument(msg string, rest []word) bool {
 	if len(rest) == 0 {
 		return false
 	}
-	return docNumber.MatchString(msg[rest[0].start:rest[len(rest)-1].end])
+	part := msg[rest[0].start:rest[len(rest)-1].end]
+	for _, m := range docNumber.FindAllStringIndex(part, -1) {
+		if !trackerKey(part, m[0], m[1]) {
+			return true
+		}
+	}
+	return false
 }
+
+// trackerKey reports whether the document number at text[start:end] is an
+// issue tracker's key the message points at, not a document: "re
+// JIRA-3216", "per PRJ-12", "JIRA-904", "RFI-17".
+func trackerKey(text string, start, end int) bool {
+	key := strings.ToLower(text[start:end])
+	if prefix, _, ok := strings.Cut(key, "-"); ok && trackerPrefixes[prefix] {
+		return true
+	}
+	before := strings.Fields(strings.ToLower(text[:start]))
+	return len(before) > 0 && pointerWords[strings.TrimRight(before[len(before)-1], ":")]
+}
+
+// trackerPrefixes open the keys of issue trackers and requests.
+var trackerPrefixes = wordSet("jira", "ticket", "issue", "rfi", "ncr", "wo", "po", "cr")
+
+// pointerWords point at a ticket: "re JIRA-3216", "per PRJ-12".
+var pointerWords = wordSet("re", "ref", "per")
 
 func describesActivity(texts []string) bool {
 	for _, t := range texts {

@@ -17,6 +17,13 @@ var strayPatterns = []*regexp.Regexp{
 	// A parenthesised pointer or note: "(see table 6)", "(ref. 12)",
 	// "(ticket 1182)", "(#3)".
 	regexp.MustCompile(`(?i)[(\[]\s*(?:see|ref\.?|refs?|reference|cf\.?|per|re:?|ticket|issue|jira|task|item|case|req|request|rfi|ncr|wo|po|#)[^)\]]*[)\]]`),
+	// "[CR-1134]": a tracker's key in square brackets, anywhere.
+	regexp.MustCompile(`\[\s*[A-Za-z]{2,6}-\d{1,6}\s*\]`),
+	// "re: #8288", "per #12": the marker with the word that points at it.
+	regexp.MustCompile(`(?i)\b(?:re|ref|per)\s*:?\s*#\s?[A-Za-z]*-?\d[\w-]*`),
+	// "…, need it for RFI 17": a closing note naming the ticket the answer
+	// is for.
+	regexp.MustCompile(`(?i)[,;?.-]?\s*\bneed (?:it|them|this|that|\d+)(?: \w+){0,2} for (?:an? |the |our |my )?(?:ticket|jira|issue|task|rfi|ncr|wo|po|cr|submittal)\s*[:#-]?\s*[A-Za-z]*-?\d+\s*[?.!]*\s*$`),
 	// "#3", "# 12", "#A-17": an item or ticket marker.
 	regexp.MustCompile(`(?:^|\s)#\s?[A-Za-z]*-?\d[\w-]*`),
 	// "re: JIRA-1182", "ref: ABC-12", "fwd:" at the start or anywhere
@@ -31,6 +38,10 @@ var strayPatterns = []*regexp.Regexp{
 	// tracker's prefix: a key of letters, a hyphen and a number. Inside a
 	// question "re" may point at what it asks about ("re SB-5000 paco").
 	regexp.MustCompile(`(?i)[,;-]?\s*\bre\s*:?\s+[a-z]{2,6}-\d{1,6}\s*[?.!]*\s*$`),
+	// "… paco - PRJ-3125": a tracker's key in capitals after a spaced dash
+	// or a comma, ending the question. A model number there is written
+	// without the dash or comma before it ("paco for the SB-5000").
+	regexp.MustCompile(`(?:\s[-–—]|,)\s*[A-Z]{2,6}-\d{1,6}\s*[?.!]*\s*$`),
 	// A closing note of what the answer is for: "…, need it spelled out for
 	// the env section of the bid", "- need 2 for the toolbox talk". It
 	// names no passage's words.
