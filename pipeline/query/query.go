@@ -58,12 +58,13 @@ type Input struct {
 // Analyse reads a validated question.
 func Analyse(question string, in Input) Analysis {
 	a := Analysis{Question: question, Expansions: in.Expansions}
-	text, stray := removeStray(question)
+	text, courtesy := removeCourtesy(question)
+	text, stray := removeStray(text)
 	if strings.TrimSpace(text) == "" {
 		// Nothing but a reference: keep the question as asked.
 		text, stray = question, nil
 	}
-	a.Stray = stray
+	a.Stray = append(courtesy, stray...)
 	var known func(string) bool
 	if in.Speller != nil {
 		known = in.Speller.Knows

@@ -64,6 +64,8 @@ func TestAnalyse(t *testing.T) {
 			text: "default system losses in pvwatts", stray: []string{", need it for RFI 17"}, dims: []guard.Dimension{guard.DimPercent}},
 		{name: "a model number after a word at the end is kept", in: "paco for the SB-5000",
 			text: "paco for the SB-5000", dims: []guard.Dimension{guard.DimPower}},
+		{name: "greeting, lead-in and thanks removed", in: "hey, quick q: default soiling loss in pvwatts thanks",
+			text: "default soiling loss in pvwatts", stray: []string{"hey, quick q:", "thanks"}, dims: []guard.Dimension{guard.DimPercent}},
 		{name: "a ticket pointed at without a colon removed", in: "pvwatts connections loss default re JIRA-904",
 			text: "pvwatts connections loss default", stray: []string{"re JIRA-904"}, dims: []guard.Dimension{guard.DimPercent}},
 		{name: "a column named by its own words", in: "sunteams 5000 240v tamb max",
@@ -468,6 +470,32 @@ func TestAskedFormat(t *testing.T) {
 	for _, tc := range tests {
 		if got := Analyse(tc.in, Input{}).Expect.Format; got != tc.want {
 			t.Errorf("Analyse(%q).Expect.Format = %q, want %q", tc.in, got, tc.want)
+		}
+	}
+}
+
+func TestRemoveCourtesy(t *testing.T) {
+	tests := []struct {
+		in, want string
+		removed  []string
+	}{
+		{"hey, quick q: paco of the sb7000tl-us-22 thanks", "paco of the sb7000tl-us-22", []string{"hey, quick q:", "thanks"}},
+		{"does anyone know which thermal model pvwatts uses", "which thermal model pvwatts uses", []string{"does anyone know"}},
+		{"@cew albedo default pls", "albedo default", []string{"@cew", "pls"}},
+		{"can you tell me how much v1 underpredicts? - thanks!", "how much v1 underpredicts?", []string{"can you tell me", "- thanks!"}},
+		{"hi cew, wind speed units in the hourly input thx", "wind speed units in the hourly input", []string{"hi cew,", "thx"}},
+		{"need to know gap between modules along the row asap please", "gap between modules along the row", []string{"need to know", "please", "asap"}},
+		// Words that only look like courtesy stay.
+		{"hi-mo 4 isco", "hi-mo 4 isco", nil},
+		{"morning peak irradiance in the iea file", "morning peak irradiance in the iea file", nil},
+		{"which thermal model does pvwatts use", "which thermal model does pvwatts use", nil},
+		// Nothing but courtesy: nothing else to read.
+		{"thanks", "thanks", nil},
+	}
+	for _, tc := range tests {
+		got, removed := removeCourtesy(tc.in)
+		if got != tc.want || !slices.Equal(removed, tc.removed) {
+			t.Errorf("removeCourtesy(%q) = %q %q, want %q %q", tc.in, got, removed, tc.want, tc.removed)
 		}
 	}
 }
