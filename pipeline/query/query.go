@@ -58,7 +58,7 @@ type Input struct {
 // Analyse reads a validated question.
 func Analyse(question string, in Input) Analysis {
 	a := Analysis{Question: question, Expansions: in.Expansions}
-	text, courtesy := removeCourtesy(question)
+	text, courtesy := removeCourtesy(unshouted(question))
 	text, stray := removeStray(text)
 	if strings.TrimSpace(text) == "" {
 		// Nothing but a reference: keep the question as asked.
@@ -69,7 +69,9 @@ func Analyse(question string, in Input) Analysis {
 	if in.Speller != nil {
 		known = in.Speller.Knows
 	}
+	text, volts := spellVolts(text)
 	text, short := expandShorthand(text, known)
+	short = append(volts, short...)
 	text, codes := respellCodes(text, in.Speller)
 	short = append(short, codes...)
 	text, fixed := correct(text, in.Speller, isShorthand)

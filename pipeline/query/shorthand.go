@@ -3,6 +3,7 @@ package query
 import (
 	"regexp"
 	"strings"
+	"unicode"
 
 	"github.com/cewhq/cew/store/analysis"
 )
@@ -135,3 +136,46 @@ func isShorthand(w string) bool {
 	_, cu := clippedUnits[w]
 	return ok || mm || sc || cu
 }
+
+// voltsSpelled is a voltage written apart from its number or spelled out:
+// "240 V", "240-volt", "208 volts".
+var voltsSpelled = regexp.MustCompile(`(?i)\b(\d{2,4})(?:\s+|\s*-\s*)(?:v|volts?)\b`)
+
+// spellVolts writes a voltage as the documents' model names and voltage
+// columns do, its unit joined to the number ("240-volt" → "240v"), so that
+// "208 V vs 240 V" names each variant the same way.
+func spellVolts(text string) (string, []Correction) {
+	var out []Correction
+	text = voltsSpelled.ReplaceAllStringFunc(text, func(m string) string {
+		to := voltsSpelled.FindStringSubmatch(m)[1] + "v"
+		out = append(out, Correction{From: m, To: to})
+		return to
+	})
+	return text, out
+}
+
+// unshouted returns a question typed in capitals in lower case: "CONEXT
+// CL 18000 PACO AND VDCMAX" names no acronym in every word. A question with
+// a few capitals ("paco of the SB7000TL-US-22") stays as typed.
+func unshouted(text string) string {
+	upper, letters := 0, 0
+	for _, r := range text {
+		if unicode.IsLetter(r) {
+			letters++
+			if unicode.IsUpper(r) {
+				upper++
+			}
+		}
+	}
+	if letters < minShoutedLetters || float64(upper) < shoutedShare*float64(letters) {
+		return text
+	}
+	return strings.ToLower(text)
+}
+
+// A question is typed in capitals when at least this share of its letters,
+// and this many, are capitals.
+const (
+	shoutedShare      = 0.8
+	minShoutedLetters = 12
+)
