@@ -288,6 +288,13 @@ func (r *run) answer(ctx context.Context, req Request) (answer.Answer, error) {
 func (r *run) retrieve(ctx context.Context, in Request, qa query.Analysis) ([]store.Hit, error) {
 	question := qa.Text
 	req := store.SearchRequest{Tenant: in.Tenant, Query: qa.Search, Mode: store.ModeHybrid, K: r.p.cfg.Candidates, Vector: in.Vector}
+	if req.Vector != nil && question != in.Question && r.p.cfg.Embedder != nil {
+		// The caller embedded the question as asked; the reader and
+		// dense retrieval read it as analysed ("hey, quick q: paco of the
+		// sb7000tl-us-22 thx" is "paco of the sb7000tl-us-22"), as when
+		// nobody embedded it before.
+		req.Vector = nil
+	}
 	if req.Vector == nil && r.p.cfg.Embedder != nil {
 		if in.EmbedFailed {
 			r.ans.Trace.Degraded = append(r.ans.Trace.Degraded, "embedder")
@@ -297,11 +304,15 @@ func (r *run) retrieve(ctx context.Context, in Request, qa query.Analysis) ([]st
 				err  error
 			)
 			r.stage("embed", func() { vecs, err = r.p.cfg.Embedder.Embed(ctx, []string{question}) })
-			if err != nil || len(vecs) != 1 {
+			switch {
+			case err == nil && len(vecs) == 1:
+				req.Vector = vecs[0]
+			case in.Vector != nil:
+				// The question as asked still has its vector.
+				req.Vector = in.Vector
+			default:
 				r.ans.Trace.Degraded = append(r.ans.Trace.Degraded, "embedder")
 				r.p.cfg.Logger.Warn("query embedding failed; keyword search only", "answer_id", r.ans.ID, "err", err)
-			} else {
-				req.Vector = vecs[0]
 			}
 		}
 	}

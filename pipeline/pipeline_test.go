@@ -394,16 +394,35 @@ func TestStatusBypassesClassification(t *testing.T) {
 	}
 }
 
-// countingEmbedder returns one fixed vector per text, counting calls.
-type countingEmbedder struct{ calls int }
+// countingEmbedder returns one fixed vector per text, counting calls and
+// keeping the texts.
+type countingEmbedder struct {
+	calls int
+	texts []string
+}
 
 func (e *countingEmbedder) Embed(_ context.Context, texts []string) ([][]float32, error) {
 	e.calls++
+	e.texts = append(e.texts, texts...)
 	out := make([][]float32, len(texts))
 	for i := range out {
 		out[i] = []float32{1, 0, 0}
 	}
 	return out, nil
+}
+
+// embeddingPipeline is the extractive pipeline over st with emb as its
+// embedder.
+func embeddingPipeline(t *testing.T, st store.Store, emb pipeline.QueryEmbedder) *pipeline.Pipeline {
+	t.Helper()
+	p, err := pipeline.New(pipeline.Config{
+		Searcher: st, Catalog: st, Generator: generate.NewExtractive(generate.ExtractiveOptions{}), Embedder: emb,
+		Pre: guard.DefaultPreOptions(), Post: guard.DefaultPostOptions(),
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return p
 }
 
 // TestEmbedFailedUpstream: when the caller already failed to embed the
@@ -412,13 +431,7 @@ func (e *countingEmbedder) Embed(_ context.Context, texts []string) ([][]float32
 func TestEmbedFailedUpstream(t *testing.T) {
 	st := trenchStore(t)
 	emb := &countingEmbedder{}
-	p, err := pipeline.New(pipeline.Config{
-		Searcher: st, Catalog: st, Generator: generate.NewExtractive(generate.ExtractiveOptions{}), Embedder: emb,
-		Pre: guard.DefaultPreOptions(), Post: guard.DefaultPostOptions(),
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
+	p := embeddingPipeline(t, st, emb)
 	ans, err := p.Answer(context.Background(), pipeline.Request{Tenant: tenant, Question: "What is the minimum trench depth for DC cables?", EmbedFailed: true})
 	if err != nil {
 		t.Fatal(err)
@@ -431,6 +444,33 @@ func TestEmbedFailedUpstream(t *testing.T) {
 	}
 	if len(ans.Trace.Degraded) != 1 || ans.Trace.Degraded[0] != "embedder" {
 		t.Errorf("degraded = %v, want [embedder]", ans.Trace.Degraded)
+	}
+}
+
+// TestCallersVectorOfTheQuestionAsAsked: the caller's vector is of the
+// question as asked; when the analysis reads it otherwise (courtesy, a
+// ticket), the pipeline embeds what it reads, and only then.
+func TestCallersVectorOfTheQuestionAsAsked(t *testing.T) {
+	st := trenchStore(t)
+	for _, tc := range []struct {
+		question string
+		embedded []string
+	}{
+		{"hey, quick q: minimum trench depth for DC cables thanks", []string{"minimum trench depth for DC cables"}},
+		{"minimum trench depth for DC cables", nil},
+	} {
+		emb := &countingEmbedder{}
+		p := embeddingPipeline(t, st, emb)
+		ans, err := p.Answer(context.Background(), pipeline.Request{Tenant: tenant, Question: tc.question, Vector: []float32{1, 0, 0}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !slices.Equal(emb.texts, tc.embedded) {
+			t.Errorf("%q: embedded %q, want %q", tc.question, emb.texts, tc.embedded)
+		}
+		if ans.Status != answer.StatusAnswered || !strings.Contains(ans.Answer, "800 mm") {
+			t.Errorf("%q: %s %q", tc.question, ans.Status, ans.Answer)
+		}
 	}
 }
 
