@@ -57,6 +57,9 @@ var glossary = func() *analysis.PhraseTable[string] {
 			"temp coeff of vmp", "vmp temp coeff", "vmp temp coefficient"},
 		"Series Cells": {"cells in series", "number of cells", "cell count"},
 		"Module Area":  {"module area", "panel area"},
+		// Not "delta t": the Defaults sheet calls its own column deltaT.
+		"d(Tc)": {"delta tc", "dtc", "cell to back temperature difference", "temperature difference between cell and module back"},
+		"n":     {"diode ideality factor", "ideality factor", "diode factor", "diode quality factor"},
 	}
 	for column, phrases := range spec {
 		for _, p := range phrases {
