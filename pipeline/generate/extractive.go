@@ -629,11 +629,16 @@ func dropSiblingRecords(q question, cands []candidate, units []unit, numbers []m
 			// type: AR Glass/cell"): it states nothing.
 			continue
 		}
-		fuller := slices.DeleteFunc(slices.Clone(rows), func(n rowName) bool {
-			return len(own.asked) == 0 || n.aside || n.doc != own.doc || n.label != own.label || len(n.asked) <= len(own.asked) ||
-				slices.ContainsFunc(own.asked, func(i int) bool { return !slices.Contains(n.asked, i) }) ||
-				slices.ContainsFunc(own.exact, func(i int) bool { return !slices.Contains(n.exact, i) })
-		})
+		// The rows of the same table whose names hold every term of the
+		// question this row's name holds, and more.
+		var fuller []rowName
+		for _, n := range rows {
+			if len(own.asked) > 0 && !n.aside && n.doc == own.doc && n.label == own.label && len(n.asked) > len(own.asked) &&
+				!slices.ContainsFunc(own.asked, func(i int) bool { return !slices.Contains(n.asked, i) }) &&
+				!slices.ContainsFunc(own.exact, func(i int) bool { return !slices.Contains(n.exact, i) }) {
+				fuller = append(fuller, n)
+			}
+		}
 		if len(fuller) > 0 {
 			if !otherSide(q, own, fuller) {
 				continue
