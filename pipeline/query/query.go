@@ -58,8 +58,12 @@ type Input struct {
 // Analyse reads a validated question.
 func Analyse(question string, in Input) Analysis {
 	a := Analysis{Question: question, Expansions: in.Expansions}
+	var model func(string) bool
+	if in.Speller != nil {
+		model = in.Speller.KnowsCode
+	}
 	text, courtesy := removeCourtesy(unshouted(question))
-	text, stray := removeStray(text)
+	text, stray := removeStray(text, model)
 	if strings.TrimSpace(text) == "" {
 		// Nothing but a reference: keep the question as asked.
 		text, stray = question, nil

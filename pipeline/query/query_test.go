@@ -62,6 +62,8 @@ func TestAnalyse(t *testing.T) {
 			text: "albedo default pvwatts", stray: []string{"re: #8288"}, dims: []guard.Dimension{guard.DimRatio}},
 		{name: "a closing note naming a ticket removed", in: "default system losses in pvwatts, need it for RFI 17",
 			text: "default system losses in pvwatts", stray: []string{", need it for RFI 17"}, dims: []guard.Dimension{guard.DimPercent}},
+		{name: "a model number the index knows after a comma at the end is kept", in: "paco of the sma inverter, SB-7000",
+			text: "paco of the sma inverter, sb7000", dims: []guard.Dimension{guard.DimPower}},
 		{name: "a model number after a word at the end is kept", in: "paco for the SB-5000",
 			text: "paco for the SB-5000", dims: []guard.Dimension{guard.DimPower}},
 		{name: "a voltage spelled out is written as the documents write it", in: "sunteams 2000 tamb low 208 V vs 240-volt",

@@ -157,6 +157,14 @@ func (s *Speller) Code(code string) (spelled string, ok bool) {
 	return orig, true
 }
 
+// KnowsCode reports whether the index holds a model number that is code
+// or begins with it, compared without hyphens and underscores ("PVI-6000"
+// of "PVI-6000-OUTD-US-A").
+func (s *Speller) KnowsCode(code string) bool {
+	_, ok := s.Code(strings.ToLower(code))
+	return ok
+}
+
 // compactCode drops a model number's hyphens and underscores.
 func compactCode(code string) string { return codeSeparators.Replace(code) }
 

@@ -17,8 +17,6 @@ var strayPatterns = []*regexp.Regexp{
 	// A parenthesised pointer or note: "(see table 6)", "(ref. 12)",
 	// "(ticket 1182)", "(#3)".
 	regexp.MustCompile(`(?i)[(\[]\s*(?:see|ref\.?|refs?|reference|cf\.?|per|re:?|ticket|issue|jira|task|item|case|req|request|rfi|ncr|wo|po|#)[^)\]]*[)\]]`),
-	// "[CR-1134]": a tracker's key in square brackets, anywhere.
-	regexp.MustCompile(`\[\s*[A-Za-z]{2,6}-\d{1,6}\s*\]`),
 	// "re: #8288", "per #12": the marker with the word that points at it.
 	regexp.MustCompile(`(?i)\b(?:re|ref|per)\s*:?\s*#\s?[A-Za-z]*-?\d[\w-]*`),
 	// "…, need it for RFI 17": a closing note naming the ticket the answer
@@ -38,16 +36,21 @@ var strayPatterns = []*regexp.Regexp{
 	// tracker's prefix: a key of letters, a hyphen and a number. Inside a
 	// question "re" may point at what it asks about ("re SB-5000 paco").
 	regexp.MustCompile(`(?i)[,;-]?\s*\bre\s*:?\s+[a-z]{2,6}-\d{1,6}\s*[?.!]*\s*$`),
-	// "… paco - PRJ-3125": a tracker's key in capitals after a spaced dash
-	// or a comma, ending the question. A model number there is written
-	// without the dash or comma before it ("paco for the SB-5000").
-	regexp.MustCompile(`(?:\s[-–—]|,)\s*[A-Z]{2,6}-\d{1,6}\s*[?.!]*\s*$`),
 	// A closing note of what the answer is for: "…, need it spelled out for
 	// the env section of the bid", "- need 2 for the toolbox talk". It
 	// names no passage's words.
 	regexp.MustCompile(`(?i)[,;?.-]?\s*\bneed (?:it|them|this|that|\d+)(?: \w+){0,2} for (?:the|our|my|a|an) [\w\s-]{1,40}$`),
 	// A trailing "see table 6" / "per section 11" pointer.
 	regexp.MustCompile(`(?i)[,;-]?\s*\b(?:see|per|cf\.?|ref\.?)\s+(?:table|tab\.?|fig\.?|figure|section|sec\.?|page|p\.|eq\.?|eqn\.?|equation|item|appendix)\s*\d+[a-z]?\b\.?`),
+}
+
+// keyPatterns match a tracker's key where a model number could stand too:
+// in square brackets ("[CR-1134]") or in capitals after a spaced dash or
+// a comma, ending the question ("… paco - PRJ-3125"). The key is stray
+// unless the index knows it as a model number ("…, PVI-6000").
+var keyPatterns = []*regexp.Regexp{
+	regexp.MustCompile(`\[\s*([A-Za-z]{2,6}-\d{1,6})\s*\]`),
+	regexp.MustCompile(`(?:\s[-–—]|,)\s*([A-Z]{2,6}-\d{1,6})\s*[?.!]*\s*$`),
 }
 
 // numberedItem is "#" and a short number after a word that names the
@@ -58,17 +61,27 @@ var strayPatterns = []*regexp.Regexp{
 var numberedItem = regexp.MustCompile(`(?i)\b(scenario|system|case|option|step|site|row|table|tbl|figure|fig|equation|eqn|eq)\s*#\s?(\d{1,2})(\s+\w)`)
 
 // removeStray returns text without stray references and the references
-// removed, as written.
-func removeStray(text string) (string, []string) {
+// removed, as written. model reports whether the index knows a key as a
+// model number (nil: it knows none).
+func removeStray(text string, model func(string) bool) (string, []string) {
 	text = numberedItem.ReplaceAllString(text, "$1 $2$3")
 	var removed []string
-	for _, re := range strayPatterns {
+	remove := func(m string) string {
+		if t := strings.TrimSpace(m); t != "" {
+			removed = append(removed, t)
+		}
+		return " "
+	}
+	for _, re := range keyPatterns {
 		text = re.ReplaceAllStringFunc(text, func(m string) string {
-			if t := strings.TrimSpace(m); t != "" {
-				removed = append(removed, t)
+			if model != nil && model(re.FindStringSubmatch(m)[1]) {
+				return m
 			}
-			return " "
+			return remove(m)
 		})
+	}
+	for _, re := range strayPatterns {
+		text = re.ReplaceAllStringFunc(text, remove)
 	}
 	return tidy(text), removed
 }
