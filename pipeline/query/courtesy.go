@@ -27,7 +27,7 @@ var courtesyOpen = regexp.MustCompile(`(?i)^\s*(?:@[\w.-]+\s*[,:]?\s+)?` +
 // courtesyClose matches the thanks and pleas a question may end with:
 // "- thanks!", "pls", "asap", "cheers", "thx in advance".
 var courtesyClose = regexp.MustCompile(`(?i)[\s,;.!-]*\b(?:thanks(?:\s+(?:in\s+advance|a\s+lot|so\s+much))?|thank\s+(?:you|u)|thx|tia|ty|cheers|` +
-	`pls|plz|please|asap|much\s+appreciated|appreciate\s+it)\b[\s!.]*$`)
+	`pls|plz|please|asap|much\s+appreciated|appreciate\s+it)\b[\s!.?]*$`)
 
 // removeCourtesy returns text without its greeting, lead-in and closing
 // courtesy, and what it removed as written. A question that is nothing

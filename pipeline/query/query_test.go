@@ -495,6 +495,7 @@ func TestRemoveCourtesy(t *testing.T) {
 		{"can you tell me how much v1 underpredicts? - thanks!", "how much v1 underpredicts?", []string{"can you tell me", "- thanks!"}},
 		{"hi cew, wind speed units in the hourly input thx", "wind speed units in the hourly input", []string{"hi cew,", "thx"}},
 		{"need to know gap between modules along the row asap please", "gap between modules along the row", []string{"need to know", "please", "asap"}},
+		{"any notes on the inverter efficiency curve, pls?", "any notes on the inverter efficiency curve", []string{", pls?"}},
 		// Words that only look like courtesy stay.
 		{"hi-mo 4 isco", "hi-mo 4 isco", nil},
 		{"morning peak irradiance in the iea file", "morning peak irradiance in the iea file", nil},
