@@ -22,6 +22,7 @@ import (
 	"unicode"
 	"unicode/utf8"
 
+	"github.com/cewhq/cew/store/analysis"
 	"github.com/klippa-app/go-pdfium"
 	pdfiumerrors "github.com/klippa-app/go-pdfium/errors"
 	"github.com/klippa-app/go-pdfium/references"
@@ -1262,15 +1263,7 @@ func (l docLine) style() style {
 
 // allCaps reports text whose letters (at least four) are all capitals.
 func allCaps(t string) bool {
-	upper, letters := 0, 0
-	for _, r := range t {
-		if unicode.IsLetter(r) {
-			letters++
-			if unicode.IsUpper(r) {
-				upper++
-			}
-		}
-	}
+	upper, letters := analysis.Capitals(t)
 	return letters >= 4 && upper == letters
 }
 

@@ -1449,7 +1449,12 @@ func (e *Extractive) score(q question, u unit, terms map[string]bool, ctx unitCo
 	if _, _, bad := guard.SiblingOnly(q.expect.Qualifiers, u.text, u.header+"\n"+u.prev+"\n"+ctx.frame); bad {
 		return candidate{}, false
 	}
-	if _, _, bad := q.expect.Contradicts(u.text + "\n" + ctx.frame + "\n" + cellsByColumn(u)); bad {
+	around := u.text + "\n" + ctx.frame
+	if len(q.expect.Labelled) > 0 {
+		// Only a labelled number is read by its column's name.
+		around += "\n" + cellsByColumn(u)
+	}
+	if _, _, bad := q.expect.Contradicts(around); bad {
 		return candidate{}, false
 	}
 	c.quote, c.typed = e.quoteText(q, c)

@@ -110,13 +110,13 @@ func TestExtractive(t *testing.T) {
 				sheetRow("SANDIA-MODULE-DB", "Data", 129, "Model: Evergreen ES-180-RL-T Module; Vintage: 2008 (E); Material: mc-Si; Isco: 7.78; Voco: 32.6"),
 				sheetRow("SANDIA-MODULE-DB", "Data", 128, "Model: Evergreen ES-180-RL-T Module; Vintage: 2008; Material: mc-Si; Isco: 7.638; Voco: 32.55")},
 			want: "Model: Evergreen ES-180-RL-T Module; Vintage: 2008 (E); Isco: 7.78 [S1]. Model: Evergreen ES-180-RL-T Module; Vintage: 2008; Isco: 7.638 [S2]."},
-		{name: "a row both sides' rows name more of is neither side's", question: "shell sq70 - voco for the 6v one vs the 12v one",
+		{name: "the rows of two voltages compared, not the row stating none", question: "shell sq70 - voco for the 6v one vs the 12v one",
 			category: "technical_value", complexity: "complex", chunks: []store.Chunk{
 				sheetRow("SANDIA-MODULE-DB", "Data", 373, "Model: Shell SQ70 (6V); Vintage: 2002; Material: c-Si; Isco: 9.2; Voco: 10.7"),
 				sheetRow("SANDIA-MODULE-DB", "Data", 372, "Model: Shell SQ70 (12V); Vintage: 2002; Material: c-Si; Isco: 4.6; Voco: 21.4"),
 				sheetRow("SANDIA-MODULE-DB", "Data", 371, "Model: Shell SQ70; Vintage: 2002; Material: c-Si; Isco: 4.7; Voco: 21.3")},
 			want: "Model: Shell SQ70 (6V); Voco: 10.7 [S1]. Model: Shell SQ70 (12V); Voco: 21.4 [S2]."},
-		{name: "a row without the word either side of vs names is no side's", question: "sunergy elv - isco for the 2008 (E) one vs the 2009 (E) one",
+		{name: "a word said on both sides of vs names only the rows holding it", question: "sunergy elv - isco for the 2008 (E) one vs the 2009 (E) one",
 			category: "technical_value", complexity: "complex", chunks: []store.Chunk{
 				sheetRow("SANDIA-MODULE-DB", "Data", 129, "Model: Sunergy ELV; Vintage: 2008 (E); Material: mc-Si; Isco: 7.78; Voco: 32.6"),
 				sheetRow("SANDIA-MODULE-DB", "Data", 128, "Model: Sunergy ELV; Vintage: 2008; Material: mc-Si; Isco: 7.638; Voco: 32.55")},

@@ -567,3 +567,35 @@ func TestThingAsked(t *testing.T) {
 		}
 	}
 }
+
+// TestOtherSide: a row the rows of one side of "vs" name more of is named
+// by the other side; one that rows of both sides, or a word said on both
+// sides, name more of is named by neither.
+func TestOtherSide(t *testing.T) {
+	q := parseQuestion("sq70 isco for the 6v (e) one vs the 12v (e) one", "technical_value", "complex", guard.Expectation{})
+	at := func(term string) int {
+		i, ok := q.index[term]
+		if !ok {
+			t.Fatalf("no term %q in %v", term, q.terms)
+		}
+		return i
+	}
+	sq70, v6, v12, e := at("sq70"), at("6v"), at("12v"), at("e")
+	own := rowName{asked: []int{sq70}}
+	tests := []struct {
+		name   string
+		own    rowName
+		fuller []rowName
+		want   bool
+	}{
+		{"rows of one side name more", own, []rowName{{asked: []int{sq70, v6}}}, true},
+		{"rows of both sides name more", own, []rowName{{asked: []int{sq70, v6}}, {asked: []int{sq70, v12}}}, false},
+		{"a word said on both sides", own, []rowName{{asked: []int{sq70, e}}}, false},
+		{"the row holds the other side's word in a value", rowName{asked: []int{sq70}, exact: []int{v6}}, []rowName{{asked: []int{sq70, v6}}}, false},
+	}
+	for _, tc := range tests {
+		if got := otherSide(q, tc.own, tc.fuller); got != tc.want {
+			t.Errorf("%s: otherSide = %v, want %v", tc.name, got, tc.want)
+		}
+	}
+}

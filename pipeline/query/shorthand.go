@@ -3,7 +3,6 @@ package query
 import (
 	"regexp"
 	"strings"
-	"unicode"
 
 	"github.com/cewhq/cew/store/analysis"
 )
@@ -158,15 +157,7 @@ func spellVolts(text string) (string, []Correction) {
 // CL 18000 PACO AND VDCMAX" names no acronym in every word. A question with
 // a few capitals ("paco of the SB7000TL-US-22") stays as typed.
 func unshouted(text string) string {
-	upper, letters := 0, 0
-	for _, r := range text {
-		if unicode.IsLetter(r) {
-			letters++
-			if unicode.IsUpper(r) {
-				upper++
-			}
-		}
-	}
+	upper, letters := analysis.Capitals(text)
 	if letters < minShoutedLetters || float64(upper) < shoutedShare*float64(letters) {
 		return text
 	}

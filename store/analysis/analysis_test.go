@@ -312,3 +312,19 @@ func TestEndsAndExtends(t *testing.T) {
 		}
 	}
 }
+
+func TestCapitals(t *testing.T) {
+	for _, tc := range []struct {
+		in             string
+		upper, letters int
+	}{
+		{"SOLID WASTE", 10, 10},
+		{"Paco of SB7000TL-US-22", 7, 12},
+		{"240 v", 0, 1},
+		{"", 0, 0},
+	} {
+		if u, l := Capitals(tc.in); u != tc.upper || l != tc.letters {
+			t.Errorf("Capitals(%q) = %d, %d, want %d, %d", tc.in, u, l, tc.upper, tc.letters)
+		}
+	}
+}

@@ -295,3 +295,16 @@ func Extends(long, short string) bool {
 	return strings.HasPrefix(long, short) && isAtomBreak(long, len(short)) ||
 		strings.HasSuffix(long, short) && isAtomBreak(long, len(long)-len(short)-1)
 }
+
+// Capitals counts the letters of text and the capitals among them.
+func Capitals(text string) (upper, letters int) {
+	for _, r := range text {
+		if unicode.IsLetter(r) {
+			letters++
+			if unicode.IsUpper(r) {
+				upper++
+			}
+		}
+	}
+	return upper, letters
+}
