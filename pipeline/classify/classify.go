@@ -13,6 +13,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/cewhq/cew/answer"
+	"github.com/cewhq/cew/pipeline/query"
 	"github.com/cewhq/cew/store/analysis"
 )
 
@@ -131,6 +132,7 @@ func Classify(question string) Intent {
 	// Lead-ins are dropped only now: "can you help me" is a help request,
 	// "can you tell me the status of drawing 12" a lookup.
 	rest = skipLeadIns(rest)
+	rest = skipScope(question, rest)
 	texts = wordTexts(rest)
 	if len(rest) == 0 {
 		return Intent{Kind: KindHelp, Reply: ReplyHelp}
@@ -260,6 +262,27 @@ func skipLeadIns(ws []word) []word {
 		}
 	}
 	return ws
+}
+
+// skipScope drops the words of a scope phrase at either end ("according
+// to the docs", "on this project", see query.ScopeBounds): they name the
+// documents as a whole, no document to look up.
+func skipScope(msg string, rest []word) []word {
+	if len(rest) == 0 {
+		return rest
+	}
+	from := rest[0].start
+	start, end := query.ScopeBounds(msg[from:rest[len(rest)-1].end])
+	kept := rest[:0:0]
+	for _, w := range rest {
+		if w.start >= from+start && w.end <= from+end {
+			kept = append(kept, w)
+		}
+	}
+	if len(kept) == 0 {
+		return rest
+	}
+	return kept
 }
 
 // smalltalk reports which canned reply a message made only of courtesy

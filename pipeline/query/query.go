@@ -63,6 +63,12 @@ func Analyse(question string, in Input) Analysis {
 		model = in.Speller.KnowsCode
 	}
 	text, courtesy := removeCourtesy(unshouted(question))
+	if t, scope := removeScope(text); len(scope) > 0 {
+		// What the scope phrase held in ("according to the docs, can you
+		// tell me …") is courtesy too.
+		t, more := removeCourtesy(t)
+		text, courtesy = t, append(append(courtesy, scope...), more...)
+	}
 	text, stray := removeStray(text, model)
 	if strings.TrimSpace(text) == "" {
 		// Nothing but a reference: keep the question as asked.

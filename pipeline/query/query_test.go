@@ -34,6 +34,13 @@ func TestAnalyse(t *testing.T) {
 			text: "can we toss hazardous waste from demolition into the c&d landfill"},
 		{name: "w/ and w/o are with and without", in: "old ballasts w/ pcbs and runs w/o trackers",
 			text: "old ballasts with pcbs and runs without trackers"},
+		{name: "a lone ampersand is and", in: "day & month field ranges in the o&m hourly input",
+			text: "day and month field ranges in the o&m hourly input"},
+		{name: "chat clippings spelled out", in: "gap btwn mods abt the torque tube, req'd by sec 404, pvwatts ver 1",
+			text: "gap between modules about the torque tube, required by section 404, pvwatts version 1"},
+		{name: "sec after a number is seconds", in: "sample every 30 sec", text: "sample every 30 sec"},
+		{name: "a scope phrase removed", in: "according to the docs, default albedo in pvwatts",
+			text: "default albedo in pvwatts", stray: []string{"according to the docs,"}, dims: []guard.Dimension{guard.DimRatio}},
 		{name: "fed is federal", in: "which nepa docs on a fed construction job",
 			text: "which nepa documents on a federal construction job"},
 		{name: "db is database", in: "what does fd mean in the sandia module db",
@@ -507,6 +514,32 @@ func TestRemoveCourtesy(t *testing.T) {
 		got, removed := removeCourtesy(tc.in)
 		if got != tc.want || !slices.Equal(removed, tc.removed) {
 			t.Errorf("removeCourtesy(%q) = %q %q, want %q %q", tc.in, got, removed, tc.want, tc.removed)
+		}
+	}
+}
+
+func TestRemoveScope(t *testing.T) {
+	tests := []struct {
+		in, want string
+		removed  []string
+	}{
+		{"according to the docs what is the default albedo", "what is the default albedo", []string{"according to the docs"}},
+		{"per the uploaded docs, pvwatts v4 release year", "pvwatts v4 release year", []string{"per the uploaded docs,"}},
+		{"in our documents: sgi 500xt paco", "sgi 500xt paco", []string{"in our documents:"}},
+		{"default soiling loss according to the docs?", "default soiling loss?", []string{"according to the docs?"}},
+		{"gcr of the 2-up layout for the submittal", "gcr of the 2-up layout", []string{"for the submittal"}},
+		{"inoct for glass/cell/glass, on this project", "inoct for glass/cell/glass", []string{", on this project"}},
+		// A phrase that names a document is no scope phrase.
+		{"albedo per the pvwatts manual", "albedo per the pvwatts manual", nil},
+		{"trench depth in the electrical spec", "trench depth in the electrical spec", nil},
+		// Nor is one inside the question, or one that is all of it.
+		{"which of the docs gives the albedo", "which of the docs gives the albedo", nil},
+		{"in the docs", "in the docs", nil},
+	}
+	for _, tc := range tests {
+		got, removed := removeScope(tc.in)
+		if got != tc.want || !slices.Equal(removed, tc.removed) {
+			t.Errorf("removeScope(%q) = %q %q, want %q %q", tc.in, got, removed, tc.want, tc.removed)
 		}
 	}
 }

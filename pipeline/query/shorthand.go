@@ -30,6 +30,7 @@ var shorthand = map[string]string{
 	"cert": "certification", "certs": "certifications", "demo": "demolition", "constr": "construction",
 	"bldg": "building", "bldgs": "buildings", "equip": "equipment", "mgmt": "management", "govt": "government", "fed": "federal",
 	"dept": "department", "maint": "maintenance", "elec": "electrical", "pct": "percent", "hrly": "hourly",
+	"btwn": "between", "betw": "between", "abt": "about", "req'd": "required", "ver": "version",
 	"db": "database", "docs": "documents", "tbl": "table", "tbls": "tables", "vs": "versus", "whats": "what is", "hows": "how is", "whts": "what is",
 }
 
@@ -37,9 +38,10 @@ var shorthand = map[string]string{
 // number ("5 min" is five minutes).
 var minMax = map[string]string{"min": "minimum", "max": "maximum"}
 
-// clippedUnits are units that, after no number, name the span of time
-// itself: "sunrise hr" is the sunrise hour, "3 hr" stays three hours.
-var clippedUnits = map[string]string{"hr": "hour", "hrs": "hours", "wk": "week", "wks": "weeks"}
+// clippedUnits are units that, after no number, name something else: the
+// span of time itself ("sunrise hr" is the sunrise hour, "3 hr" stays three
+// hours), or a section ("sec 404" is section 404, "30 sec" stays).
+var clippedUnits = map[string]string{"hr": "hour", "hrs": "hours", "wk": "week", "wks": "weeks", "sec": "section", "secs": "sections"}
 
 // squareCubic are read as square/cubic only before a unit of length ("sq
 // ft", "cu m"): alone, "cu" is copper.
@@ -90,9 +92,17 @@ func expandShorthand(text string, known func(string) bool) (string, []Correction
 // stray "w" and "o".
 var withSlash = regexp.MustCompile(`(?i)\bw/(o\b)?[ \t]*`)
 
-// expandWith spells out "w/" and "w/o".
+// ampersand is "&" standing alone for "and" ("day & month field ranges");
+// "o&m" keeps it. The reader joins two things asked by the word.
+var ampersand = regexp.MustCompile(`(?:^|\s)&(?:\s|$)`)
+
+// expandWith spells out "w/", "w/o" and a lone "&".
 func expandWith(text string) (string, []Correction) {
 	var out []Correction
+	text = ampersand.ReplaceAllStringFunc(text, func(string) string {
+		out = append(out, Correction{From: "&", To: "and"})
+		return " and "
+	})
 	text = withSlash.ReplaceAllStringFunc(text, func(m string) string {
 		m = strings.TrimRight(m, " \t")
 		to := "with"
