@@ -1272,6 +1272,7 @@ func (e *Extractive) score(q question, u unit, terms map[string]bool, ctx unitCo
 			}
 		}
 	}
+	acronym := acronymCredit(q, u.text, toks)
 	var got float64
 	own := false         // the unit itself, or its column, holds a word of the question
 	named := false       // the unit itself holds a word of the question
@@ -1300,7 +1301,9 @@ func (e *Extractive) score(q question, u unit, terms map[string]bool, ctx unitCo
 			// table's own name ("Hourly Input Data Fields"), not the
 			// "Hour" row's.
 			c.matched[i] = sectionWeight
-		case holds(terms, t) && (!t.code || terms[t.term] || partsTogether(u.text, t.term)):
+		case holds(terms, t) && (!t.code || terms[t.term] || partsTogether(u.text, t.term)),
+			acronym[i]:
+			// "ground coverage ratio" is held by "a GCR of zero" too.
 			c.matched[i] = 1
 			own = own || !t.frame
 			named = named || !t.frame
@@ -1434,11 +1437,11 @@ func (e *Extractive) score(q question, u unit, terms map[string]bool, ctx unitCo
 	c.coverage = got / total
 
 	novel := false
-	for _, tok := range toks {
+	for i, tok := range toks {
 		if tok.Kind == analysis.Word && analysis.IsStopword(tok.Text) {
 			continue
 		}
-		if !q.has[tok.Term] && !q.has[tok.Text] {
+		if !q.has[tok.Term] && !q.has[tok.Text] && !versionAsked(q, toks, i) {
 			novel = true
 			break
 		}
@@ -2162,6 +2165,19 @@ var synonyms = func() map[string][]string {
 	}
 	return m
 }()
+
+// versionAsked reports whether toks[i] is "Version", or its number, in a
+// version the question names as "v4" (see query: the question writes
+// versions so).
+func versionAsked(q question, toks []analysis.Token, i int) bool {
+	switch {
+	case toks[i].Text == "version" && i+1 < len(toks):
+		return q.has["v"+toks[i+1].Text]
+	case i > 0 && toks[i-1].Text == "version":
+		return q.has["v"+toks[i].Text]
+	}
+	return false
+}
 
 // holdsSynonym reports whether terms hold a word that stands for term.
 func holdsSynonym(terms map[string]bool, term string) bool {

@@ -811,6 +811,12 @@ func TestExtractiveReadsTheQuestion(t *testing.T) {
 					"C1: 9.99465895373736E-05; C2: 0.00345207643828709; C3: 0.000145811808913527; Pnt: 3; Vdcmax: 500; Idcmax: 15; " +
 					"MPPT-Low: 205; MPPT-Hi: 500; Tamb Low: -20; Tamb Max: 40; Weight: 89; Unique ID#: 180"}},
 			want: generate.NotFoundText},
+		{name: "a term spelled out is found as the acronym a sentence writes", question: "what ground coverage ratio did older pvwatts versions effectively assume",
+			category: "technical_value", chunks: []store.Chunk{{ID: "nrel/1/16", DocID: "nrel", DocNumber: "NREL-TP-6A20-62641", Page: 7,
+				Section: "3 Model Inputs", Text: "The ground coverage ratio (GCR) only applies to one axis tracking systems. A GCR of 0.5 means " +
+					"that half of the total area is covered by modules. Typical one axis tracker systems have GCRs in the range of 0.3 to 0.6. " +
+					"Previous versions of PVWatts effectively assumed a GCR of zero, which is impossible to achieve in practice."}},
+			want: "Previous versions of PVWatts effectively assumed a GCR of zero, which is impossible to achieve in practice [S1]."},
 		{name: "a shortened model name quotes every row it names", question: "paco SB7000TL-US-22",
 			category: "technical_value", chunks: []store.Chunk{inverter240, inverter208},
 			want: "Manufacturer: SMA America; ID: SB7000TL-US-22-240V; Paco: 7000 [S1]. Manufacturer: SMA America; ID: SB7000TL-US-22-208V; Paco: 6650 [S2]."},

@@ -89,6 +89,18 @@ func TestSynonyms(t *testing.T) {
 	}
 }
 
+// TestVersionAsked: "Version 4" in a passage repeats the question's "v4"
+// and says nothing new; another version does.
+func TestVersionAsked(t *testing.T) {
+	q := parseQuestion("title of the iea scenario document (v4, august 3, 2023)", "general", "simple", guard.Expectation{})
+	toks := analysis.Tokens("Version 4, August 3, 2023 and version 5")
+	for i, want := range []bool{true, true, false, false, false, false, false, false} {
+		if got := versionAsked(q, toks, i); got != want {
+			t.Errorf("versionAsked(%q) = %v, want %v", toks[i].Text, got, want)
+		}
+	}
+}
+
 // TestRangeAnswered: "range" is answered by a sentence that states one,
 // whether or not it says the word; the sentence before it saying "range"
 // is no more than context.

@@ -51,6 +51,9 @@ type question struct {
 	// position in terms.
 	has   map[string]bool
 	index map[string]int
+	// spelled are runs of terms whose initials spell an acronym a
+	// passage may write instead ("ground coverage ratio" for GCR).
+	spelled []spelledRun
 	// words holds the lower-cased surface of every question token, to tell
 	// new capitalised names in a sentence from ones the question repeats.
 	words map[string]bool
@@ -237,6 +240,7 @@ func parseQuestion(text, category, complexity string, expect guard.Expectation) 
 	for i, t := range q.terms {
 		q.index[t.term] = i
 	}
+	q.spelled = spelledRuns(q.terms)
 	for _, qual := range expect.Qualifiers {
 		var idx []int
 		for _, t := range analysis.Tokens(qual.Text) {

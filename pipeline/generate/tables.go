@@ -330,6 +330,62 @@ func initials(run []qterm) string {
 	return b.String()
 }
 
+// spelledRun is a run of a question's terms, from first to first+n, whose
+// initials are letters.
+type spelledRun struct {
+	letters  string
+	first, n int
+}
+
+// minSpelledRun is the fewest words a run spelling out an acronym in a
+// passage has: two initials ("module type", "MT") are too often chance.
+const minSpelledRun = 3
+
+// spelledRuns returns the runs of terms that may spell out an acronym a
+// passage writes: "ground coverage ratio" is GCR in "a GCR of zero".
+func spelledRuns(terms []qterm) []spelledRun {
+	var out []spelledRun
+	for n := minSpelledRun; n <= maxAcronym; n++ {
+		for i := 0; i+n <= len(terms); i++ {
+			if l := initials(terms[i : i+n]); l != "" {
+				out = append(out, spelledRun{letters: l, first: i, n: n})
+			}
+		}
+	}
+	return out
+}
+
+// acronymCredit returns the question's terms that the unit holds as an
+// acronym in capitals ("GCR", "GCRs") their initials spell, or nil.
+func acronymCredit(q question, text string, toks []analysis.Token) map[int]bool {
+	if len(q.spelled) == 0 {
+		return nil
+	}
+	var out map[int]bool
+	for _, t := range toks {
+		w := strings.TrimSuffix(text[t.Start:t.End], "s")
+		if t.Kind != analysis.Word || len(w) < minSpelledRun || strings.ToUpper(w) != w {
+			continue
+		}
+		l := strings.ToLower(w)
+		for _, r := range q.spelled {
+			if r.letters != l {
+				continue
+			}
+			if _, asked := q.index[l]; asked {
+				continue // named as written
+			}
+			if out == nil {
+				out = map[int]bool{}
+			}
+			for i := r.first; i < r.first+r.n; i++ {
+				out[i] = true
+			}
+		}
+	}
+	return out
+}
+
 // holdsAsked reports whether text holds a content word of the question,
 // other than those in skip.
 func holdsAsked(q question, text string, skip map[string]bool) bool {

@@ -534,8 +534,11 @@ func zeroWord(v Value) bool {
 
 // ZeroStates reports whether "zero" written out, with no unit, states a
 // value of what e asks for: no loss at all needs no "%" ("shading and
-// availability losses were set to zero"); a depth of zero needs its mm.
-func (e Expectation) ZeroStates() bool { return slices.Contains(e.Dims, DimPercent) }
+// availability losses were set to zero"), a ratio has no unit ("assumed a
+// GCR of zero"); a depth of zero needs its mm.
+func (e Expectation) ZeroStates() bool {
+	return slices.Contains(e.Dims, DimPercent) || slices.Contains(e.Dims, DimRatio)
+}
 
 // onlyDates reports whether a date is the only dimension asked for: a bare
 // number beside "year" must then look like a year.

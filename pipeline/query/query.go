@@ -81,6 +81,8 @@ func Analyse(question string, in Input) Analysis {
 	}
 	text, volts := spellVolts(text)
 	text, short := expandShorthand(text, known)
+	text, versions := shortVersions(text)
+	short = append(short, versions...)
 	short = append(volts, short...)
 	text, codes := respellCodes(text, in.Speller)
 	short = append(short, codes...)

@@ -163,6 +163,24 @@ func spellVolts(text string) (string, []Correction) {
 	return text, out
 }
 
+// versionSpelled is a version written out with its number: "version 1",
+// "Version 5".
+var versionSpelled = regexp.MustCompile(`(?i)\bversion\s+(\d{1,2})\b`)
+
+// shortVersions writes a version as one word, "v1": the documents' tables
+// and comparisons say "V5 vs V1", and the qualifier guard knows the two
+// spellings for one case, while "version 1" read as two words asks for
+// the number 1.
+func shortVersions(text string) (string, []Correction) {
+	var out []Correction
+	text = versionSpelled.ReplaceAllStringFunc(text, func(m string) string {
+		to := "v" + versionSpelled.FindStringSubmatch(m)[1]
+		out = append(out, Correction{From: m, To: to})
+		return to
+	})
+	return text, out
+}
+
 // unshouted returns a question typed in capitals in lower case: "CONEXT
 // CL 18000 PACO AND VDCMAX" names no acronym in every word. A question with
 // a few capitals ("paco of the SB7000TL-US-22") stays as typed.
