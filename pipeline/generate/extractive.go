@@ -731,13 +731,18 @@ func nameRow(q question, u unit, aside func(term string) bool) (rowName, bool) {
 	compact := guard.Compact(name)
 	var all map[string]bool // the terms of the row's values, read when the question has numbers
 	for i, t := range q.terms {
-		if !t.frame && holds(terms, t) {
+		named := holds(terms, t)
+		if t.lettered != nil {
+			// "(E)" is named as written ("Vintage: 2008 (E)").
+			named = t.lettered.MatchString(name)
+		}
+		if !t.frame && named {
 			n.asked = append(n.asked, i)
 		}
 		switch {
 		case t.frame || !t.exact:
 		case t.code:
-			if holds(terms, t) && strings.Contains(compact, guard.Compact(t.term)) {
+			if named && strings.Contains(compact, guard.Compact(t.term)) {
 				n.exact = append(n.exact, i)
 			}
 		default:
@@ -1291,10 +1296,12 @@ func (e *Extractive) score(q question, u unit, terms map[string]bool, ctx unitCo
 			// question's imprint words ask for.
 			c.matched[i] = 1
 		case t.lettered != nil:
-			// "Ref-A" is found as written or not at all.
+			// "Ref-A" and "(E)" are found as written or not at all.
 			if t.lettered.MatchString(u.text) {
 				c.matched[i] = 1
 				own, named = true, true
+			} else if t.code {
+				missingCode = true
 			}
 		case holds(terms, t) && (!t.code || terms[t.term] || partsTogether(u.text, t.term)) && captionLabel(q, u, ctx.section, t):
 			// "ghi units in the hourly input data": "hourly" is the

@@ -817,6 +817,15 @@ func TestExtractiveReadsTheQuestion(t *testing.T) {
 					"that half of the total area is covered by modules. Typical one axis tracker systems have GCRs in the range of 0.3 to 0.6. " +
 					"Previous versions of PVWatts effectively assumed a GCR of zero, which is impossible to achieve in practice."}},
 			want: "Previous versions of PVWatts effectively assumed a GCR of zero, which is impossible to achieve in practice [S1]."},
+		{name: "a row without the mark asked for is another row", question: "bp3220n voco from the (E) datasheet row, not the measured one",
+			category: "technical_value", chunks: []store.Chunk{
+				sheetRow("SANDIA-MODULE-DB", "Data", 67, "Model: BP Solar BP3220N Module; Vintage: 2010; Material: c-Si; Voco: 36.76; A4: -2.58E-05")},
+			want: generate.NotFoundText},
+		{name: "the row with the mark asked for answers", question: "bp3220n voco from the (E) datasheet row, not the measured one",
+			category: "technical_value", chunks: []store.Chunk{
+				sheetRow("SANDIA-MODULE-DB", "Data", 67, "Model: BP Solar BP3220N Module; Vintage: 2010; Material: c-Si; Voco: 36.76; A4: -2.58E-05"),
+				sheetRow("SANDIA-MODULE-DB", "Data", 68, "Model: BP Solar BP3220N Module; Vintage: 2010 (E); Material: c-Si; Voco: 36.8; A4: -2.58E-05")},
+			want: "Model: BP Solar BP3220N Module; Vintage: 2010 (E); Voco: 36.8 [S2]."},
 		{name: "a shortened model name quotes every row it names", question: "paco SB7000TL-US-22",
 			category: "technical_value", chunks: []store.Chunk{inverter240, inverter208},
 			want: "Manufacturer: SMA America; ID: SB7000TL-US-22-240V; Paco: 7000 [S1]. Manufacturer: SMA America; ID: SB7000TL-US-22-208V; Paco: 6650 [S2]."},

@@ -580,7 +580,7 @@ func TestOtherSide(t *testing.T) {
 		}
 		return i
 	}
-	sq70, v6, v12, e := at("sq70"), at("6v"), at("12v"), at("e")
+	sq70, v6, v12, e := at("sq70"), at("6v"), at("12v"), at("(e)")
 	own := rowName{asked: []int{sq70}}
 	tests := []struct {
 		name   string

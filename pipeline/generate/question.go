@@ -196,6 +196,13 @@ func parseQuestion(text, category, complexity string, expect guard.Expectation) 
 		if aside[i] {
 			continue
 		}
+		if name, re := markName(text, toks, i); re != nil {
+			if !seen[name] {
+				seen[name] = true
+				q.terms = append(q.terms, qterm{term: name, code: true, lettered: re})
+			}
+			continue
+		}
 		if name, re := letteredName(text, toks, i); re != nil {
 			if !seen[name] {
 				seen[name] = true
@@ -267,14 +274,26 @@ func parseQuestion(text, category, complexity string, expect guard.Expectation) 
 	q.thing = thingTerms(q, toks)
 	q.versus = q.words["vs"] || q.words["versus"]
 	if q.versus {
+		// "the measured row vs the (E) one" asks for a row without the
+		// mark too.
+		for i := range q.terms {
+			if q.terms[i].lettered != nil {
+				q.terms[i].code = false
+			}
+		}
+	}
+	if q.versus {
 		q.sides = [2]map[string]bool{{}, {}}
 		side := 0
-		for _, t := range toks {
+		for i, t := range toks {
 			if t.Text == "vs" || t.Text == "versus" {
 				side = 1
 				continue
 			}
 			q.sides[side][t.Term] = true
+			if name, re := markName(text, toks, i); re != nil {
+				q.sides[side][name] = true
+			}
 		}
 	}
 	for i, t := range toks {
@@ -347,6 +366,19 @@ func letteredName(text string, toks []analysis.Token, i int) (name string, re *r
 	}
 	word, letter := toks[i].Text, toks[i+1].Text
 	return word + "-" + letter, regexp.MustCompile(`(?i)(^|[^\pL\pN])` + regexp.QuoteMeta(word) + `[-_ ]?` + regexp.QuoteMeta(letter) + `($|[^\pL\pN])`)
+}
+
+// markName returns, for a letter in brackets ("the 2008 (E) entry"), the
+// mark as written and a pattern that finds it: a table marks rows so
+// ("Vintage: 2008 (E)"), and the letter alone is found anywhere
+// ("-2.58E-05"). A row without the mark is another row (see qterm.code).
+func markName(text string, toks []analysis.Token, i int) (name string, re *regexp.Regexp) {
+	t := toks[i]
+	if t.Kind != analysis.Word || utf8.RuneCountInString(t.Text) != 1 || t.Start == 0 || t.End >= len(text) ||
+		text[t.Start-1] != '(' || text[t.End] != ')' {
+		return "", nil
+	}
+	return "(" + t.Text + ")", regexp.MustCompile(`(?i)\(` + regexp.QuoteMeta(t.Text) + `\)`)
 }
 
 // lettersName reports whether toks[i] is a word of two letters or more

@@ -459,8 +459,12 @@ func (e *Extractive) trimRecord(q question, c candidate) (text string, asked boo
 	for _, f := range c.fields[1:] {
 		name, _, _ := strings.Cut(f, ":")
 		ns, fs := analysis.TermSet(name), analysis.TermSet(f)
-		rowName := slices.ContainsFunc(q.terms, func(t qterm) bool { return t.code && (fs[t.term] || hasParts(fs, t.term)) }) || namesAsked(q, f) ||
-			holdsNumberAsked(q, f)
+		rowName := slices.ContainsFunc(q.terms, func(t qterm) bool {
+			if t.lettered != nil {
+				return t.code && t.lettered.MatchString(f) // "Vintage: 2010 (E)"
+			}
+			return t.code && (fs[t.term] || hasParts(fs, t.term))
+		}) || namesAsked(q, f) || holdsNumberAsked(q, f)
 		switch {
 		case slices.ContainsFunc(q.terms, func(t qterm) bool {
 			// "sandia module db" names the list, not its Module Area.

@@ -176,6 +176,8 @@ func TestLabelledNumbers(t *testing.T) {
 		{"losses above 14% in the 4 kW system", nil},
 		// The tail of a hyphenated name names nothing of its own.
 		{"nextronex ray-max 150 weight", nil},
+		// Nor does a word a comma parts from the number.
+		{"shell st10 series cells, 1998 measured", nil},
 	}
 	for _, tc := range tests {
 		t.Run(tc.question, func(t *testing.T) {

@@ -48,6 +48,9 @@ func LabelledNumbers(text string) []Labelled {
 		if w.Start > 0 && text[w.Start-1] == '-' {
 			continue // "ray-max 150": the number is of the name "Ray-Max"
 		}
+		if strings.TrimSpace(text[w.End:t.Start]) != "" {
+			continue // "series cells, 1998 measured": a comma parts them
+		}
 		if i+1 < len(toks) && toks[i+1].Kind != analysis.Number {
 			if _, ok := unitOf(text, toks[i+1]); ok {
 				continue // "at 240 v": a value with a unit
