@@ -863,7 +863,10 @@ func (e *Extractive) pick(q question, cands []candidate, total float64) []candid
 			return []candidate{best, other}
 		}
 		if items := e.listItems(q, cands); len(items) > 0 {
-			return append(cands[:1:1], items...)
+			// In the list's order: the items all come from best's chunk.
+			items = append(cands[:1:1], items...)
+			slices.SortStableFunc(items, func(a, b candidate) int { return a.pos - b.pos })
+			return items
 		}
 		return append(cands[:1:1], variants(q, cands)...)
 	}
@@ -879,7 +882,7 @@ func (e *Extractive) pick(q question, cands []candidate, total float64) []candid
 func (e *Extractive) listItems(q question, cands []candidate) []candidate {
 	best := cands[0]
 	if !strings.HasSuffix(best.text, ":") {
-		return nil
+		return e.sisterItems(q, cands)
 	}
 	var items []candidate
 	for _, c := range cands[1:] {
@@ -894,6 +897,24 @@ func (e *Extractive) listItems(q question, cands []candidate) []candidate {
 		}
 	}
 	slices.SortFunc(items, func(a, b candidate) int { return a.pos - b.pos })
+	return items
+}
+
+// sisterItems returns, when the best candidate is an item of a list and
+// the question asks for several ("which dates are the cloudy ones"), the
+// other items of that list that hold the same words of the question: each
+// "(cloudy day)" item is one of the dates.
+func (e *Extractive) sisterItems(q question, cands []candidate) []candidate {
+	best := cands[0]
+	if best.lead == "" || !q.words["are"] && !q.words["ones"] && !q.words["were"] {
+		return nil
+	}
+	var items []candidate
+	for _, c := range cands[1:] {
+		if c.chunk == best.chunk && c.lead == best.lead && c.score >= e.opts.MinPartScore && slices.Equal(c.matched, best.matched) {
+			items = append(items, c)
+		}
+	}
 	return items
 }
 

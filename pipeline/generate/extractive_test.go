@@ -826,6 +826,12 @@ func TestExtractiveReadsTheQuestion(t *testing.T) {
 				sheetRow("SANDIA-MODULE-DB", "Data", 67, "Model: BP Solar BP3220N Module; Vintage: 2010; Material: c-Si; Voco: 36.76; A4: -2.58E-05"),
 				sheetRow("SANDIA-MODULE-DB", "Data", 68, "Model: BP Solar BP3220N Module; Vintage: 2010 (E); Material: c-Si; Voco: 36.8; A4: -2.58E-05")},
 			want: "Model: BP Solar BP3220N Module; Vintage: 2010 (E); Voco: 36.8 [S2]."},
+		{name: "items of a list holding the words asked answer together", question: "iea bifi 6 day option - which dates are the cloudy ones",
+			category: "general", chunks: []store.Chunk{{ID: "iea/1/5", DocID: "iea", DocNumber: "IEA-PVPS-T13-BIFI", Page: 2, Section: "Simulation period",
+				Text: "If the simulation model used takes too much time to run an entire year for each scenario, you have the option to just run the following 6 days:\n" +
+					"▪ January 3, 2022 (clear day)\n▪ December 27, 2022 (cloudy day)\n▪ March 24, 2022 (clear day)\n▪ March 22, 2022 (cloudy day)\n" +
+					"▪ June 15, 2022 (clear day)\n▪ June 21, 2022 (cloudy day)"}},
+			want: "▪ December 27, 2022 (cloudy day) [S1]. ▪ March 22, 2022 (cloudy day) [S1]. ▪ June 21, 2022 (cloudy day) [S1]."},
 		{name: "a shortened model name quotes every row it names", question: "paco SB7000TL-US-22",
 			category: "technical_value", chunks: []store.Chunk{inverter240, inverter208},
 			want: "Manufacturer: SMA America; ID: SB7000TL-US-22-240V; Paco: 7000 [S1]. Manufacturer: SMA America; ID: SB7000TL-US-22-208V; Paco: 6650 [S2]."},
