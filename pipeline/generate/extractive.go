@@ -1458,6 +1458,17 @@ func (e *Extractive) score(q question, u unit, terms map[string]bool, ctx unitCo
 		// by what it allows.
 		return candidate{}, false
 	}
+	if named && q.expect.Format.Holds(u.text) {
+		// "brownfields program link" is said by "For more information on
+		// the Brownfield Program …, go to www.epa.gov/swerosps/bf/": a
+		// unit about what is asked that holds the form asked for says
+		// the words that ask for it. One about something else does not.
+		for i, t := range q.terms {
+			if t.form {
+				c.matched[i] = 1
+			}
+		}
+	}
 	partialQualifiers(q, c.matched, spelled)
 	for i, t := range q.terms {
 		got += c.matched[i] * t.weight
@@ -1557,10 +1568,12 @@ func (e *Extractive) score(q question, u unit, terms map[string]bool, ctx unitCo
 			score *= missingTypePenalty
 		}
 	}
-	if u.kind == kindSentence && holdsAside(q, terms) && !enumerates(u.text) {
+	if u.kind == kindSentence && (holdsAside(q, terms) || prev != nil && holdsAside(q, prev)) && !enumerates(u.text) {
 		// "besides PV, which other technologies can SAM simulate": a
 		// sentence about PV is about what the question sets aside; one
-		// that lists PV among others lists what is asked.
+		// that lists PV among others lists what is asked. The sentence
+		// quoted before this one speaks for it ("… for residential
+		// construction. Go to …").
 		score *= asidePenalty
 	}
 	if u.kind == kindSentence && definesSubject(q.subject, toks) {

@@ -832,6 +832,19 @@ func TestExtractiveReadsTheQuestion(t *testing.T) {
 					"▪ January 3, 2022 (clear day)\n▪ December 27, 2022 (cloudy day)\n▪ March 24, 2022 (clear day)\n▪ March 22, 2022 (cloudy day)\n" +
 					"▪ June 15, 2022 (clear day)\n▪ June 21, 2022 (cloudy day)"}},
 			want: "▪ December 27, 2022 (cloudy day) [S1]. ▪ March 22, 2022 (cloudy day) [S1]. ▪ June 21, 2022 (cloudy day) [S1]."},
+		{name: "where to go is quoted with what it is for", question: "p2rx topic hub url for residential construction",
+			category: "general", chunks: []store.Chunk{{ID: "epa/1/9", DocID: "epa", DocNumber: "EPA-FEDREQ-CONSTR", Page: 7, Section: "Green building",
+				Text: "For more information on EPA’s green building program, go to www.epa.gov/greenbuilding/. EPA’s Pollution Prevention Resource Exchange " +
+					"Network runs a “topic hub” for residential construction, which includes green building and compliance issues. " +
+					"Go to www.p2rx.org/P2InfoNexpert/construction.cfm."}},
+			want: "EPA’s Pollution Prevention Resource Exchange Network runs a “topic hub” for residential construction, which includes green building " +
+				"and compliance issues [S1]. Go to www.p2rx.org/P2InfoNexpert/construction.cfm [S1]."},
+		{name: "where to go for what the question sets aside does not answer", question: "p2rx topic hub url for commercial construction (not residential)",
+			category: "general", chunks: []store.Chunk{{ID: "epa/1/9", DocID: "epa", DocNumber: "EPA-FEDREQ-CONSTR", Page: 7, Section: "Green building",
+				Text: "For more information on EPA’s green building program, go to www.epa.gov/greenbuilding/. EPA’s Pollution Prevention Resource Exchange " +
+					"Network runs a “topic hub” for residential construction, which includes green building and compliance issues. " +
+					"Go to www.p2rx.org/P2InfoNexpert/construction.cfm."}},
+			want: generate.NotFoundText},
 		{name: "a shortened model name quotes every row it names", question: "paco SB7000TL-US-22",
 			category: "technical_value", chunks: []store.Chunk{inverter240, inverter208},
 			want: "Manufacturer: SMA America; ID: SB7000TL-US-22-240V; Paco: 7000 [S1]. Manufacturer: SMA America; ID: SB7000TL-US-22-208V; Paco: 6650 [S2]."},
@@ -1089,7 +1102,9 @@ func TestSenseKeepsNamedLabel(t *testing.T) {
 func TestAskedFormat(t *testing.T) {
 	epa := store.Chunk{ID: "epa/1/7", DocID: "epa", DocNumber: "EPA-1", Page: 8, Section: "Compliance resources",
 		Text: "The Compliance Assistance Center Web site (www.cicacenter.org) explains the major environmental laws for contractors. " +
-			"For more information on hazardous waste, call the RCRA Hotline at 800-424-9346 between 9:00 a.m. and 5:00 p.m."}
+			"For more information on hazardous waste, call the RCRA Hotline at 800-424-9346 between 9:00 a.m. and 5:00 p.m. " +
+			"EPA’s Brownfield Program provides funding for the cleanup of brownfield sites. " +
+			"For more information on the Brownfield Program, go to www.epa.gov/swerosps/bf/."}
 	iea := store.Chunk{ID: "iea/1/3", DocID: "iea", DocNumber: "IEA-1", Page: 2, Section: "Results",
 		Text: "An excel spreadsheet template is provided to collect the results for submission. " +
 			"Meteo Data: PS3 file (Phase2_meteo_hourly_psm3format.csv)."}
@@ -1101,12 +1116,18 @@ func TestAskedFormat(t *testing.T) {
 		{"phone number for the rcra hotline", "800-424-9346"},
 		{"web site of the compliance assistance center", "www.cicacenter.org"},
 		{"file name of the meteo data", "Phase2_meteo_hourly_psm3format.csv"},
+		{"brownfield program link", "www.epa.gov/swerosps/bf/"},
 	}
 	for _, tc := range tests {
 		got := askAnalysed(t, g, tc.question, "general", []store.Chunk{epa, iea}).Text
 		if tc.want == generate.NotFoundText && got != tc.want || !strings.Contains(got, tc.want) {
 			t.Errorf("%q: %q, want %q", tc.question, got, tc.want)
 		}
+	}
+	// The word that asks for the form is said by a unit about what is
+	// asked that holds it: "link" by the Brownfield Program's web address.
+	if cov := askAnalysed(t, g, "brownfield program link", "general", []store.Chunk{epa}).Features["reader_coverage"]; cov < 0.99 {
+		t.Errorf("reader coverage %.2f for the sentence holding the link; want 1", cov)
 	}
 }
 

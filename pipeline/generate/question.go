@@ -36,6 +36,10 @@ type qterm struct {
 	// frame marks words that shape a question rather than name its subject
 	// ("name", "value", "type"): answers seldom repeat them.
 	frame bool
+	// form marks the words that ask for a written form the question
+	// wants ("link", "phone no.", "web address"): a unit holding a
+	// value of that form says them (see guard.Format).
+	form bool
 	// lettered is a name made of a word and a letter ("Ref-A"), matched
 	// only as such: the letter alone is often a stopword.
 	lettered *regexp.Regexp
@@ -226,7 +230,7 @@ func parseQuestion(text, category, complexity string, expect guard.Expectation) 
 				continue
 			}
 			seen[t.Term] = true
-			q.terms = append(q.terms, qterm{term: t.Term, frame: frameWords[t.Text]})
+			q.terms = append(q.terms, qterm{term: t.Term, frame: frameWords[t.Text], form: expect.Format != "" && formWord(toks, i)})
 		case analysis.Number, analysis.Identifier:
 			if seen[t.Text] {
 				continue
@@ -366,6 +370,26 @@ func letteredName(text string, toks []analysis.Token, i int) (name string, re *r
 	}
 	word, letter := toks[i].Text, toks[i+1].Text
 	return word + "-" + letter, regexp.MustCompile(`(?i)(^|[^\pL\pN])` + regexp.QuoteMeta(word) + `[-_ ]?` + regexp.QuoteMeta(letter) + `($|[^\pL\pN])`)
+}
+
+// formWord reports whether toks[i] names a written form: "link", "url",
+// "fax", "email", the "address" of "web address", the "number" of "phone
+// number".
+func formWord(toks []analysis.Token, i int) bool {
+	prev := ""
+	if i > 0 {
+		prev = toks[i-1].Text
+	}
+	switch toks[i].Text {
+	case "phone", "telephone", "fax", "tdd", "tty", "url", "urls", "website", "websites", "weblink", "link", "links",
+		"web", "email", "e-mail", "filename":
+		return true
+	case "address", "site", "page":
+		return prev == "web"
+	case "number", "no", "num", "nr":
+		return prev == "phone" || prev == "telephone" || prev == "fax" || prev == "tdd" || prev == "tty"
+	}
+	return false
 }
 
 // markName returns, for a letter in brackets ("the 2008 (E) entry"), the

@@ -345,6 +345,12 @@ func refersBack(s string) bool {
 		second, _, _ := strings.Cut(rest, " ")
 		return conditionReplies[strings.ToLower(strings.TrimRight(second, ",;:"))]
 	}
+	if first == "go" && strings.HasPrefix(strings.ToLower(rest), "to ") {
+		// "… runs a topic hub for residential construction. Go to
+		// www.p2rx.org/…": where to go for what the sentence before
+		// names.
+		return true
+	}
 	return anaphora[first]
 }
 

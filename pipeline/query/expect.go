@@ -263,7 +263,7 @@ func asksSource(toks []analysis.Token) bool {
 
 // askedFormat returns the written form the question asks for: a telephone,
 // fax or TDD number ("phone no.", "fax", "tdd number"), a web address ("url",
-// "website", "web address"), an e-mail address or a file name; "" for
+// "website", "web address", "link"), an e-mail address or a file name; "" for
 // none. "Call the hotline about what" asks for no number.
 func askedFormat(toks []analysis.Token) guard.Format {
 	for i, t := range toks {
@@ -278,8 +278,14 @@ func askedFormat(toks []analysis.Token) guard.Format {
 			return guard.FormatFax
 		case "tdd", "tty":
 			return guard.FormatTDD
-		case "url", "urls", "website", "websites":
+		case "url", "urls", "website", "websites", "weblink":
 			return guard.FormatURL
+		case "link", "links":
+			// "brownfields program link"; "the link between X and Y" is
+			// how they relate.
+			if next != "between" {
+				return guard.FormatURL
+			}
 		case "web":
 			if next == "site" || next == "address" || next == "page" {
 				return guard.FormatURL

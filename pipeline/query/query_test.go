@@ -40,6 +40,8 @@ func TestAnalyse(t *testing.T) {
 			text: "gap between modules about the torque tube, required by section 404, pvwatts v1"},
 		{name: "a version is written as one word", in: "boulder backtracking v5 vs version 1 increase",
 			text: "boulder backtracking v5 versus v1 increase"},
+		{name: "scen is scenario, and its number is kept", in: "scen #2 in the iea bifi scenario tbl - name + gcr",
+			text: "scenario 2 in the iea bifacial scenario table - name + gcr", dims: []guard.Dimension{guard.DimRatio}},
 		{name: "sec after a number is seconds", in: "sample every 30 sec", text: "sample every 30 sec"},
 		{name: "a scope phrase removed", in: "according to the docs, default albedo in pvwatts",
 			text: "default albedo in pvwatts", stray: []string{"according to the docs,"}, dims: []guard.Dimension{guard.DimRatio}},
@@ -485,6 +487,8 @@ func TestAskedFormat(t *testing.T) {
 		{"name / email of the person collecting the results", guard.FormatEmail},
 		{"which weather file formats carry an hourly albedo", ""},
 		{"who do we call about a spill", ""},
+		{"brownfields program link from the epa construction guide", guard.FormatURL},
+		{"the link between gcr and shading loss", ""},
 	}
 	for _, tc := range tests {
 		if got := Analyse(tc.in, Input{}).Expect.Format; got != tc.want {

@@ -30,7 +30,7 @@ var shorthand = map[string]string{
 	"cert": "certification", "certs": "certifications", "demo": "demolition", "constr": "construction",
 	"bldg": "building", "bldgs": "buildings", "equip": "equipment", "mgmt": "management", "govt": "government", "fed": "federal",
 	"dept": "department", "maint": "maintenance", "elec": "electrical", "pct": "percent", "hrly": "hourly",
-	"btwn": "between", "betw": "between", "abt": "about", "req'd": "required", "ver": "version",
+	"scen": "scenario", "scens": "scenarios", "btwn": "between", "betw": "between", "abt": "about", "req'd": "required", "ver": "version",
 	"db": "database", "docs": "documents", "tbl": "table", "tbls": "tables", "vs": "versus", "whats": "what is", "hows": "how is", "whts": "what is",
 }
 

@@ -58,7 +58,7 @@ var keyPatterns = []*regexp.Regexp{
 // #4 in the iea bifi table" asks about scenario 4, and the "#" is dropped
 // rather than the number. At the end of the question ("… sim #3") or with a
 // longer number ("job #4471") it is a ticket.
-var numberedItem = regexp.MustCompile(`(?i)\b(scenario|system|case|option|step|site|row|table|tbl|figure|fig|equation|eqn|eq)\s*#\s?(\d{1,2})(\s+\w)`)
+var numberedItem = regexp.MustCompile(`(?i)\b(scenario|scen|system|case|option|step|site|row|table|tbl|figure|fig|equation|eqn|eq)\s*#\s?(\d{1,2})(\s+\w)`)
 
 // removeStray returns text without stray references and the references
 // removed, as written. model reports whether the index knows a key as a
