@@ -281,9 +281,10 @@ func askedFormat(toks []analysis.Token) guard.Format {
 		case "url", "urls", "website", "websites", "weblink":
 			return guard.FormatURL
 		case "link", "links":
-			// "brownfields program link"; "the link between X and Y" is
-			// how they relate.
-			if next != "between" {
+			// "brownfields program link", "… link for the hotline"; "the
+			// link between X and Y", "what did they link to Japan" and
+			// "link parameters" ask no address.
+			if linkEnds[next] {
 				return guard.FormatURL
 			}
 		case "web":
@@ -302,6 +303,10 @@ func askedFormat(toks []analysis.Token) guard.Format {
 	}
 	return ""
 }
+
+// linkEnds may follow "link" when it asks for a web address: nothing, or
+// where the link is or what it is for.
+var linkEnds = map[string]bool{"": true, "for": true, "from": true, "in": true, "on": true, "of": true, "please": true, "pls": true}
 
 // asksImprint reports whether the question asks about a document itself:
 // its author ("who wrote", "authors of"), who prepared, issued or

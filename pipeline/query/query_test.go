@@ -489,6 +489,8 @@ func TestAskedFormat(t *testing.T) {
 		{"who do we call about a spill", ""},
 		{"brownfields program link from the epa construction guide", guard.FormatURL},
 		{"the link between gcr and shading loss", ""},
+		{"What did Arab oil producers link to Japan?", ""},
+		{"Are link parameters based on size?", ""},
 	}
 	for _, tc := range tests {
 		if got := Analyse(tc.in, Input{}).Expect.Format; got != tc.want {
