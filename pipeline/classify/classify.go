@@ -182,6 +182,12 @@ func splitWords(s string) []word {
 		}
 		out = append(out, w)
 	}
+	for i := range len(out) - 1 {
+		// "no. of modules" is the number of modules.
+		if (out[i].text == "no" || out[i].text == "num" || out[i].text == "nr") && out[i+1].text == "of" {
+			out[i].text = "number"
+		}
+	}
 	return out
 }
 

@@ -133,6 +133,7 @@ func TestClassifyCategory(t *testing.T) {
 		category Category
 	}{
 		{name: "what is a", in: "What is a combiner box?", category: CategoryDefinition},
+		{name: "number of clipped", in: "no. of systems in the measured data comparison", category: CategoryTechnicalValue},
 		{name: "what does mean", in: "What does GCR mean?", category: CategoryDefinition},
 		{name: "meaning of value word", in: "what does nominal efficiency mean", category: CategoryDefinition},
 		{name: "define", in: "Define albedo", category: CategoryDefinition},

@@ -38,6 +38,8 @@ func TestAnalyse(t *testing.T) {
 			text: "day and month field ranges in the o&m hourly input"},
 		{name: "chat clippings spelled out", in: "gap btwn mods abt the torque tube, req'd by sec 404, pvwatts ver 1",
 			text: "gap between modules about the torque tube, required by section 404, pvwatts v1"},
+		{name: "number of clipped", in: "no. of systems in the measured data comparison, # of sites and num of modules",
+			text: "number of systems in the measured data comparison, number of sites and number of modules"},
 		{name: "a version is written as one word", in: "boulder backtracking v5 vs version 1 increase",
 			text: "boulder backtracking v5 versus v1 increase"},
 		{name: "scen is scenario, and its number is kept", in: "scen #2 in the iea bifi scenario tbl - name + gcr",

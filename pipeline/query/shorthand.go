@@ -96,9 +96,16 @@ var withSlash = regexp.MustCompile(`(?i)\bw/(o\b)?[ \t]*`)
 // "o&m" keeps it. The reader joins two things asked by the word.
 var ampersand = regexp.MustCompile(`(?:^|\s)&(?:\s|$)`)
 
-// expandWith spells out "w/", "w/o" and a lone "&".
+// numberOf is "number of" clipped: "no. of", "# of", "num of", "nr of".
+var numberOf = regexp.MustCompile(`(?i)(?:\bno\.?|#|\bnum|\bnr)\s*of\b`)
+
+// expandWith spells out "w/", "w/o", a lone "&" and a clipped "number of".
 func expandWith(text string) (string, []Correction) {
 	var out []Correction
+	text = numberOf.ReplaceAllStringFunc(text, func(m string) string {
+		out = append(out, Correction{From: m, To: "number of"})
+		return "number of"
+	})
 	text = ampersand.ReplaceAllStringFunc(text, func(string) string {
 		out = append(out, Correction{From: "&", To: "and"})
 		return " and "
