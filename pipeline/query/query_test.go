@@ -13,7 +13,7 @@ var vocabulary = map[string]int{
 	"coefficient": 9, "premium": 6, "modules": 25, "module": 30, "inverter": 40, "efficiency": 15,
 	"nominal": 5, "tracking": 10, "table": 30, "albedo": 4, "coefficent": 1, "backtracking": 3,
 	"sb7000tl": 2, "paco": 1900, "trench": 2, "depth": 3, "average": 12, "avg": 2,
-	"office": 5, "time": 9, "zone": 2, "high": 7, "est": 1, "model": 50, "mode": 80,
+	"office": 5, "time": 9, "zone": 2, "high": 7, "est": 1, "model": 50, "mode": 80, "under": 9, "user": 10, "pso": 40,
 }
 
 func TestAnalyse(t *testing.T) {
@@ -283,6 +283,9 @@ func TestSpellerCorrect(t *testing.T) {
 		{"modle", "model"}, // two letters swapped, though "mode" is as near and said more
 		{"ngiht", "night"}, // a word of the glossary's "night tare", which no document writes
 		{"nigt", "night"},
+		{"uner", "under"}, // a key left out, not one across the keyboard ("user")
+		{"usrr", "user"},  // a key beside the one meant
+		{"psox", ""},      // not to a word shorter than the shortest corrected ("pso")
 	}
 	for _, tc := range tests {
 		if got := sp.Correct(tc.in); got != tc.want {

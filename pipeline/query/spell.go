@@ -220,8 +220,10 @@ func (s *Speller) Correct(w string) string {
 	if len(w) >= 6 {
 		maxDist = 2
 	}
-	best, bestDist, bestFreq := "", maxDist+1, 0
-	for l := len(w) - maxDist; l <= len(w)+maxDist; l++ {
+	best, bestDist, bestFreq, bestLikely := "", maxDist+1, 0, false
+	// Nor is a word corrected to one shorter than that ("paso" is no
+	// "pso").
+	for l := max(len(w)-maxDist, minCorrectLen); l <= len(w)+maxDist; l++ {
 		for _, c := range s.byLen[l] {
 			d := editDistance(w, c, maxDist)
 			if d > maxDist || d > bestDist {
@@ -233,8 +235,14 @@ func (s *Speller) Correct(w string) string {
 			if d == 2 && (c[0] != w[0] || s.freq[c] < 2) {
 				continue
 			}
-			if f := s.freq[c]; d < bestDist || f > bestFreq || f == bestFreq && c < best {
-				best, bestDist, bestFreq = c, d, f
+			// One edit away, a slip of the finger (a key left out,
+			// doubled, swapped or hit beside the one meant) is likelier
+			// than a letter typed for one across the keyboard: "uner" is
+			// "under", not "user".
+			likely := d != 1 || !farSubstitution(w, c)
+			f := s.freq[c]
+			if d < bestDist || likely && !bestLikely || likely == bestLikely && (f > bestFreq || f == bestFreq && c < best) {
+				best, bestDist, bestFreq, bestLikely = c, d, f, likely
 			}
 		}
 	}
@@ -299,6 +307,28 @@ func halves(w string) [][2]string {
 		out = append(out, [2]string{w[:i], w[i:]})
 	}
 	return out
+}
+
+// farSubstitution reports whether b is a with one letter replaced by one
+// whose key is not beside it on a QWERTY keyboard.
+func farSubstitution(a, b string) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := 0; i < len(a); i++ {
+		if a[i] != b[i] {
+			return a[i+1:] == b[i+1:] && !strings.ContainsRune(keysBeside[a[i]], rune(b[i]))
+		}
+	}
+	return false
+}
+
+// keysBeside maps each letter to the letters beside it on a QWERTY
+// keyboard, in its row and the rows above and below.
+var keysBeside = map[byte]string{
+	'q': "wa", 'w': "qeas", 'e': "wrsd", 'r': "etdf", 't': "ryfg", 'y': "tugh", 'u': "yihj", 'i': "uojk", 'o': "ipkl", 'p': "ol",
+	'a': "qwsz", 's': "awedxz", 'd': "serfcx", 'f': "drtgvc", 'g': "ftyhbv", 'h': "gyujnb", 'j': "huikmn", 'k': "jiolm", 'l': "kop",
+	'z': "asx", 'x': "zsdc", 'c': "xdfv", 'v': "cfgb", 'b': "vghn", 'n': "bhjm", 'm': "njk",
 }
 
 // swappedWord returns the English word that swapping two neighbouring
