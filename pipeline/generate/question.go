@@ -37,8 +37,9 @@ type qterm struct {
 	// ("name", "value", "type"): answers seldom repeat them.
 	frame bool
 	// form marks the words that ask for a written form the question
-	// wants ("link", "phone no.", "web address"): a unit holding a
-	// value of that form says them (see guard.Format).
+	// wants ("link", "phone no.", "web address"; see
+	// guard.Expectation.FormWords): a unit holding a value of that form
+	// says them.
 	form bool
 	// lettered is a name made of a word and a letter ("Ref-A"), matched
 	// only as such: the letter alone is often a stopword.
@@ -230,7 +231,7 @@ func parseQuestion(text, category, complexity string, expect guard.Expectation) 
 				continue
 			}
 			seen[t.Term] = true
-			q.terms = append(q.terms, qterm{term: t.Term, frame: frameWords[t.Text], form: expect.Format != "" && formWord(toks, i)})
+			q.terms = append(q.terms, qterm{term: t.Term, frame: frameWords[t.Text], form: slices.Contains(expect.FormWords, t.Text)})
 		case analysis.Number, analysis.Identifier:
 			if seen[t.Text] {
 				continue
@@ -289,14 +290,14 @@ func parseQuestion(text, category, complexity string, expect guard.Expectation) 
 	if q.versus {
 		q.sides = [2]map[string]bool{{}, {}}
 		side := 0
-		for i, t := range toks {
+		for _, t := range toks {
 			if t.Text == "vs" || t.Text == "versus" {
 				side = 1
 				continue
 			}
 			q.sides[side][t.Term] = true
-			if name, re := markName(text, toks, i); re != nil {
-				q.sides[side][name] = true
+			if bracketedLetter(text, t) {
+				q.sides[side]["("+t.Text+")"] = true // the mark's term, see markName
 			}
 		}
 	}
@@ -372,37 +373,22 @@ func letteredName(text string, toks []analysis.Token, i int) (name string, re *r
 	return word + "-" + letter, regexp.MustCompile(`(?i)(^|[^\pL\pN])` + regexp.QuoteMeta(word) + `[-_ ]?` + regexp.QuoteMeta(letter) + `($|[^\pL\pN])`)
 }
 
-// formWord reports whether toks[i] names a written form: "link", "url",
-// "fax", "email", the "address" of "web address", the "number" of "phone
-// number".
-func formWord(toks []analysis.Token, i int) bool {
-	prev := ""
-	if i > 0 {
-		prev = toks[i-1].Text
-	}
-	switch toks[i].Text {
-	case "phone", "telephone", "fax", "tdd", "tty", "url", "urls", "website", "websites", "weblink", "link", "links",
-		"web", "email", "e-mail", "filename":
-		return true
-	case "address", "site", "page":
-		return prev == "web"
-	case "number", "no", "num", "nr":
-		return prev == "phone" || prev == "telephone" || prev == "fax" || prev == "tdd" || prev == "tty"
-	}
-	return false
-}
-
 // markName returns, for a letter in brackets ("the 2008 (E) entry"), the
 // mark as written and a pattern that finds it: a table marks rows so
 // ("Vintage: 2008 (E)"), and the letter alone is found anywhere
 // ("-2.58E-05"). A row without the mark is another row (see qterm.code).
 func markName(text string, toks []analysis.Token, i int) (name string, re *regexp.Regexp) {
 	t := toks[i]
-	if t.Kind != analysis.Word || utf8.RuneCountInString(t.Text) != 1 || t.Start == 0 || t.End >= len(text) ||
-		text[t.Start-1] != '(' || text[t.End] != ')' {
+	if !bracketedLetter(text, t) {
 		return "", nil
 	}
 	return "(" + t.Text + ")", regexp.MustCompile(`(?i)\(` + regexp.QuoteMeta(t.Text) + `\)`)
+}
+
+// bracketedLetter reports whether t is a letter alone in brackets: "(E)".
+func bracketedLetter(text string, t analysis.Token) bool {
+	return t.Kind == analysis.Word && utf8.RuneCountInString(t.Text) == 1 && t.Start > 0 && t.End < len(text) &&
+		text[t.Start-1] == '(' && text[t.End] == ')'
 }
 
 // lettersName reports whether toks[i] is a word of two letters or more

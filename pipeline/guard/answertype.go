@@ -319,6 +319,10 @@ type Expectation struct {
 	// file name: a sentence about the help line that gives no number does
 	// not answer "phone number for the help line".
 	Format Format
+	// FormWords are the question's words that ask for Format ("link",
+	// "phone", "no", "web", "address"): a passage about what is asked
+	// that holds a value of the form says them.
+	FormWords []string `json:",omitempty"`
 	// Expands lists the words a question asks to be spelled out, the
 	// abbreviations it may name ("what does neshap stand for", "cercla
 	// full name"): the answer is a sentence that spells one out by the

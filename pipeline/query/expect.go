@@ -161,7 +161,7 @@ func expectation(text string, technical bool) guard.Expectation {
 			}
 		}
 	}
-	if exp.Format = askedFormat(toks); exp.Format != "" {
+	if exp.Format, exp.FormWords = askedFormat(toks); exp.Format != "" {
 		// "phone number for the help line": the number is a form to
 		// find, not a count.
 		exp.Dims, exp.Cues = nil, nil
@@ -264,45 +264,69 @@ func asksSource(toks []analysis.Token) bool {
 // askedFormat returns the written form the question asks for: a telephone,
 // fax or TDD number ("phone no.", "fax", "tdd number"), a web address ("url",
 // "website", "web address", "link"), an e-mail address or a file name; "" for
-// none. "Call the hotline about what" asks for no number.
-func askedFormat(toks []analysis.Token) guard.Format {
-	for i, t := range toks {
-		next := ""
-		if i+1 < len(toks) {
-			next = toks[i+1].Text
-		}
-		switch t.Text {
-		case "phone", "telephone":
-			return guard.FormatPhone
-		case "fax":
-			return guard.FormatFax
-		case "tdd", "tty":
-			return guard.FormatTDD
-		case "url", "urls", "website", "websites", "weblink":
-			return guard.FormatURL
-		case "link", "links":
-			// "brownfields program link", "… link for the hotline"; "the
-			// link between X and Y", "what did they link to Japan" and
-			// "link parameters" ask no address.
-			if linkEnds[next] {
-				return guard.FormatURL
+// none. "Call the hotline about what" asks for no number. words are the
+// question's words that ask for a form, as written ("phone", "no", "fax"
+// in "phone no. + fax"); the first form asked is the one returned.
+func askedFormat(toks []analysis.Token) (f guard.Format, words []string) {
+	for i := range toks {
+		if g, w := formAt(toks, i); g != "" {
+			if f == "" {
+				f = g
 			}
-		case "web":
-			if next == "site" || next == "address" || next == "page" {
-				return guard.FormatURL
-			}
-		case "email", "e-mail":
-			return guard.FormatEmail
-		case "filename":
-			return guard.FormatFile
-		case "file":
-			if next == "name" || next == "names" {
-				return guard.FormatFile
-			}
+			words = append(words, w...)
 		}
 	}
-	return ""
+	return f, words
 }
+
+// formAt returns the form the word at i asks for, with the words that ask
+// for it ("web address"), or "" for none.
+func formAt(toks []analysis.Token, i int) (guard.Format, []string) {
+	t, next := toks[i].Text, ""
+	if i+1 < len(toks) {
+		next = toks[i+1].Text
+	}
+	// with adds the word after t when it is one of then ("phone number").
+	with := func(then ...string) []string {
+		if slices.Contains(then, next) {
+			return []string{t, next}
+		}
+		return []string{t}
+	}
+	switch t {
+	case "phone", "telephone":
+		return guard.FormatPhone, with(numberWords...)
+	case "fax":
+		return guard.FormatFax, with(numberWords...)
+	case "tdd", "tty":
+		return guard.FormatTDD, with(numberWords...)
+	case "url", "urls", "website", "websites", "weblink":
+		return guard.FormatURL, with()
+	case "link", "links":
+		// "brownfields program link", "… link for the hotline"; "the
+		// link between X and Y", "what did they link to Japan" and "link
+		// parameters" ask no address.
+		if linkEnds[next] {
+			return guard.FormatURL, with()
+		}
+	case "web":
+		if next == "site" || next == "address" || next == "page" {
+			return guard.FormatURL, with(next)
+		}
+	case "email", "e-mail":
+		return guard.FormatEmail, with()
+	case "filename":
+		return guard.FormatFile, with()
+	case "file":
+		if next == "name" || next == "names" {
+			return guard.FormatFile, with(next)
+		}
+	}
+	return "", nil
+}
+
+// numberWords say "number" after the kind of number asked ("phone no.").
+var numberWords = []string{"number", "no", "num", "nr"}
 
 // linkEnds may follow "link" when it asks for a web address: nothing, or
 // where the link is or what it is for.

@@ -556,3 +556,20 @@ func TestRemoveScope(t *testing.T) {
 		}
 	}
 }
+
+func TestFormWords(t *testing.T) {
+	tests := []struct {
+		in   string
+		want []string
+	}{
+		{"ntis phone no. + fax from the notice page", []string{"phone", "no", "fax"}},
+		{"brownfields program link from the epa guide", []string{"link"}},
+		{"web address for the rcra hotline", []string{"web", "address"}},
+		{"who do we call about a spill", nil},
+	}
+	for _, tc := range tests {
+		if got := Analyse(tc.in, Input{}).Expect.FormWords; !slices.Equal(got, tc.want) {
+			t.Errorf("Analyse(%q).Expect.FormWords = %q, want %q", tc.in, got, tc.want)
+		}
+	}
+}
