@@ -65,11 +65,11 @@ func (r *run) judge(qa query.Analysis, gen generate.Result, ranked []store.Hit, 
 	}
 	r.ans.Trace.Features = f
 	p := m.Probability(f)
-	level := m.Level(p)
+	level := m.Level(p, f)
 	conf := answer.Confidence{Level: answer.Level(level), Score: round3(p), Reason: reasonFor(f, len(post.Cited), qa)}
 	if level == "" {
 		if !r.p.cfg.KeepUnconfident {
-			conf.Reason = fmt.Sprintf("the best passage does not answer clearly enough (calibrated confidence %.2f, below %.2f)", p, m.Refuse)
+			conf.Reason = fmt.Sprintf("the best passage does not answer clearly enough (calibrated confidence %.2f, below %.2f)", p, m.RefuseBelow(f))
 			return judgement{conf: conf, refuse: true}
 		}
 		conf.Level = answer.LevelLow

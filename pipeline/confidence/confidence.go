@@ -7,7 +7,9 @@
 // weights but not its thresholds; its thresholds are chosen on the domain
 // answers so that "high" answers are right at least 95 % of the time (with
 // a margin, see FitOptions) and "medium" at least 80 %, and below the
-// refusal threshold the pipeline says the information was not found. Two
+// refusal threshold the pipeline says the information was not found.
+// Answers read from a table row or a record have a refusal threshold of
+// their own (Model.RefuseRows), chosen on them alone. Two
 // models ship: one for answers read with the local embedder
 // (extractive.json), one for answers read by words alone
 // (extractive-lexical.json).
@@ -41,6 +43,12 @@ type Model struct {
 	Refuse float64 `json:"refuse"`
 	Medium float64 `json:"medium"`
 	High   float64 `json:"high"`
+	// RefuseRows, when set, is the refusal threshold of an answer read
+	// from a table row or a record (the feature RowFeature), chosen on
+	// such answers alone. Refuse is held on running text (HoldRefusal,
+	// SQuAD's paragraphs): what it must refuse there says nothing about a
+	// value read from the row of the model asked for.
+	RefuseRows float64 `json:"refuse_rows,omitempty"`
 	// Needs lists features that are absent, not merely 0, when what
 	// measures them is missing — "sense" without an embedder. An answer
 	// lacking one is judged by another model (see Judges).
@@ -77,15 +85,33 @@ type FitInfo struct {
 	HeldRefused float64 `json:"held_refused,omitempty"`
 }
 
-// Level is a probability's level: "high", "medium", "low", or "" when it is
-// below the refusal threshold.
-func (m Model) Level(p float64) string {
+// RowFeature is the feature that marks an answer read from a table row or
+// a record; its refusal threshold is Model.RefuseRows.
+const RowFeature = "structured"
+
+// minRowSamples is how many own answers from rows, right and wrong
+// together, Fit needs to choose their refusal threshold apart.
+const minRowSamples = 100
+
+// RefuseBelow is the refusal threshold of an answer with features f.
+func (m Model) RefuseBelow(f Features) float64 {
+	if m.RefuseRows > 0 && f[RowFeature] == 1 {
+		return m.RefuseRows
+	}
+	return m.Refuse
+}
+
+// Level is the level of an answer with features f and probability p:
+// "high", "medium", "low", or "" when it is below its refusal threshold
+// (RefuseBelow).
+func (m Model) Level(p float64, f Features) string {
+	refuse := m.RefuseBelow(f)
 	switch {
 	case p >= m.High:
 		return "high"
-	case p >= m.Medium:
+	case p >= m.Medium && p >= refuse:
 		return "medium"
-	case p >= m.Refuse:
+	case p >= refuse:
 		return "low"
 	}
 	return ""
@@ -143,6 +169,9 @@ func Parse(data []byte) (Model, error) {
 	}
 	if !(0 <= m.Refuse && m.Refuse <= m.Medium && m.Medium <= m.High && m.High <= 1) {
 		return Model{}, fmt.Errorf("confidence: thresholds refuse %.3f ≤ medium %.3f ≤ high %.3f ≤ 1 do not hold", m.Refuse, m.Medium, m.High)
+	}
+	if !(0 <= m.RefuseRows && m.RefuseRows <= m.High) {
+		return Model{}, fmt.Errorf("confidence: the refusal threshold of rows %.3f is not within [0, high %.3f]", m.RefuseRows, m.High)
 	}
 	return m, nil
 }
@@ -251,6 +280,7 @@ func Fit(generator, data string, samples []Sample, opts FitOptions) (Model, erro
 	m.Refuse = refuseThreshold(mineOOF, mine, opts.WrongCost)
 	m.High = precisionThreshold(mineOOF, mine, opts.HighPrecision, m.Refuse)
 	m.Medium = min(m.High, precisionThreshold(mineOOF, mine, opts.MediumPrecision, m.Refuse))
+	m.RefuseRows = rowsThreshold(mineOOF, mine, opts.WrongCost, m.High)
 	fitted := make([]float64, len(samples))
 	for i, s := range samples {
 		fitted[i] = m.Probability(s.Features)
@@ -538,6 +568,30 @@ func refuseThreshold(probs []float64, samples []Sample, cost float64) float64 {
 		}
 	}
 	return best
+}
+
+// rowsThreshold is the refusal threshold of the answers read from rows
+// (RowFeature), chosen on them alone as refuseThreshold chooses, at most
+// high; 0 (the common threshold serves) when there are fewer than
+// minRowSamples of them or they hold no wrong answer to weigh.
+func rowsThreshold(probs []float64, samples []Sample, cost, high float64) float64 {
+	var (
+		rows  []Sample
+		ps    []float64
+		wrong int
+	)
+	for i, s := range samples {
+		if s.Features[RowFeature] == 1 {
+			rows, ps = append(rows, s), append(ps, probs[i])
+			if !s.Right {
+				wrong++
+			}
+		}
+	}
+	if len(rows) < minRowSamples || wrong == 0 {
+		return 0
+	}
+	return min(high, refuseThreshold(ps, rows, cost))
 }
 
 // precisionThreshold is the lowest threshold (not below floor) at which the

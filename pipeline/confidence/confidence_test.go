@@ -34,7 +34,7 @@ func TestFitRecoversDirectionAndCalibrates(t *testing.T) {
 	// On fresh samples from the same process, "high" keeps its promise.
 	kept, right := 0, 0
 	for _, s := range synthetic(4000, 2) {
-		if m.Level(m.Probability(s.Features)) == "high" {
+		if m.Level(m.Probability(s.Features), s.Features) == "high" {
 			kept++
 			if s.Right {
 				right++
@@ -54,15 +54,61 @@ func TestFitNeedsBothOutcomes(t *testing.T) {
 }
 
 func TestLevel(t *testing.T) {
-	m := Model{Weights: map[string]float64{"x": 1}, Refuse: 0.5, Medium: 0.7, High: 0.9}
+	m := Model{Weights: map[string]float64{"x": 1}, Refuse: 0.5, Medium: 0.7, High: 0.9, RefuseRows: 0.3}
+	row := Features{RowFeature: 1}
 	tests := []struct {
 		p    float64
+		f    Features
 		want string
-	}{{0.95, "high"}, {0.9, "high"}, {0.8, "medium"}, {0.6, "low"}, {0.4, ""}}
+	}{
+		{0.95, nil, "high"}, {0.9, nil, "high"}, {0.8, nil, "medium"}, {0.6, nil, "low"}, {0.4, nil, ""},
+		// An answer read from a row has its own refusal threshold.
+		{0.4, row, "low"}, {0.2, row, ""}, {0.8, row, "medium"},
+	}
 	for _, tc := range tests {
-		if got := m.Level(tc.p); got != tc.want {
-			t.Errorf("Level(%v) = %q, want %q", tc.p, got, tc.want)
+		if got := m.Level(tc.p, tc.f); got != tc.want {
+			t.Errorf("Level(%v, %v) = %q, want %q", tc.p, tc.f, got, tc.want)
 		}
+	}
+	// Without a threshold of their own, rows share the common one.
+	m.RefuseRows = 0
+	if got := m.Level(0.4, row); got != "" {
+		t.Errorf("Level(0.4, row) without RefuseRows = %q, want refused", got)
+	}
+}
+
+// TestFitRowsThreshold: answers read from rows that are right more often
+// than running text at the same probability get a lower refusal
+// threshold, chosen on them alone; with too few rows there is none.
+func TestFitRowsThreshold(t *testing.T) {
+	r := rand.New(rand.NewPCG(7, 1))
+	var samples []Sample
+	for i := range 1200 {
+		score := r.Float64()
+		f := Features{"score": score}
+		p := sigmoid(8*score - 6)
+		if i%3 == 0 {
+			// Rows: right unless the score is very low.
+			f[RowFeature] = 1
+			p = sigmoid(20*score - 4)
+		}
+		samples = append(samples, Sample{Features: f, Right: r.Float64() < p})
+	}
+	m, err := Fit("extractive", "synthetic", samples, FitOptions{Directions: map[string]float64{"score": 1}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !(m.RefuseRows > 0 && m.RefuseRows < m.Refuse) {
+		t.Fatalf("RefuseRows = %.3f, Refuse = %.3f: want rows refused below a lower threshold", m.RefuseRows, m.Refuse)
+	}
+	few := slices.DeleteFunc(slices.Clone(samples), func(s Sample) bool { return s.Features[RowFeature] == 1 })[:600]
+	few = append(few, samples[0], samples[3])
+	m, err = Fit("extractive", "synthetic", few, FitOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if m.RefuseRows != 0 {
+		t.Fatalf("RefuseRows = %.3f from two rows, want 0", m.RefuseRows)
 	}
 }
 
@@ -74,6 +120,8 @@ func TestParse(t *testing.T) {
 		{"valid", `{"generator":"extractive","weights":{"x":1},"bias":0,"refuse":0.1,"medium":0.5,"high":0.9,"fit":{}}`, true},
 		{"no weights", `{"generator":"extractive","weights":{},"refuse":0.1,"medium":0.5,"high":0.9}`, false},
 		{"thresholds out of order", `{"generator":"extractive","weights":{"x":1},"refuse":0.6,"medium":0.5,"high":0.9}`, false},
+		{"rows threshold", `{"generator":"extractive","weights":{"x":1},"refuse":0.6,"medium":0.7,"high":0.9,"refuse_rows":0.4}`, true},
+		{"rows threshold above high", `{"generator":"extractive","weights":{"x":1},"refuse":0.6,"medium":0.7,"high":0.9,"refuse_rows":0.95}`, false},
 		{"unknown field", `{"generator":"extractive","weights":{"x":1},"refuse":0.1,"medium":0.5,"high":0.9,"oops":1}`, false},
 		{"not JSON", `{`, false},
 	}

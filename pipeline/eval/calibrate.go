@@ -72,6 +72,9 @@ func CalibrationSummary(m confidence.Model, samples []confidence.Sample) []strin
 	}
 	lines = append(lines, fmt.Sprintf("  %-16s %+.3f", "(bias)", m.Bias),
 		fmt.Sprintf("thresholds: refuse below %.3f, medium from %.3f, high from %.3f", m.Refuse, m.Medium, m.High))
+	if m.RefuseRows > 0 {
+		lines = append(lines, fmt.Sprintf("  answers read from a table row or record: refuse below %.3f", m.RefuseRows))
+	}
 	type tally struct{ n, right int }
 	for _, borrowed := range []bool{false, true} {
 		levels := map[string]*tally{"high": {}, "medium": {}, "low": {}, "refused": {}}
@@ -81,7 +84,7 @@ func CalibrationSummary(m confidence.Model, samples []confidence.Sample) []strin
 				continue
 			}
 			seen++
-			l := m.Level(m.Probability(s.Features))
+			l := m.Level(m.Probability(s.Features), s.Features)
 			if l == "" {
 				l = "refused"
 			}
