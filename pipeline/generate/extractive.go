@@ -1780,9 +1780,24 @@ func otherMeasure(q question, terms map[string]bool) bool {
 
 // enumerates reports whether a sentence lists three things or more:
 // "address energy use, water use, construction materials, waste
-// reduction, and the indoor environment".
+// reduction, and the indoor environment". Commas in brackets list what
+// the bracket says about one thing: "Average front and rear irradiance
+// (nominal, not including reflection (IAM), shade or soiling losses)".
 func enumerates(text string) bool {
-	return strings.Count(text, ",") >= 2
+	commas, depth := 0, 0
+	for _, r := range text {
+		switch r {
+		case '(', '[':
+			depth++
+		case ')', ']':
+			depth = max(depth-1, 0)
+		case ',':
+			if depth == 0 {
+				commas++
+			}
+		}
+	}
+	return commas >= 2
 }
 
 // holdsAside reports whether a unit's terms hold a content word of what

@@ -310,6 +310,24 @@ func TestHoldsAside(t *testing.T) {
 	}
 }
 
+// TestEnumerates: a sentence lists three things or more by its own
+// commas, not by those of a bracket about one of them.
+func TestEnumerates(t *testing.T) {
+	tests := []struct {
+		text string
+		want bool
+	}{
+		{"The thermal model uses the total incident POA irradiance, wind speed, and dry bulb temperature.", true},
+		{"▪ Average front and rear irradiance (nominal, not including reflection (IAM), shade or soiling losses) for every hour.", false},
+		{"A GCR of 1 indicates no space between adjacent rows, and a GCR of 0 means infinite spacing.", false},
+	}
+	for _, tc := range tests {
+		if got := enumerates(tc.text); got != tc.want {
+			t.Errorf("enumerates(%q) = %v, want %v", tc.text, got, tc.want)
+		}
+	}
+}
+
 // TestCombineVersus: a question that sets two cases side by side takes the
 // second case's row of the same table, though its words weigh little; a
 // unit of another kind still has to add a part's weight.

@@ -62,6 +62,11 @@ func SetAside(text string, toks []analysis.Token) map[int]bool {
 			}
 			end = min(end+1, len(toks))
 		}
+		if e := listAfterComma(toks, gap, end); e > end && e-start <= maxTrailingAside {
+			// "besides irradiance, module temps and dc power what else":
+			// the comma parts the items of what is set aside.
+			end = e
+		}
 		if aside == nil {
 			aside = map[int]bool{}
 		}
@@ -71,6 +76,31 @@ func SetAside(text string, toks []analysis.Token) map[int]bool {
 		i = end - 1
 	}
 	return aside
+}
+
+// listAfterComma returns where a list that goes on after the comma before
+// toks[end] ends — "…, module temps and dc power" up to the question word
+// after it — or end when no list goes on there: the items after the comma
+// must be joined by "and", "or" or "&" and followed by a question word.
+func listAfterComma(toks []analysis.Token, gap func(int) string, end int) int {
+	if end == 0 || end >= len(toks) || !strings.Contains(gap(end), ",") {
+		return end
+	}
+	joined := false
+	for k := end; k < len(toks); k++ {
+		switch t := toks[k].Text; {
+		case questionWords[t]:
+			if joined && k > end {
+				return k
+			}
+			return end
+		case k > end && strings.ContainsAny(gap(k), ");?"):
+			return end
+		case t == "and" || t == "or" || strings.Contains(gap(k), "&"):
+			joined = true
+		}
+	}
+	return end
 }
 
 // WithoutAside returns text with what it sets aside (see SetAside) blanked

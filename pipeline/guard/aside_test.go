@@ -20,6 +20,8 @@ func TestWithoutAside(t *testing.T) {
 		{"instead of", "can we use diffuse tracking instead of plain backtracking for the iea bifi sim",
 			"can we use diffuse tracking " + strings.Repeat(" ", len("instead of plain")) + " backtracking for the iea bifi sim"},
 		{"a clause ends at a comma", "tilt except for fixed, for 1-axis", "tilt                 , for 1-axis"},
+		{"a list goes on after a comma", "besides irradiance, module temps and dc power what else do they want",
+			strings.Repeat(" ", len("besides irradiance")) + ", " + strings.Repeat(" ", len("module temps and dc power")) + " what else do they want"},
 		{"a negated verb sets nothing aside", "does pvwatts not model snow", "does pvwatts not model snow"},
 		{"nothing set aside", "paco of SB7000TL-US-22 at 208V", "paco of SB7000TL-US-22 at 208V"},
 		{"a longer clause that ends the question", "std module eff range in the text, not the single number in table 3",
