@@ -261,7 +261,7 @@ func (b *Bot) semanticVector(ctx context.Context, question string) (vec []float3
 	if _, ok := b.cfg.Answers.(cache.SemanticAnswers); !ok {
 		return nil, false
 	}
-	vecs, err := b.cfg.Embedder.Embed(ctx, []string{question})
+	vecs, err := b.cfg.Embedder.Embed(ctx, []string{pipeline.EmbeddingText(question)})
 	if err != nil || len(vecs) != 1 {
 		b.cfg.Logger.Warn("question embedding failed; no semantic cache, keyword search only", "err", err)
 		return nil, true

@@ -285,10 +285,12 @@ func (r *run) answer(ctx context.Context, req Request) (answer.Answer, error) {
 // reads the question with its abbreviations spelled out, the embedder the
 // question as the reader sees it. An embedder failure, here or already in
 // the caller, degrades to keyword search; a store failure is an error.
+// The embedder reads the question without the marks that end it
+// (generate.EmbeddingText).
 func (r *run) retrieve(ctx context.Context, in Request, qa query.Analysis) ([]store.Hit, error) {
-	question := qa.Text
+	question := generate.EmbeddingText(qa.Text)
 	req := store.SearchRequest{Tenant: in.Tenant, Query: qa.Search, Mode: store.ModeHybrid, K: r.p.cfg.Candidates, Vector: in.Vector}
-	if req.Vector != nil && question != in.Question && r.p.cfg.Embedder != nil {
+	if req.Vector != nil && question != EmbeddingText(in.Question) && r.p.cfg.Embedder != nil {
 		// The caller embedded the question as asked; the reader and
 		// dense retrieval read it as analysed ("hey, quick q: paco of the
 		// sb7000tl-us-22 thx" is "paco of the sb7000tl-us-22"), as when
@@ -467,3 +469,9 @@ func StatusLine(e register.Entry) string {
 	b.WriteString(".")
 	return b.String()
 }
+
+// EmbeddingText is a question as the embedder reads it
+// (generate.EmbeddingText). A caller that embeds the question for its own
+// use — a semantic cache — embeds this text, and the pipeline reuses its
+// vector when the analysis reads the question as asked.
+func EmbeddingText(question string) string { return generate.EmbeddingText(question) }

@@ -458,6 +458,10 @@ func TestCallersVectorOfTheQuestionAsAsked(t *testing.T) {
 	}{
 		{"hey, quick q: minimum trench depth for DC cables thanks", []string{"minimum trench depth for DC cables"}},
 		{"minimum trench depth for DC cables", nil},
+		// The mark that ends a question is not embedded: the caller's
+		// vector of the question without it serves.
+		{"minimum trench depth for DC cables?", nil},
+		{"hey, quick q: minimum trench depth for DC cables?", []string{"minimum trench depth for DC cables"}},
 	} {
 		emb := &countingEmbedder{}
 		p := embeddingPipeline(t, st, emb)

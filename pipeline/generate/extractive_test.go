@@ -1036,6 +1036,22 @@ func (k keywordEmbedder) Embed(_ context.Context, texts []string) ([][]float32, 
 	return out, nil
 }
 
+// TestSenseReadsNoQuestionMark: the reader embeds the question without
+// the mark that ends it, so that "…?" and "…" are read alike (the
+// embedder here counts question marks as a word).
+func TestSenseReadsNoQuestionMark(t *testing.T) {
+	emb := keywordEmbedder{"?", "ac cables", "minimum depth"}
+	g := generate.NewExtractive(generate.ExtractiveOptions{Queries: emb, Passages: emb})
+	plain := askAnalysed(t, g, "min depth for ac cables", "technical_value", []store.Chunk{trenchSpec})
+	marked := askAnalysed(t, g, "min depth for ac cables?", "technical_value", []store.Chunk{trenchSpec})
+	if plain.NotFound || marked.NotFound {
+		t.Fatalf("answers %q and %q; want both answered", plain.Text, marked.Text)
+	}
+	if p, m := plain.Features["sense"], marked.Features["sense"]; p != m {
+		t.Errorf("sense %.4f with the question mark, %.4f without; want the same", m, p)
+	}
+}
+
 func TestExtractiveSenseMargin(t *testing.T) {
 	roadCrossing := store.Chunk{ID: "spec/1/9", DocID: "spec", DocNumber: "SPEC-1", Page: 9, Section: "3.9 Road crossings",
 		Text: "Under roads, AC cables shall be laid at a depth of 1200 mm in ducts."}

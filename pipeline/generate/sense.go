@@ -28,7 +28,7 @@ func (e *Extractive) rerankBySense(ctx context.Context, q question, req Request,
 	}
 	qv := req.QueryVector
 	if qv == nil && e.opts.Queries != nil {
-		vs, err := e.opts.Queries.Embed(ctx, []string{req.Question})
+		vs, err := e.opts.Queries.Embed(ctx, []string{EmbeddingText(req.Question)})
 		if err != nil || len(vs) != 1 {
 			e.warn("question embedding failed; candidates ordered by their words", err)
 			return cands
@@ -116,4 +116,14 @@ func cosine(a, b []float32) float64 {
 func isUnit(word string) bool {
 	vs := guard.Values("1 " + word)
 	return len(vs) == 1 && vs[0].Unit != ""
+}
+
+// EmbeddingText is a question as the embedder reads it: without the
+// question or exclamation marks that end it. They say nothing about what
+// is asked, yet they move the vector — "how many online solar resource
+// databases does the pvwatts web app pull from?" was read with other
+// passages than the same words without the mark — and people type them
+// or not as it comes.
+func EmbeddingText(question string) string {
+	return strings.TrimRight(question, "?!？！ \t\n")
 }
