@@ -77,6 +77,12 @@ func TestExtractive(t *testing.T) {
 				sheetRow("CEC-INVERTERS", "CEC_Inverters", 1845, "Name: Topper Sun Energy Technology: TS-S3000 (240V) 240V [CEC 2010]; Vac (V): 240; Paco (W): 3010; Vdcmax (V): 500")},
 			want: "Name: Topper Sun Energy Technology: TS-S3000 (208V) 208V [CEC 2010]; Vdcmax (V): 450 [S1]. " +
 				"Name: Topper Sun Energy Technology: TS-S3000 (240V) 240V [CEC 2010]; Vdcmax (V): 500 [S2]."},
+		{name: "a number with a note in brackets is the value asked, though the note holds the question's words",
+			question: "solaron 500 he Tamb Low - standard vs with the cold weather option (sandia list)", category: "technical_value", complexity: "complex",
+			chunks: []store.Chunk{
+				sheetRow("SANDIA-INVERTERS", "Parameters", 12, "Manufacturer: Advanced Energy; ID: Solaron 500 HE (3159502-XXXX); Source: CEC; Paco: 500000; Idcmax: 750; Tamb Low: -20 (-35 w/cold weather option); Tamb Max: 50"),
+				sheetRow("SANDIA-INVERTERS", "Parameters", 10, "Manufacturer: Advanced Energy; ID: Solaron 333-3159000-1XX; Source: CEC; Paco: 333000; Idcmax: 500; Tamb Low: -20; Tamb Max: 50")},
+			want: "Manufacturer: Advanced Energy; ID: Solaron 500 HE (3159502-XXXX); Tamb Low: -20 (-35 w/cold weather option) [S1]."},
 		{name: "two voltages of one model asked: the row of the commoner voltage scores lower and still answers",
 			question: "power electronics fs1050pu paco at 300v and at 390v", category: "technical_value", chunks: []store.Chunk{
 				sheetRow("CEC-INVERTERS", "CEC_Inverters", 1200, "Name: Power Electronics: FS1050PU 300V [CEC 2014]; Vac (V): 300; Paco (W): 1050000"),

@@ -3,6 +3,7 @@ package generate
 import (
 	"slices"
 	"strings"
+	"unicode"
 
 	"github.com/cewhq/cew/pipeline/guard"
 	"github.com/cewhq/cew/store"
@@ -576,10 +577,15 @@ func boundAsked(q question, term string) bool {
 
 // namesAsked reports whether a field's value names something and holds
 // a word of the question: "ID: Sunteams 5000 (240V)" says which row this
-// is for "sunteams 5000 240v tamb low".
+// is for "sunteams 5000 240v tamb low". A value that is a number with a
+// note in brackets ("Tamb Low: -20 (-35 w/cold weather option)") states
+// what is asked, however many of the question's words the note holds.
 func namesAsked(q question, field string) bool {
 	_, value, ok := strings.Cut(field, ":")
 	if !ok || !namesSomething(value) {
+		return false
+	}
+	if lead, _, noted := strings.Cut(value, "("); noted && !strings.ContainsFunc(lead, unicode.IsLetter) {
 		return false
 	}
 	vs := analysis.TermSet(value)
