@@ -38,6 +38,9 @@ var glossary = func() *analysis.PhraseTable[string] {
 			"maximum mppt voltage"},
 		"Mppt_low": {"lower mppt voltage", "lower mppt voltage limit", "lower mppt limit", "min mppt voltage",
 			"minimum mppt voltage"},
+		// Both ends of the tracking range.
+		"Mppt_low and Mppt_high": {"mppt window", "mppt range", "mppt voltage range", "mppt voltage window",
+			"mppt operating range", "mpp voltage range", "mpp range"},
 		"Vac": {"ac voltage", "grid voltage", "output voltage"},
 		"Tamb Max": {"tamb maximum", "tamb max", "maximum ambient temperature", "max ambient temperature", "max ambient temp", "maximum ambient temp",
 			"max operating ambient temperature", "maximum operating ambient temperature"},

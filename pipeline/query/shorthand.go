@@ -96,6 +96,10 @@ var withSlash = regexp.MustCompile(`(?i)\bw/(o\b)?[ \t]*`)
 // "o&m" keeps it. The reader joins two things asked by the word.
 var ampersand = regexp.MustCompile(`(?:^|\s)&(?:\s|$)`)
 
+// loHi is a range's two ends clipped and paired: "mppt window lo/hi",
+// "tamb hi/lo". Alone, "hi" greets and "lo" is rarely a word at all.
+var loHi = regexp.MustCompile(`(?i)\b(lo|hi)\s*/\s*(lo|hi)\b`)
+
 // numberOf is "number of" clipped: "no. of", "# of", "num of", "nr of".
 var numberOf = regexp.MustCompile(`(?i)(?:\bno\.?|#|\bnum|\bnr)\s*of\b`)
 
@@ -105,6 +109,16 @@ func expandWith(text string) (string, []Correction) {
 	text = numberOf.ReplaceAllStringFunc(text, func(m string) string {
 		out = append(out, Correction{From: m, To: "number of"})
 		return "number of"
+	})
+	text = loHi.ReplaceAllStringFunc(text, func(m string) string {
+		ends := loHi.FindStringSubmatch(m)
+		to := map[string]string{"lo": "low", "hi": "high"}
+		a, b := to[strings.ToLower(ends[1])], to[strings.ToLower(ends[2])]
+		if a == b {
+			return m
+		}
+		out = append(out, Correction{From: m, To: a + "/" + b})
+		return a + "/" + b
 	})
 	text = ampersand.ReplaceAllStringFunc(text, func(string) string {
 		out = append(out, Correction{From: "&", To: "and"})
