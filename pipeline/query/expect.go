@@ -515,10 +515,16 @@ func asksThingAfter(toks []analysis.Token, from int) bool {
 		if toks[k].Text != "what" && toks[k].Text != "which" {
 			continue
 		}
-		if next := toks[k+1]; next.Kind != analysis.Word || analysis.IsStopword(next.Text) {
+		// "what is the abbreviation in brackets": the thing follows the
+		// verb and its article.
+		at := k + 1
+		for at < len(toks)-1 && at <= k+2 && thingLeads[toks[at].Text] {
+			at++
+		}
+		if next := toks[at]; next.Kind != analysis.Word || analysis.IsStopword(next.Text) {
 			return false
 		}
-		for j := k + 1; j < len(toks) && j <= k+maxThingWords; j++ {
+		for j := at; j < len(toks) && j <= at-1+maxThingWords; j++ {
 			if t := toks[j]; t.Kind != analysis.Word || analysis.IsStopword(t.Text) {
 				break
 			}
@@ -530,6 +536,9 @@ func asksThingAfter(toks []analysis.Token, from int) bool {
 	}
 	return false
 }
+
+// thingLeads come between "what" and the thing it asks for.
+var thingLeads = map[string]bool{"is": true, "are": true, "was": true, "were": true, "the": true, "a": true, "an": true}
 
 // maxThingWords is the most words after "what" or "which" read as the
 // thing asked for.
