@@ -117,6 +117,13 @@ const (
 	// asidePenalty weighs down a sentence about what the question sets
 	// aside.
 	asidePenalty = 0.6
+	// introductionPenalty weighs down a sentence that only introduces what
+	// follows it (introduces).
+	introductionPenalty = 0.3
+	// pointerPenalty weighs down a sentence that only says where more
+	// is to be read (pointsElsewhere), for a question that asks no
+	// address.
+	pointerPenalty = 0.5
 	// definitionBonus favours a sentence that opens by saying what the
 	// subject of a "what is X" question is.
 	definitionBonus = 1.5
@@ -1576,6 +1583,16 @@ func (e *Extractive) score(q question, u unit, terms map[string]bool, ctx unitCo
 		// construction. Go to …").
 		score *= asidePenalty
 	}
+	if u.kind == kindSentence && introduces.MatchString(u.text) {
+		// "The view factor to the ground is given by" introduces an
+		// equation the text cannot quote: alone it says nothing.
+		score *= introductionPenalty
+	}
+	if u.kind == kindSentence && q.expect.Format != guard.FormatURL && !q.words["where"] && pointsElsewhere(u.text) {
+		// "For more information on C&D wastes, go to www.epa.gov/…"
+		// names no building material the question asks for.
+		score *= pointerPenalty
+	}
 	if u.kind == kindSentence && definesSubject(q.subject, toks) {
 		// "Brownfields are abandoned, idled, or underused … facilities"
 		// answers "what is a brownfield"; "EPA's Brownfield Program
@@ -1798,6 +1815,22 @@ func enumerates(text string) bool {
 		}
 	}
 	return commas >= 2
+}
+
+// introduces ends a sentence that introduces what follows it: an equation,
+// a list.
+var introduces = regexp.MustCompile(`(?i)\b(?:given by|as follows|calculated as|computed as|expressed as|written as|defined as|obtained from)\s*:?\s*$`)
+
+// pointsElsewhere reports whether a sentence only says where more is to
+// be read: "For more information on C&D wastes, go to www.epa.gov/…".
+func pointsElsewhere(text string) bool {
+	t := strings.ToLower(strings.TrimLeft(text, "■•▪*-– "))
+	for _, open := range []string{"for more information", "for additional information", "for information", "more information"} {
+		if strings.HasPrefix(t, open) {
+			return guard.FormatURL.Holds(text)
+		}
+	}
+	return false
 }
 
 // holdsAside reports whether a unit's terms hold a content word of what

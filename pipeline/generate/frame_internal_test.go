@@ -310,6 +310,31 @@ func TestHoldsAside(t *testing.T) {
 	}
 }
 
+// TestSaysNothingAlone: a sentence that introduces an equation, or only
+// says where more is to be read, says nothing by itself.
+func TestSaysNothingAlone(t *testing.T) {
+	for text, want := range map[string]bool{
+		"The view factor to the ground is given by":                   true,
+		"The effective transmittance is calculated as follows:":       true,
+		"The view factor is given by Eq. 12 for every point on L.":    false,
+		"PVWatts assumes a ground reflectance of 0.2 for TMY2 files.": false,
+	} {
+		if got := introduces.MatchString(text); got != want {
+			t.Errorf("introduces(%q) = %v, want %v", text, got, want)
+		}
+	}
+	for text, want := range map[string]bool{
+		"For more information on C&D wastes, go to www.epa.gov/epaoswer/non-hw/debris/index.htm": true,
+		"■ For information on the asbestos NESHAP, go to www.epa.gov/asbestos/neshap.html":       true,
+		"For more information, contact your state agency.":                                       false,
+		"C&D wastes include wood, sheet rock and concrete; see www.epa.gov/debris.":              false,
+	} {
+		if got := pointsElsewhere(text); got != want {
+			t.Errorf("pointsElsewhere(%q) = %v, want %v", text, got, want)
+		}
+	}
+}
+
 // TestEnumerates: a sentence lists three things or more by its own
 // commas, not by those of a bracket about one of them.
 func TestEnumerates(t *testing.T) {
