@@ -204,8 +204,16 @@ var changeWords = analysis.TermSet("increase decrease reduction change differenc
 var comparedWords = map[string]bool{"more": true, "less": true, "extra": true, "additional": true}
 
 // changeOf reports whether the cue at toks[at] names what a change is of:
-// "increase in annual energy", a word or two between, or "more energy".
+// "increase in annual energy", a word or two between, "more energy", or
+// any cue after "by how much".
 func changeOf(toks []analysis.Token, at int) bool {
+	for j := 2; j < at; j++ {
+		if toks[j-2].Text == "by" && toks[j-1].Text == "how" && toks[j].Text == "much" {
+			// "by how much did v1 underpredict annual ac energy": by
+			// the difference, as often a percentage ("by 11.9 %").
+			return true
+		}
+	}
 	if at >= 1 && comparedWords[toks[at-1].Text] {
 		// "how much more energy": "about ∼0.5 % more energy".
 		return true

@@ -204,6 +204,8 @@ func TestAnalyse(t *testing.T) {
 			text: "hourly outputs: dc and ac power units"},
 		{name: "a coefficient of the speed is not a speed", in: "wind speed coeffs a and b for open rack",
 			text: "wind speed coefficients a and b for open rack"},
+		{name: "by how much asks a difference, as often a percentage", in: "by how much did v1 underpredict annual ac energy",
+			text: "by how much did v1 underpredict annual ac energy", dims: []guard.Dimension{guard.DimEnergy, guard.DimPercent}},
 		{name: "what is the thing asked after the cue", in: "the 40 km gridded irradiance - whats the abbreviation in brackets",
 			text: "the 40 km gridded irradiance - what is the abbreviation in brackets"},
 		{name: "what is the value asked after the cue", in: "the 40 km gridded irradiance - what is the max temp",
