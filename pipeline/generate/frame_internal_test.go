@@ -310,6 +310,20 @@ func TestHoldsAside(t *testing.T) {
 	}
 }
 
+// TestOrNotIsNoNegation: "X or not" asks which; "when is X not needed"
+// asks about what is not so.
+func TestOrNotIsNoNegation(t *testing.T) {
+	for text, want := range map[string]bool{
+		"ground reflected poa in pvwatts - isotropic or not":   false,
+		"whether or not the ground reflected poa is isotropic": false,
+		"when is an EIS not needed under NEPA":                 true,
+	} {
+		if got := parseQuestion(text, "general", "simple", guard.Expectation{}).negated; got != want {
+			t.Errorf("negated(%q) = %v, want %v", text, got, want)
+		}
+	}
+}
+
 // TestSaysNothingAlone: a sentence that introduces an equation, or only
 // says where more is to be read, says nothing by itself.
 func TestSaysNothingAlone(t *testing.T) {

@@ -302,6 +302,11 @@ func parseQuestion(text, category, complexity string, expect guard.Expectation) 
 		}
 	}
 	for i, t := range toks {
+		if i > 0 && toks[i-1].Text == "or" && t.Text == "not" {
+			// "isotropic or not", "whether or not": an alternative,
+			// not a question about what is not so.
+			continue
+		}
 		q.negated = q.negated || !aside[i] && guard.NegatesVerb(t.Text)
 	}
 	kept := guard.WithoutAside(text)

@@ -649,6 +649,10 @@ func namesValue(toks []analysis.Token) bool {
 // "which loss types".
 var kindWords = analysis.TermSet("component type kind option source format")
 
+// cueVerbs are cues that, after "to", are verbs: "to weight", "to power",
+// "to cost".
+var cueVerbs = map[string]bool{"weight": true, "power": true, "cost": true, "rate": true, "size": true, "load": true, "space": true}
+
 // valueNouns after "which" ask for a value all the same.
 var valueNouns = map[string]bool{"year": true, "years": true, "date": true, "dates": true, "day": true,
 	"days": true, "month": true, "months": true, "value": true, "values": true, "number": true, "numbers": true,
@@ -675,6 +679,11 @@ func firstCue(toks []analysis.Token, cues *analysis.PhraseTable[[]guard.Dimensio
 		if i > 0 && mountKinds[toks[i-1].Text+" "+toks[i].Text] && (i+1 == len(toks) || !angleWords[toks[i+1].Text]) {
 			// "table 8 elkins fixed tilt increase": a fixed-tilt array
 			// is a kind of system; "fixed tilt angle" asks an angle.
+			continue
+		}
+		if i > 0 && toks[i-1].Text == "to" && cueVerbs[toks[i].Text] {
+			// "what does it use to weight it": to weight is to weigh
+			// one thing against others, no mass is asked for.
 			continue
 		}
 		if strings.HasSuffix(toks[i].Text, "ly") {
