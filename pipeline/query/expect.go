@@ -41,6 +41,7 @@ var strongCues = analysis.NewPhraseTable(map[string][]guard.Dimension{
 	"how hot": temperature, "how cold": temperature, "how warm": temperature, "how heavy": {guard.DimMass},
 	"how fast": {guard.DimSpeed}, "how old": {guard.DimTime, guard.DimDate},
 	"what year": date, "which year": date, "what date": date, "year": date,
+	"deadline": {guard.DimDate, guard.DimTime}, "due date": date, "expiration date": date, "expiry date": date,
 	"wind speed": {guard.DimSpeed},
 
 	"depth": length, "length": length, "width": length, "height": length, "spacing": length,

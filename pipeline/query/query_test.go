@@ -208,6 +208,8 @@ func TestAnalyse(t *testing.T) {
 			text: "by how much did v1 underpredict annual ac energy", dims: []guard.Dimension{guard.DimEnergy, guard.DimPercent}},
 		{name: "a cue after to is a verb", in: "ground reflected poa in pvwatts - isotropic or not, and what does it use to weight it",
 			text: "ground reflected poa in pvwatts - isotropic or not, and what does it use to weight it"},
+		{name: "a deadline is a date or a time", in: "voluntary diesel retrofit program - application deadline for contractors",
+			text: "voluntary diesel retrofit program - application deadline for contractors", dims: []guard.Dimension{guard.DimDate, guard.DimTime}},
 		{name: "what is the thing asked after the cue", in: "the 40 km gridded irradiance - whats the abbreviation in brackets",
 			text: "the 40 km gridded irradiance - what is the abbreviation in brackets"},
 		{name: "what is the value asked after the cue", in: "the 40 km gridded irradiance - what is the max temp",
