@@ -110,6 +110,7 @@ func TestExpectedRefusesTheWrongKindAndCase(t *testing.T) {
 		{"premium and thin film asked, thin film answered", Expectation{Qualifiers: Qualifiers("temp coeff for premium and thin film modules")}, "Thin film modules have a temperature coefficient of -0.20 %/°C [S1].", None},
 		{"240 V asked, 208 V answered", Expectation{Described: Values("the 240 V variant")}, "Vac (V): 208; Paco (W): 6007 [S1].", QualifierMismatch},
 		{"SAM asked, a passage that names no tool", Expectation{Qualifiers: Qualifiers("default losses in SAM")}, "The minimum trench depth for DC cables is 800 mm [S1].", QualifierMismatch},
+		{"Aurora asked, PVWatts' default answered", Expectation{Qualifiers: Qualifiers("aurora solar default mismatch loss - same 2% as pvwatts")}, "The PVWatts default mismatch loss is 2 % [S1].", QualifierMismatch},
 		{"gcr 0.25 asked, GCR of 0.4 answered", Expectation{Labelled: LabelledNumbers("pitch at gcr 0.25")}, "For a 2-Up portrait system with a GCR of 0.4 the pitch is 11.92 m [S1].", QualifierMismatch},
 		{"gcr 0.25 asked and answered", Expectation{Labelled: LabelledNumbers("pitch at gcr 0.25")}, "For a GCR of 0.25 the pitch is 9.536 m [S1].", None},
 		{"a phone number asked, none given", Expectation{Format: FormatPhone}, "The minimum trench depth for DC cables is 800 mm [S1].", AnswerTypeMismatch},

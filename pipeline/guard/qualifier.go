@@ -47,7 +47,7 @@ var qualifierGroups = [][][]string{
 	// naming a tool is answered only by a passage that names it (see
 	// scopeGroups).
 	{{"PVWatts"}, {"SAM", "System Advisor Model"}, {"PVsyst"}, {"PVGIS"}, {"HelioScope"}, {"PV*SOL", "PVSOL"},
-		{"RETScreen"}},
+		{"RETScreen"}, {"Aurora Solar", "Aurora"}, {"PlantPredict"}, {"PVcase"}, {"OpenSolar"}, {"SolarFarmer"}},
 	{{"onshore"}, {"offshore"}},
 	{{"northern hemisphere"}, {"southern hemisphere"}},
 	{{"front side", "front-side", "frontside"}, {"rear side", "rear-side", "rearside", "back side", "backside"}},
