@@ -1514,6 +1514,11 @@ func (e *Extractive) score(q question, u unit, terms map[string]bool, ctx unitCo
 	if c.quote == "" || !c.typed && !q.expect.AcceptsValues(c.quote, said, ownNumbers(q, said)) && !acceptsEntries(q, ctx.entries) {
 		return candidate{}, false
 	}
+	if unknownAsked(q, c.quote) {
+		// "default FP=1, HCPV=0, LCPV=?" for "dflt fd for lcpv
+		// modules": the document does not know the value asked.
+		return candidate{}, false
+	}
 	if setAside(q, said) {
 		// "premium eff range in the text (not the ~19% in table 3)":
 		// the table's 19 % is what the question does not ask for.
@@ -1815,6 +1820,21 @@ func enumerates(text string) bool {
 		}
 	}
 	return commas >= 2
+}
+
+// unknownMark is a value written as unknown: "LCPV=?", "Vintage: TBD",
+// "Weight: n/a".
+var unknownMark = regexp.MustCompile(`(?i)([\pL\pN][\pL\pN_-]*)\s*[=:]\s*(?:\?|tbd|n/a)(?:\W|$)`)
+
+// unknownAsked reports whether the quote writes the value of a word the
+// question names as unknown.
+func unknownAsked(q question, quote string) bool {
+	for _, m := range unknownMark.FindAllStringSubmatch(quote, -1) {
+		if q.words[strings.ToLower(m[1])] {
+			return true
+		}
+	}
+	return false
 }
 
 // introduces ends a sentence that introduces what follows it: an equation,

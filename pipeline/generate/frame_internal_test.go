@@ -324,6 +324,20 @@ func TestOrNotIsNoNegation(t *testing.T) {
 	}
 }
 
+// TestUnknownAsked: a value written as unknown for the word asked is no
+// value; the known values beside it still are.
+func TestUnknownAsked(t *testing.T) {
+	quote := "Heading: fd; Description: Fraction of POA diffuse irradiance used by module; default FP=1, HCPV=0, LCPV=?"
+	for question, want := range map[string]bool{
+		"default fd for lcpv modules per the module db legend": true,
+		"default fd for hcpv modules per the module db legend": false,
+	} {
+		if got := unknownAsked(parseQuestion(question, "general", "simple", guard.Expectation{}), quote); got != want {
+			t.Errorf("unknownAsked(%q) = %v, want %v", question, got, want)
+		}
+	}
+}
+
 // TestSaysNothingAlone: a sentence that introduces an equation, or only
 // says where more is to be read, says nothing by itself.
 func TestSaysNothingAlone(t *testing.T) {
