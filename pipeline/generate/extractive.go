@@ -1514,6 +1514,12 @@ func (e *Extractive) score(q question, u unit, terms map[string]bool, ctx unitCo
 	if c.quote == "" || !c.typed && !q.expect.AcceptsValues(c.quote, said, ownNumbers(q, said)) && !acceptsEntries(q, ctx.entries) {
 		return candidate{}, false
 	}
+	if u.kind == kindRow && echoesNumbers(q, c.quote) {
+		// "V2 — Date: 2001" for "which conference was the 2001 version
+		// 2 paper presented at": the row gives back the question's own
+		// number and says nothing else.
+		return candidate{}, false
+	}
 	if unknownAsked(q, c.quote) {
 		// "default FP=1, HCPV=0, LCPV=?" for "dflt fd for lcpv
 		// modules": the document does not know the value asked.
@@ -1820,6 +1826,27 @@ func enumerates(text string) bool {
 		}
 	}
 	return commas >= 2
+}
+
+// echoesNumbers reports whether a table row's quote ("V2 — Date: 2001")
+// gives nothing but numbers the question states: every cell after the
+// row's name is a number of the question.
+func echoesNumbers(q question, quote string) bool {
+	_, cells, ok := strings.Cut(quote, " — ")
+	if !ok {
+		return false
+	}
+	for _, cell := range strings.Split(cells, "; ") {
+		_, value, ok := strings.Cut(cell, ": ")
+		if !ok {
+			return false
+		}
+		vs := guard.Values(value)
+		if len(vs) != 1 || strings.TrimSpace(value) != vs[0].Text || !q.numbers[vs[0].Num] {
+			return false
+		}
+	}
+	return true
 }
 
 // unknownMark is a value written as unknown: "LCPV=?", "Vintage: TBD",

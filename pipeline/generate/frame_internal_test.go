@@ -338,6 +338,22 @@ func TestUnknownAsked(t *testing.T) {
 	}
 }
 
+// TestEchoesNumbers: a row that gives back only the question's own
+// numbers says nothing; one that gives another value, or a word, does.
+func TestEchoesNumbers(t *testing.T) {
+	q := parseQuestion("which conference was the 2001 pvwatts v2 paper presented at", "general", "simple", guard.Expectation{})
+	for quote, want := range map[string]bool{
+		"V2 — Date: 2001":                    true,
+		"V2 — Date: 2003":                    false,
+		"V2 — Date: 2001; Status: Retiring":  false,
+		"The V2 paper was presented in 2001": false,
+	} {
+		if got := echoesNumbers(q, quote); got != want {
+			t.Errorf("echoesNumbers(%q) = %v, want %v", quote, got, want)
+		}
+	}
+}
+
 // TestSaysNothingAlone: a sentence that introduces an equation, or only
 // says where more is to be read, says nothing by itself.
 func TestSaysNothingAlone(t *testing.T) {
