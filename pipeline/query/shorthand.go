@@ -100,6 +100,9 @@ var ampersand = regexp.MustCompile(`(?:^|\s)&(?:\s|$)`)
 // "tamb hi/lo". Alone, "hi" greets and "lo" is rarely a word at all.
 var loHi = regexp.MustCompile(`(?i)\b(lo|hi)\s*/\s*(lo|hi)\b`)
 
+// loHiEnds spells out the ends loHi reads.
+var loHiEnds = map[string]string{"lo": "low", "hi": "high"}
+
 // numberOf is "number of" clipped: "no. of", "# of", "num of", "nr of".
 var numberOf = regexp.MustCompile(`(?i)(?:\bno\.?|#|\bnum|\bnr)\s*of\b`)
 
@@ -112,8 +115,7 @@ func expandWith(text string) (string, []Correction) {
 	})
 	text = loHi.ReplaceAllStringFunc(text, func(m string) string {
 		ends := loHi.FindStringSubmatch(m)
-		to := map[string]string{"lo": "low", "hi": "high"}
-		a, b := to[strings.ToLower(ends[1])], to[strings.ToLower(ends[2])]
+		a, b := loHiEnds[strings.ToLower(ends[1])], loHiEnds[strings.ToLower(ends[2])]
 		if a == b {
 			return m
 		}
