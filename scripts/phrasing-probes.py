@@ -23,6 +23,8 @@ import random
 import re
 import sys
 
+from probefile import write_probes
+
 SRC = sys.argv[1] if len(sys.argv) > 1 else "eval/domain/questions.jsonl"
 OUT = sys.argv[2] if len(sys.argv) > 2 else "eval/domain/phrasing-probes.jsonl"
 
@@ -104,10 +106,7 @@ def main():
         if kind is stray and "stray-number" not in p["tags"]:
             p["tags"] = p["tags"] + ["stray-number"]
         out.append(p)
-    with open(OUT, "w") as f:
-        for p in out:
-            f.write(json.dumps(p, ensure_ascii=False) + "\n")
-    print(f"{len(out)} probes written to {OUT}")
+    write_probes(out, OUT)
 
 
 if __name__ == "__main__":

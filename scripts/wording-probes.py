@@ -25,6 +25,8 @@ import random
 import re
 import sys
 
+from probefile import write_probes
+
 SRC = sys.argv[1] if len(sys.argv) > 1 else "eval/domain/questions.jsonl"
 OUT = sys.argv[2] if len(sys.argv) > 2 else "eval/domain/wording-probes.jsonl"
 
@@ -106,10 +108,7 @@ def main():
             p["question"] = v
             p["tags"] = r["tags"] + ["wording-" + kind.__name__]
             out.append(p)
-    with open(OUT, "w") as f:
-        for p in out:
-            f.write(json.dumps(p, ensure_ascii=False) + "\n")
-    print(f"{len(out)} probes written to {OUT}")
+    write_probes(out, OUT)
 
 
 if __name__ == "__main__":

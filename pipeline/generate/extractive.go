@@ -1828,16 +1828,16 @@ func enumerates(text string) bool {
 	return commas >= 2
 }
 
-// echoesNumbers reports whether a table row's quote ("V2 — Date: 2001")
-// gives nothing but numbers the question states: every cell after the
-// row's name is a number of the question.
+// echoesNumbers reports whether a table row's quote ("V2 — Date: 2001",
+// as quoteText writes it) gives nothing but numbers the question states:
+// every cell after the row's name is a number of the question.
 func echoesNumbers(q question, quote string) bool {
-	_, cells, ok := strings.Cut(quote, " — ")
+	_, cells, ok := strings.Cut(quote, rowLabelSep)
 	if !ok {
 		return false
 	}
-	for _, cell := range strings.Split(cells, "; ") {
-		_, value, ok := strings.Cut(cell, ": ")
+	for _, cell := range strings.Split(cells, rowCellSep) {
+		_, value, ok := strings.Cut(cell, rowValueSep)
 		if !ok {
 			return false
 		}

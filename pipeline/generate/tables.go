@@ -184,7 +184,7 @@ func askedCells(q question, u unit) (text string, typed, none bool) {
 	}
 	if unitCol > 0 && (q.expect.WantsUnit || len(asked) == 0 && len(heads) == 2) {
 		// The unit is asked for, or is all the row says of its label.
-		return strings.TrimSpace(cells[0]) + " — " + strings.TrimSpace(heads[unitCol]) + ": " + strings.TrimSpace(cells[unitCol]), q.expect.WantsUnit, false
+		return strings.TrimSpace(cells[0]) + rowLabelSep + strings.TrimSpace(heads[unitCol]) + rowValueSep + strings.TrimSpace(cells[unitCol]), q.expect.WantsUnit, false
 	}
 	if len(asked) == 0 {
 		return "", false, false
@@ -199,10 +199,18 @@ func askedCells(q question, u unit) (text string, typed, none bool) {
 	parts := make([]string, len(asked))
 	for i, j := range asked {
 		// A cell ending a sentence does not end the quote: "…predictions; Date: 2003".
-		parts[i] = strings.TrimSpace(heads[j]) + ": " + strings.TrimSuffix(strings.TrimSpace(cells[j]), ".")
+		parts[i] = strings.TrimSpace(heads[j]) + rowValueSep + strings.TrimSuffix(strings.TrimSpace(cells[j]), ".")
 	}
-	return label + " — " + strings.Join(parts, "; "), typed, false
+	return label + rowLabelSep + strings.Join(parts, rowCellSep), typed, false
 }
+
+// A table row is quoted as its label, then the cells asked, each with its
+// column's heading: "V2 — Date: 2001; Status: Retiring in 2014".
+const (
+	rowLabelSep = " — "
+	rowCellSep  = "; "
+	rowValueSep = ": "
+)
 
 // dimHeaders name a column by the dimension of its values.
 var dimHeaders = map[string]guard.Dimension{"date": guard.DimDate, "year": guard.DimDate}
