@@ -117,6 +117,9 @@ const (
 	// asidePenalty weighs down a sentence about what the question sets
 	// aside.
 	asidePenalty = 0.6
+	// asideListBonus lifts a sentence that lists what the question sets
+	// aside among other things: the others are what it asks.
+	asideListBonus = 1.25
 	// introductionPenalty weighs down a sentence that only introduces what
 	// follows it (introduces).
 	introductionPenalty = 0.3
@@ -1586,13 +1589,17 @@ func (e *Extractive) score(q question, u unit, terms map[string]bool, ctx unitCo
 			score *= missingTypePenalty
 		}
 	}
-	if u.kind == kindSentence && (holdsAside(q, terms) || prev != nil && holdsAside(q, prev)) && !enumerates(u.text) {
+	if u.kind == kindSentence && (holdsAside(q, terms) || prev != nil && holdsAside(q, prev)) {
 		// "besides PV, which other technologies can SAM simulate": a
 		// sentence about PV is about what the question sets aside; one
 		// that lists PV among others lists what is asked. The sentence
 		// quoted before this one speaks for it ("… for residential
 		// construction. Go to …").
-		score *= asidePenalty
+		if enumerates(u.text) {
+			score = min(1, score*asideListBonus)
+		} else {
+			score *= asidePenalty
+		}
 	}
 	if u.kind == kindSentence && introduces.MatchString(u.text) {
 		// "The view factor to the ground is given by" introduces an
@@ -1810,23 +1817,35 @@ func otherMeasure(q question, terms map[string]bool) bool {
 // "address energy use, water use, construction materials, waste
 // reduction, and the indoor environment". Commas in brackets list what
 // the bracket says about one thing: "Average front and rear irradiance
-// (nominal, not including reflection (IAM), shade or soiling losses)".
+// (nominal, not including reflection (IAM), shade or soiling losses)";
+// but a bracket that opens with examples ("(i.e., items such as
+// batteries, thermostats, and obsolete pesticides …)") lists them.
 func enumerates(text string) bool {
-	commas, depth := 0, 0
-	for _, r := range text {
+	commas, from := 0, 0
+	var brackets []bool // for each open bracket: whether it lists examples
+	for i, r := range text {
 		switch r {
 		case '(', '[':
-			depth++
+			m := examplesOpen.FindStringIndex(text[i+1:])
+			brackets = append(brackets, m != nil)
+			if m != nil {
+				from = i + 1 + m[1] // "(i.e., " lists nothing yet
+			}
 		case ')', ']':
-			depth = max(depth-1, 0)
+			if len(brackets) > 0 {
+				brackets = brackets[:len(brackets)-1]
+			}
 		case ',':
-			if depth == 0 {
+			if i >= from && (len(brackets) == 0 || brackets[len(brackets)-1]) {
 				commas++
 			}
 		}
 	}
 	return commas >= 2
 }
+
+// examplesOpen opens a bracket that lists examples.
+var examplesOpen = regexp.MustCompile(`^(?i)\s*(?:e\.g\.|i\.e\.|including|(?:items )?such as),?\s`)
 
 // echoesNumbers reports whether a table row's quote ("V2 — Date: 2001",
 // as quoteText writes it) gives nothing but numbers the question states:
@@ -2284,6 +2303,7 @@ var synonyms = func() map[string][]string {
 		{"haul", "transport"},
 		{"hauler", "transporter"},
 		{"keep", "maintain", "retain"},
+		{"jobsite", "worksite", "site"},
 	}
 	m := map[string][]string{}
 	for _, g := range groups {

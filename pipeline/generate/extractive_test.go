@@ -770,6 +770,14 @@ func TestExtractiveReadsTheQuestion(t *testing.T) {
 					"The elements of the green building program address energy use, water use, construction materials, waste reduction, and the indoor environment. "+
 					"For more information on EPA’s green building program, go to www.epa.gov/greenbuilding/.")},
 			want: "The elements of the green building program address energy use, water use, construction materials, waste reduction, and the indoor environment [S1]."},
+		{name: "a list that holds what the question sets aside answers what else", question: "haz waste examples on a jobsite besides solvents + paint",
+			category: "general", chunks: []store.Chunk{epaPage(31, 3, "SOLID AND HAZARDOUS WASTES",
+				"Examples of materials at construction sites that may be classified as hazardous wastes include: spent cleaners (e.g., organic solvents), "+
+					"paints (including lead-based paint), used oil, paint thinners. "+
+					"The requirements for generators of hazardous wastes are based on the amount of hazardous wastes generated. "+
+					"The RCRA regulations specify the time hazardous wastes can be stored at a site.")},
+			want: "Examples of materials at construction sites that may be classified as hazardous wastes include: spent cleaners (e.g., organic solvents), " +
+				"paints (including lead-based paint), used oil, paint thinners [S1]."},
 		{name: "a list's opening sentence says what its items are", question: "cloudy day in june for the short run option",
 			category: "general", chunks: []store.Chunk{{ID: "iea/1/5", DocID: "iea", DocNumber: "IEA-PVPS-T13-BIFI", Page: 2, Index: 5, Section: "Scenarios",
 				Text: "▪ Maximum tracker rotation angle = 55 deg\n▪ If the simulation model used takes too much time to run an entire year for each " +

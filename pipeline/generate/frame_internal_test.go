@@ -380,7 +380,8 @@ func TestSaysNothingAlone(t *testing.T) {
 }
 
 // TestEnumerates: a sentence lists three things or more by its own
-// commas, not by those of a bracket about one of them.
+// commas, not by those of a bracket about one of them, but by those of a
+// bracket of examples.
 func TestEnumerates(t *testing.T) {
 	tests := []struct {
 		text string
@@ -389,6 +390,9 @@ func TestEnumerates(t *testing.T) {
 		{"The thermal model uses the total incident POA irradiance, wind speed, and dry bulb temperature.", true},
 		{"▪ Average front and rear irradiance (nominal, not including reflection (IAM), shade or soiling losses) for every hour.", false},
 		{"A GCR of 1 indicates no space between adjacent rows, and a GCR of 0 means infinite spacing.", false},
+		{"These wastes are treated as universal waste (i.e., items such as batteries, thermostats, and obsolete pesticides commonly thrown into the trash).", true},
+		{"Do you generate hazardous wastes (i.e., waste that poses potential harm to human health and the environment)?", false},
+		{"Examples include spent cleaners (e.g., organic solvents), paints (e.g., lead-based paint).", false},
 	}
 	for _, tc := range tests {
 		if got := enumerates(tc.text); got != tc.want {
