@@ -1480,6 +1480,11 @@ func (e *Extractive) score(q question, u unit, terms map[string]bool, ctx unitCo
 		}
 	}
 	partialQualifiers(q, c.matched, spelled)
+	if q.expect.Format != "" && !aboutOwner(q, c.matched) {
+		// "rcra hotline fax number": the fax number of an office the
+		// question does not name is not the one asked.
+		return candidate{}, false
+	}
 	for i, t := range q.terms {
 		got += c.matched[i] * t.weight
 	}
@@ -1897,6 +1902,24 @@ func pointsElsewhere(text string) bool {
 		}
 	}
 	return false
+}
+
+// aboutOwner reports whether a unit (with its context, section and title)
+// holds a word the question names besides those that ask for a form
+// ("phone", "fax", "link"): whose number or address is asked. A question
+// that names nothing else ("fax number?") has no owner to hold.
+func aboutOwner(q question, matched []float64) bool {
+	owned := false
+	for i, t := range q.terms {
+		if t.frame || t.form || analysis.IsStopword(t.term) {
+			continue
+		}
+		if matched[i] > 0 {
+			return true
+		}
+		owned = true
+	}
+	return !owned
 }
 
 // holdsAside reports whether a unit's terms hold a content word of what

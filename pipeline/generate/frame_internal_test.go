@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/cewhq/cew/pipeline/guard"
+	"github.com/cewhq/cew/pipeline/query"
 	"github.com/cewhq/cew/store"
 	"github.com/cewhq/cew/store/analysis"
 )
@@ -687,6 +688,38 @@ func TestOtherSide(t *testing.T) {
 	for _, tc := range tests {
 		if got := otherSide(q, tc.own, tc.fuller); got != tc.want {
 			t.Errorf("%s: otherSide = %v, want %v", tc.name, got, tc.want)
+		}
+	}
+}
+
+// TestAboutOwner: a contact number asked for something the question names
+// is one a unit says of that thing; a question that names nothing else
+// takes any number of the form.
+func TestAboutOwner(t *testing.T) {
+	tests := []struct {
+		question string
+		matched  []string // the question's terms the unit holds
+		want     bool
+	}{
+		{"rcra hotline fax number", []string{"fax", "number"}, false},
+		{"rcra hotline fax number", []string{"rcra", "fax", "number"}, true},
+		{"fax number", []string{"fax", "number"}, true},
+		{"nmfs website", []string{"web", "site"}, false},
+	}
+	for _, tc := range tests {
+		qa := query.Analyse(tc.question, query.Input{})
+		q := parseQuestion(qa.Text, "general", "simple", qa.Expect)
+		if q.expect.Format == "" {
+			t.Fatalf("%q: no form asked", tc.question)
+		}
+		matched := make([]float64, len(q.terms))
+		for i, term := range q.terms {
+			if slices.Contains(tc.matched, term.term) {
+				matched[i] = 1
+			}
+		}
+		if got := aboutOwner(q, matched); got != tc.want {
+			t.Errorf("%q holding %v: aboutOwner = %v, want %v", tc.question, tc.matched, got, tc.want)
 		}
 	}
 }
