@@ -490,7 +490,7 @@ func dropUnlabelledRecords(q question, cands []candidate, units []unit) []candid
 func rowLabels(q question) []string {
 	var labels []string
 	for i, t := range q.terms {
-		if t.exact && !t.code && !t.frame && !q.isQualifier[i] && !isUnit(t.term) && len(guard.Values(t.term)) == 0 &&
+		if t.exact && !t.code && !t.frame && !q.isQualifier[i] && (q.contrasted[t.term] || !isUnit(t.term)) && len(guard.Values(t.term)) == 0 &&
 			strings.ContainsFunc(t.term, unicode.IsLetter) && strings.ContainsFunc(t.term, unicode.IsDigit) {
 			labels = append(labels, t.term)
 		}
@@ -843,6 +843,11 @@ func sortByScore(cands []candidate) {
 // answers a simple question; a complex one may take more (see combine).
 func (e *Extractive) decide(q question, cands []candidate, total float64) []candidate {
 	picked := e.pick(q, cands, total)
+	if q.versus && !bothSides(q, picked) {
+		// "blueplanet 40.0 tl3 idcmax - M1 vs M3": the M1 row alone
+		// answers half the question as if it were all of it.
+		return nil
+	}
 	for i, t := range q.terms {
 		if t.lettered != nil && !slices.ContainsFunc(picked, func(c candidate) bool { return c.matched[i] == 1 }) {
 			// "hub height ref-a vs ref-b": an answer that says nothing of
@@ -993,6 +998,16 @@ func variants(q question, cands []candidate) []candidate {
 	if best.kind != kindRecord {
 		return nil
 	}
+	if q.versus {
+		// "blueplanet 40.0 tl3 idcmax - M1 vs M3": the row of the other
+		// side is the other half of the answer.
+		sides := otherRows(cands, func(c candidate) bool {
+			return c.score >= variantModelShare*best.score && sameCodes(q, c, best) && addsSide(q, c, best)
+		})
+		if len(sides) > 0 {
+			return sides
+		}
+	}
 	if !slices.ContainsFunc(q.terms, func(t qterm) bool { return t.code }) {
 		return labelledRows(q, cands)
 	}
@@ -1118,6 +1133,17 @@ func sameCodes(q question, c, best candidate) bool {
 		}
 	}
 	return true
+}
+
+// addsSide reports whether c holds a word either side of "vs" (see
+// question.contrasted) that best does not.
+func addsSide(q question, c, best candidate) bool {
+	for i, t := range q.terms {
+		if q.contrasted[t.term] && !t.frame && c.matched[i] == 1 && best.matched[i] < 1 {
+			return true
+		}
+	}
+	return false
 }
 
 // addsExact reports whether c holds a number or identifier of the question
@@ -1902,6 +1928,23 @@ func pointsElsewhere(text string) bool {
 		}
 	}
 	return false
+}
+
+// bothSides reports whether the picked candidates speak of each case a
+// question sets side by side by the words either side of "vs" ("M1 vs
+// M3"; see question.contrasted): a unit (or its section) says each of
+// them that is a number or an identifier. Words ("standard vs with the
+// cold weather option") may be said otherwise.
+func bothSides(q question, picked []candidate) bool {
+	for i, t := range q.terms {
+		if !q.contrasted[t.term] || !t.exact || t.frame {
+			continue
+		}
+		if !slices.ContainsFunc(picked, func(c candidate) bool { return c.matched[i] >= sectionWeight }) {
+			return false
+		}
+	}
+	return true
 }
 
 // aboutOwner reports whether a unit (with its context, section and title)

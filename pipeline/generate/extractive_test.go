@@ -778,6 +778,11 @@ func TestExtractiveReadsTheQuestion(t *testing.T) {
 					"The RCRA regulations specify the time hazardous wastes can be stored at a site.")},
 			want: "Examples of materials at construction sites that may be classified as hazardous wastes include: spent cleaners (e.g., organic solvents), " +
 				"paints (including lead-based paint), used oil, paint thinners [S1]."},
+		{name: "one side of a versus question is not its answer", question: "blueplanet 40.0 tl3 idcmax - M1 vs M3",
+			category: "technical_value", chunks: []store.Chunk{blueplanetM1}, want: generate.NotFoundText},
+		{name: "both sides of a versus question", question: "blueplanet 40.0 tl3 idcmax - M1 vs M3",
+			category: "technical_value", chunks: []store.Chunk{blueplanetM1, blueplanetM3},
+			want: "Name: KACO: blueplanet 40.0 TL3 M1 480V [CEC 2013]; Idcmax (A): 108 [S1]. Name: KACO: blueplanet 40.0 TL3 M3 480V [CEC 2013]; Idcmax (A): 36 [S2]."},
 		{name: "a list's opening sentence says what its items are", question: "cloudy day in june for the short run option",
 			category: "general", chunks: []store.Chunk{{ID: "iea/1/5", DocID: "iea", DocNumber: "IEA-PVPS-T13-BIFI", Page: 2, Index: 5, Section: "Scenarios",
 				Text: "▪ Maximum tracker rotation angle = 55 deg\n▪ If the simulation model used takes too much time to run an entire year for each " +

@@ -45,6 +45,12 @@ var (
 	hourlyFields = store.Chunk{ID: "nrel/1/17", DocID: "nrel", DocNumber: "NREL-TP-6A20-62641", Title: "PVWatts Version 5 Manual", Page: 8,
 		Section: "Table 5. Hourly Input Data Fields", Text: "Table 5. Hourly Input Data Fields\nField | Units/Values\nYear | 1950-2050\n" +
 			"Month | 1-12\nDay | 1-31\nHour | 0-23\nDirect normal irradiance (DNI) | W/m2\nDiffuse horizontal irradiance (DHI) | W/m2"}
+	// blueplanetM1 and blueplanetM3 are two variants of a model in the
+	// CEC inverter list.
+	blueplanetM1 = store.Chunk{ID: "cec/1/1634", DocID: "cec", DocNumber: "CEC-INVERTERS", Sheet: "CEC_Inverters", Row: 1634,
+		Text: "Name: KACO: blueplanet 40.0 TL3 M1 480V [CEC 2013]; Vac (V): 480; Paco (W): 40000; Idcmax (A): 108"}
+	blueplanetM3 = store.Chunk{ID: "cec/1/1636", DocID: "cec", DocNumber: "CEC-INVERTERS", Sheet: "CEC_Inverters", Row: 1636,
+		Text: "Name: KACO: blueplanet 40.0 TL3 M3 480V [CEC 2013]; Vac (V): 480; Paco (W): 40000; Idcmax (A): 36"}
 	// versionHistory is Table 1 of the PVWatts manual as ingest rebuilds
 	// its wrapped rows.
 	versionHistory = store.Chunk{

@@ -144,6 +144,9 @@ type question struct {
 	// ("glass/mc-si vs glass/c-si"): each is a part of the answer,
 	// however little of the question's weight its words carry.
 	versus bool
+	// contrasted are the words either side of "vs" ("M1 vs M3"): each
+	// names one of the cases, which need not hold the other's.
+	contrasted map[string]bool
 	// sides are the terms said before and after the first "vs" of such a
 	// question: "es-180-rl-t isco, the 2008 measured row vs the 2008 (E)
 	// one" names the (E) row on its second side only.
@@ -290,14 +293,24 @@ func parseQuestion(text, category, complexity string, expect guard.Expectation) 
 	if q.versus {
 		q.sides = [2]map[string]bool{{}, {}}
 		side := 0
-		for _, t := range toks {
+		q.contrasted = map[string]bool{}
+		for i, t := range toks {
 			if t.Text == "vs" || t.Text == "versus" {
 				side = 1
+				if i > 0 && i+1 < len(toks) {
+					q.contrasted[toks[i-1].Term], q.contrasted[toks[i+1].Term] = true, true
+				}
 				continue
 			}
 			q.sides[side][t.Term] = true
 			if bracketedLetter(text, t) {
 				q.sides[side]["("+t.Text+")"] = true // the mark's term, see markName
+			}
+		}
+		for i, t := range q.terms {
+			if q.contrasted[t.term] {
+				// "tl3 idcmax - M1 vs M3": the M3 row need not hold M1.
+				q.terms[i].code = false
 			}
 		}
 	}
