@@ -234,6 +234,7 @@ func (e *Extractive) Generate(ctx context.Context, req Request) (Result, error) 
 	}
 	cands, total := e.candidates(q, req.Chunks)
 	cands = e.rerankBySense(ctx, q, req, cands)
+	preferFuller(q, cands)
 	var picked []candidate
 	if len(cands) > 0 {
 		picked = e.decide(q, cands, total)
@@ -380,6 +381,49 @@ func (e *Extractive) candidates(q question, chunks []store.Chunk) ([]candidate, 
 	}
 	sortByScore(cands)
 	return cands, total
+}
+
+// fullerShare is how close to the best sentence's score one that says
+// more of the question must come to go before it.
+const fullerShare = 0.9
+
+// preferFuller puts first the sentence, among those scoring close to the
+// best one, that holds every word of the question the best one holds and
+// one more itself where the best one has it only from its context: "nmfs
+// website" is answered by the long sentence that lists NMFS with its
+// address, not by the short one after it that gives another office's
+// address and names NMFS only by following it. Length alone weighs a
+// sentence down (see longUnitWords); saying less of the question should
+// not win by it.
+func preferFuller(q question, cands []candidate) {
+	if len(cands) < 2 || cands[0].kind != kindSentence {
+		return
+	}
+	best := cands[0]
+	for k, c := range cands[1:] {
+		if c.score < fullerShare*best.score {
+			return
+		}
+		if c.kind == kindSentence && fuller(q, c, best) {
+			copy(cands[1:k+2], cands[:k+1])
+			cands[0] = c
+			return
+		}
+	}
+}
+
+// fuller reports whether a holds every word of the question b holds, as
+// fully, and holds itself one that b holds only by its context, section
+// or title.
+func fuller(q question, a, b candidate) bool {
+	more := false
+	for i, t := range q.terms {
+		if a.matched[i] < b.matched[i] {
+			return false
+		}
+		more = more || !t.frame && a.matched[i] == 1 && b.matched[i] > 0 && b.matched[i] < 1
+	}
+	return more
 }
 
 // dropUnnamedDocuments keeps to the documents the question names by two

@@ -783,6 +783,16 @@ func TestExtractiveReadsTheQuestion(t *testing.T) {
 		{name: "both sides of a versus question", question: "blueplanet 40.0 tl3 idcmax - M1 vs M3",
 			category: "technical_value", chunks: []store.Chunk{blueplanetM1, blueplanetM3},
 			want: "Name: KACO: blueplanet 40.0 TL3 M1 480V [CEC 2013]; Idcmax (A): 108 [S1]. Name: KACO: blueplanet 40.0 TL3 M3 480V [CEC 2013]; Idcmax (A): 36 [S2]."},
+		{name: "the sentence that names what is asked goes before a shorter one that only follows it", question: "nmfs website listed in the endangered species section",
+			category: "general", chunks: []store.Chunk{epaPage(40, 7, "ENDANGERED SPECIES",
+				"If your activities could impact these species or habitats, you may be required to develop mitigation strategies to minimize the impacts. "+
+					"Prior to construction, you should consult with the local office of the U.S. Fish and Wildlife Service (http://endangered.fws.gov), "+
+					"the National Marine Fisheries Service (www.nmfs.noaa.gov), as well as your local conservation agency, to determine if your project "+
+					"could harm endangered or threatened species, and if so, what to do about it. "+
+					"For information on the Endangered Species Act, go to http://endangered.fws.gov /policies/index.html.")},
+			want: "Prior to construction, you should consult with the local office of the U.S. Fish and Wildlife Service (http://endangered.fws.gov), " +
+				"the National Marine Fisheries Service (www.nmfs.noaa.gov), as well as your local conservation agency, to determine if your project " +
+				"could harm endangered or threatened species, and if so, what to do about it [S1]."},
 		{name: "a list's opening sentence says what its items are", question: "cloudy day in june for the short run option",
 			category: "general", chunks: []store.Chunk{{ID: "iea/1/5", DocID: "iea", DocNumber: "IEA-PVPS-T13-BIFI", Page: 2, Index: 5, Section: "Scenarios",
 				Text: "▪ Maximum tracker rotation angle = 55 deg\n▪ If the simulation model used takes too much time to run an entire year for each " +
