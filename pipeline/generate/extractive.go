@@ -324,12 +324,17 @@ func (e *Extractive) candidates(q question, chunks []store.Chunk) ([]candidate, 
 	cases := make([][]guard.Qualifier, len(chunks))
 	headers := map[string]shape{}
 	entries := map[[2]string]string{}
+	var asides []candidate // questions of the document that answer by their aside alone
 	for i, u := range units {
-		if u.asks || u.kind == kindRow && u.header == "" && u.isHeader || ReferenceSection(chunks[u.chunk].Section) && !u.entry {
-			// A question in a document, a table's header line, an entry of
-			// a reference list (but one the question names by number, or
-			// any when it asks what the list cites: see namedEntries): none
-			// is ever the answer.
+		answers := aside(0)
+		if u.asks {
+			answers = asideAnswers(q, u.text)
+		}
+		if u.asks && answers == 0 || u.kind == kindRow && u.header == "" && u.isHeader || ReferenceSection(chunks[u.chunk].Section) && !u.entry {
+			// A question in a document (but for what its aside states),
+			// a table's header line, an entry of a reference list (but
+			// one the question names by number, or any when it asks what
+			// the list cites: see namedEntries): none is ever the answer.
 			continue
 		}
 		if cases[u.chunk] == nil && len(q.expect.Qualifiers) > 0 {
@@ -341,9 +346,19 @@ func (e *Extractive) candidates(q question, chunks []store.Chunk) ([]candidate, 
 			uc.entries = citedEntries(u, chunks, entries)
 		}
 		c, ok := e.score(q, u, unitTerms[i], uc, total, len(chunks))
-		if ok {
+		switch {
+		case !ok:
+		case answers == asideOnly:
+			asides = append(asides, c)
+		default:
 			cands = append(cands, c)
 		}
+	}
+	if !slices.ContainsFunc(cands, func(c candidate) bool { return c.score >= e.opts.MinScore }) {
+		// What a question of the document says in passing answers only
+		// when no statement does: "(e.g., a house or college dormitory)"
+		// describes the case that the next sentences answer.
+		cands = append(cands, asides...)
 	}
 	if q.entryNumber {
 		// "report # of the tmy2 users manual": an entry that gives no
@@ -1107,6 +1122,51 @@ func labelledRows(q question, cands []candidate) []candidate {
 // a number of the question the best row lacks: "fs1050pu paco at 300v and
 // at 390v" names two rows of one model, each scored by its own voltage.
 const variantModelShare = 0.7
+
+// asideOpen opens what a sentence says in passing of a thing it names: its
+// examples ("(e.g., fluorescent light ballasts containing PCBs in the
+// potting material)", "such as wood, roof material, insulation") or its
+// gloss ("(i.e., waste that poses potential harm …)").
+var asideOpen = regexp.MustCompile(`(?i)\(\s*(?:e\.\s?g\.|i\.\s?e\.)|\bsuch as\b`)
+
+// aside is how a question a document asks may answer (see asideAnswers).
+type aside int
+
+const (
+	// asideNone: it answers nothing.
+	asideNone aside = iota
+	// asideOnly: its aside holds a word of the question that nothing
+	// else of it does; it answers when no statement does.
+	asideOnly
+	// asideStates: its aside lists what the question sets aside among
+	// others, or glosses what the question asks defined.
+	asideStates
+)
+
+// asideAnswers reports how a question a document asks ("■ Do you generate
+// C&D wastes such as wood, roof material, insulation, plaster, or sheet
+// rock at your site?") states in its aside what the question asks.
+func asideAnswers(q question, text string) aside {
+	at := asideOpen.FindStringIndex(text)
+	if at == nil {
+		return asideNone
+	}
+	said, rest := analysis.TermSet(text[at[0]:]), analysis.TermSet(text[:at[0]])
+	if q.defines && definesInline.MatchString(text) {
+		return asideStates
+	}
+	for t := range q.excluded {
+		if said[t] && !analysis.IsStopword(t) {
+			return asideStates
+		}
+	}
+	for _, t := range q.terms {
+		if !t.frame && said[t.term] && !rest[t.term] {
+			return asideOnly
+		}
+	}
+	return asideNone
+}
 
 // definesInline matches a gloss in brackets, "(i.e., …)", by which a
 // sentence says what a thing is.

@@ -793,6 +793,25 @@ func TestExtractiveReadsTheQuestion(t *testing.T) {
 			want: "Prior to construction, you should consult with the local office of the U.S. Fish and Wildlife Service (http://endangered.fws.gov), " +
 				"the National Marine Fisheries Service (www.nmfs.noaa.gov), as well as your local conservation agency, to determine if your project " +
 				"could harm endangered or threatened species, and if so, what to do about it [S1]."},
+		{name: "a question of the document lists in its aside what else there is besides what the question sets aside", question: "c&d waste examples in the epa guide besides wood + sheet rock",
+			category: "general", chunks: []store.Chunk{epaPage(41, 4, "SOLID AND HAZARDOUS WASTES",
+				"■ Do you generate construction/demolition (C&D) wastes such as wood, roof material, insulation, plaster, or sheet rock at your site? "+
+					"Most C&D wastes end up in either a municipal solid waste landfill or a landfill devoted exclusively to C&D wastes. "+
+					"Municipal solid waste landfills are subject to EPA’s landfill criteria, while state and local governments regulate most of the C&D landfills. "+
+					"Also, check with your local and state agencies for information on C&D landfills.")},
+			want: "■ Do you generate construction/demolition (C&D) wastes such as wood, roof material, insulation, plaster, or sheet rock at your site? [S1]"},
+		{name: "a question of the document answers by its aside when no statement does", question: "old fluorescent ballasts w/ pcbs - where in the ballast are the pcbs",
+			category: "general", chunks: []store.Chunk{epaPage(42, 5, "PCB WASTES",
+				"■ Do you generate polychorinated biphenol (PCB) wastes (e.g., fluorescent light ballasts containing PCBs in the potting material, "+
+					"old transformers that contain PCBs) during your construction/demolition activity? If yes, you may have to meet requirements for "+
+					"storage and disposal of PCB waste under the Toxics Substances Control Act (TSCA). For more information, go to www.epa.gov/opptintr/pcb/.")},
+			want: "■ Do you generate polychorinated biphenol (PCB) wastes (e.g., fluorescent light ballasts containing PCBs in the potting material, " +
+				"old transformers that contain PCBs) during your construction/demolition activity? [S1]"},
+		{name: "an example of the case a question of the document describes does not answer for the statement after it", question: "lbp waste from a house remodel - how does epa classify it",
+			category: "general", chunks: []store.Chunk{epaPage(43, 3, "SOLID AND HAZARDOUS WASTES",
+				"■ Do you generate lead-based paint (LBP) wastes during the remodeling or rehabilitation of a residential building (e.g., a house or college dormitory)? "+
+					"EPA considers this a household waste, which can be disposed of as municipal waste and managed according to state and local requirements.")},
+			want: "EPA considers this a household waste, which can be disposed of as municipal waste and managed according to state and local requirements [S1]."},
 		{name: "a list's opening sentence says what its items are", question: "cloudy day in june for the short run option",
 			category: "general", chunks: []store.Chunk{{ID: "iea/1/5", DocID: "iea", DocNumber: "IEA-PVPS-T13-BIFI", Page: 2, Index: 5, Section: "Scenarios",
 				Text: "▪ Maximum tracker rotation angle = 55 deg\n▪ If the simulation model used takes too much time to run an entire year for each " +
