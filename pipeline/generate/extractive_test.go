@@ -812,6 +812,15 @@ func TestExtractiveReadsTheQuestion(t *testing.T) {
 				"■ Do you generate lead-based paint (LBP) wastes during the remodeling or rehabilitation of a residential building (e.g., a house or college dormitory)? "+
 					"EPA considers this a household waste, which can be disposed of as municipal waste and managed according to state and local requirements.")},
 			want: "EPA considers this a household waste, which can be disposed of as municipal waste and managed according to state and local requirements [S1]."},
+		{name: "the word for the document the rows are in weighs as little as any word of where to look", question: "solar liberty slx 6500 paco @208 vs @240, cec list",
+			category: "technical_value", chunks: []store.Chunk{
+				{ID: "cec/1/1566", DocID: "cec", DocNumber: "CEC-INVERTERS", Sheet: "CEC_Inverters", Row: 1566, Text: "Name: Solar Liberty: SLX 6500 (208V) 208V [CEC 2012]; Vac (V): 208; Paco (W): 6430; Pdco (W): 6794.0"},
+				{ID: "cec/1/1567", DocID: "cec", DocNumber: "CEC-INVERTERS", Sheet: "CEC_Inverters", Row: 1567, Text: "Name: Solar Liberty: SLX 6500 (240V) 240V [CEC 2012]; Vac (V): 240; Paco (W): 6450; Pdco (W): 6773.1"},
+				{ID: "cec/1/1560", DocID: "cec", DocNumber: "CEC-INVERTERS", Sheet: "CEC_Inverters", Row: 1560, Text: "Name: Solar Liberty: SLX 4000 (208V) 208V [CEC 2012]; Vac (V): 208; Paco (W): 3510; Pdco (W): 3684.8"},
+				{ID: "cec/1/1568", DocID: "cec", DocNumber: "CEC-INVERTERS", Sheet: "CEC_Inverters", Row: 1568, Text: "Name: Solar Liberty: SLX 6500 (277V) 277V [CEC 2012]; Vac (V): 277; Paco (W): 6450; Pdco (W): 6742.7"},
+				{ID: "cec/1/1561", DocID: "cec", DocNumber: "CEC-INVERTERS", Sheet: "CEC_Inverters", Row: 1561, Text: "Name: Solar Liberty: SLX 4000 (240V) 240V [CEC 2012]; Vac (V): 240; Paco (W): 4020; Pdco (W): 4215.8"},
+			},
+			want: "Name: Solar Liberty: SLX 6500 (208V) 208V [CEC 2012]; Paco (W): 6430 [S1]. Name: Solar Liberty: SLX 6500 (240V) 240V [CEC 2012]; Paco (W): 6450 [S2]."},
 		{name: "a list's opening sentence says what its items are", question: "cloudy day in june for the short run option",
 			category: "general", chunks: []store.Chunk{{ID: "iea/1/5", DocID: "iea", DocNumber: "IEA-PVPS-T13-BIFI", Page: 2, Index: 5, Section: "Scenarios",
 				Text: "▪ Maximum tracker rotation angle = 55 deg\n▪ If the simulation model used takes too much time to run an entire year for each " +
