@@ -65,6 +65,8 @@ func TestAnalyse(t *testing.T) {
 			text: "scenario 4 in the iea bifacial table - which name is it"},
 		{name: "a closing note of what the answer is for removed", in: "cercla full name? need it spelled out for the env section of the bid",
 			text: "cercla full name", stray: []string{"? need it spelled out for the env section of the bid"}},
+		{name: "a closing note that ends on a question mark removed", in: "haz waste examples on a jobsite besides solvents + paint - need 2 for the toolbox talk?",
+			text: "hazardous waste examples on a jobsite besides solvents + paint", stray: []string{"- need 2 for the toolbox talk?"}},
 		{name: "any tracker's key pointed at at the end removed", in: "harrisburg pa 2-axis increase v5 vs v1? re PRJ-1182",
 			text: "harrisburg pa 2-axis increase v5 versus v1?", stray: []string{"re PRJ-1182"}},
 		{name: "a tracker's key after a spaced dash at the end removed", in: "enphase m215 paco - PRJ-3224",

@@ -39,7 +39,7 @@ var strayPatterns = []*regexp.Regexp{
 	// A closing note of what the answer is for: "…, need it spelled out for
 	// the env section of the bid", "- need 2 for the toolbox talk". It
 	// names no passage's words.
-	regexp.MustCompile(`(?i)[,;?.-]?\s*\bneed (?:it|them|this|that|\d+)(?: \w+){0,2} for (?:the|our|my|a|an) [\w\s-]{1,40}$`),
+	regexp.MustCompile(`(?i)[,;?.-]?\s*\bneed (?:it|them|this|that|\d+)(?: \w+){0,2} for (?:the|our|my|a|an) [\w\s-]{1,40}?\s*[?.!]*\s*$`),
 	// A trailing "see table 6" / "per section 11" pointer.
 	regexp.MustCompile(`(?i)[,;-]?\s*\b(?:see|per|cf\.?|ref\.?)\s+(?:table|tab\.?|fig\.?|figure|section|sec\.?|page|p\.|eq\.?|eqn\.?|equation|item|appendix)\s*\d+[a-z]?\b\.?`),
 }
