@@ -295,6 +295,12 @@ func (e *Extractive) candidates(q question, chunks []store.Chunk) ([]candidate, 
 		t := &q.terms[i]
 		d := float64(df[t.term])
 		t.unseen = d == 0
+		if t.unseen && sourceWords[t.term] {
+			// "in the cec list", "defaults sheet": where to look, when no
+			// passage says the word, shapes the question as "manual"
+			// does. "sorting a list of integers" says it.
+			t.frame = true
+		}
 		t.weight = math.Log(1 + (n-d+0.5)/(d+0.5))
 		if t.exact {
 			t.weight *= exactWeight
@@ -397,6 +403,9 @@ func (e *Extractive) candidates(q question, chunks []store.Chunk) ([]candidate, 
 	sortByScore(cands)
 	return cands, total
 }
+
+// sourceWords name the kind of document a question looks in.
+var sourceWords = analysis.TermSet("list sheet spreadsheet library csv xlsx")
 
 // fullerShare is how close to the best sentence's score one that says
 // more of the question must come to go before it.

@@ -751,13 +751,13 @@ var (
 	whWords = set(`what which who whom whose when where why how`)
 	// frameWords shape a question ("what is the name of", "what type of",
 	// "the value used for", "the 2007 entry", "the threshold for", "on the
-	// defaults tab", "who do I contact to find out", "in the cec list") and
-	// are seldom repeated by the sentence that answers it.
+	// defaults tab", "who do I contact to find out") and are seldom
+	// repeated by the sentence that answers it.
 	frameWords = set(`name named called term type kind sort value amount number example mean means meaning
 		describe described refer refers referred happen happened stand stands acronym abbreviation definition
 		define defined entry entries listed specified stated given provided quoted use used uses using
 		threshold thresholds tab tabs worksheet find tell know look according guide manual handbook document documents
-		text give gives gave assume assumed assumes assuming list sheet spreadsheet library csv xlsx`)
+		text give gives gave assume assumed assumes assuming`)
 	// howForm are the words that make "how" ask for a number and name
 	// nothing a sentence would repeat ("how many", "how much", "how often").
 	howForm   = set(`many much often`)
