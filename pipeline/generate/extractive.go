@@ -118,7 +118,8 @@ const (
 	// aside.
 	asidePenalty = 0.6
 	// asideListBonus lifts a sentence that lists what the question sets
-	// aside among other things: the others are what it asks.
+	// aside among other things, or adds another thing to it ("not only …
+	// but also"): the others are what it asks.
 	asideListBonus = 1.25
 	// introductionPenalty weighs down a sentence that only introduces what
 	// follows it (introduces).
@@ -1739,7 +1740,7 @@ func (e *Extractive) score(q question, u unit, terms map[string]bool, ctx unitCo
 		// that lists PV among others lists what is asked. The sentence
 		// quoted before this one speaks for it ("… for residential
 		// construction. Go to …").
-		if enumerates(u.text) {
+		if enumerates(u.text) || addsToAside.MatchString(u.text) {
 			score = min(1, score*asideListBonus)
 		} else {
 			score *= asidePenalty
@@ -1987,6 +1988,11 @@ func enumerates(text string) bool {
 	}
 	return commas >= 2
 }
+
+// addsToAside joins to one thing another: "not only provides links to
+// compliance materials, but also contains features that allow users to
+// interact with EPA" says what else there is besides the links.
+var addsToAside = regexp.MustCompile(`(?i)\bnot only\b.+\bbut (?:also|it also)\b|\bas well as\b|\bin addition to\b`)
 
 // examplesOpen opens a bracket that lists examples.
 var examplesOpen = regexp.MustCompile(`^(?i)\s*(?:e\.g\.|i\.e\.|including|(?:items )?such as),?\s`)

@@ -821,6 +821,13 @@ func TestExtractiveReadsTheQuestion(t *testing.T) {
 				{ID: "cec/1/1561", DocID: "cec", DocNumber: "CEC-INVERTERS", Sheet: "CEC_Inverters", Row: 1561, Text: "Name: Solar Liberty: SLX 4000 (240V) 240V [CEC 2012]; Vac (V): 240; Paco (W): 4020; Pdco (W): 4215.8"},
 			},
 			want: "Name: Solar Liberty: SLX 6500 (208V) 208V [CEC 2012]; Paco (W): 6430 [S1]. Name: Solar Liberty: SLX 6500 (240V) 240V [CEC 2012]; Paco (W): 6450 [S2]."},
+		{name: "a sentence that adds to what the question sets aside says what else", question: "env compliance assistance clearinghouse - besides links to compliance materials what else can users do on it",
+			category: "general", chunks: []store.Chunk{epaPage(44, 8, "COMPLIANCE RESOURCES",
+				"■ The National Environmental Compliance Assistance Clearinghouse\n"+
+					"This Clearinghouse not only provides links to comprehensive compliance assistance materials, but also contains features "+
+					"that allow users to interact with EPA and each other. The Clearinghouse can be accessed at www.epa.gov/clearinghouse.")},
+			want: "This Clearinghouse not only provides links to comprehensive compliance assistance materials, but also contains features " +
+				"that allow users to interact with EPA and each other [S1]."},
 		{name: "a list's opening sentence says what its items are", question: "cloudy day in june for the short run option",
 			category: "general", chunks: []store.Chunk{{ID: "iea/1/5", DocID: "iea", DocNumber: "IEA-PVPS-T13-BIFI", Page: 2, Index: 5, Section: "Scenarios",
 				Text: "▪ Maximum tracker rotation angle = 55 deg\n▪ If the simulation model used takes too much time to run an entire year for each " +
