@@ -333,11 +333,11 @@ func (e *Extractive) candidates(q question, chunks []store.Chunk) ([]candidate, 
 	entries := map[[2]string]string{}
 	var asides []candidate // questions of the document that answer by their aside alone
 	for i, u := range units {
-		answers := aside(0)
+		answers := asideNone
 		if u.asks {
 			answers = asideAnswers(q, u.text)
 		}
-		if u.asks && answers == 0 || u.kind == kindRow && u.header == "" && u.isHeader || ReferenceSection(chunks[u.chunk].Section) && !u.entry {
+		if u.asks && answers == asideNone || u.kind == kindRow && u.header == "" && u.isHeader || ReferenceSection(chunks[u.chunk].Section) && !u.entry {
 			// A question in a document (but for what its aside states),
 			// a table's header line, an entry of a reference list (but
 			// one the question names by number, or any when it asks what
@@ -1133,12 +1133,6 @@ func labelledRows(q question, cands []candidate) []candidate {
 // at 390v" names two rows of one model, each scored by its own voltage.
 const variantModelShare = 0.7
 
-// asideOpen opens what a sentence says in passing of a thing it names: its
-// examples ("(e.g., fluorescent light ballasts containing PCBs in the
-// potting material)", "such as wood, roof material, insulation") or its
-// gloss ("(i.e., waste that poses potential harm …)").
-var asideOpen = regexp.MustCompile(`(?i)\(\s*(?:e\.\s?g\.|i\.\s?e\.)|\bsuch as\b`)
-
 // aside is how a question a document asks may answer (see asideAnswers).
 type aside int
 
@@ -1157,11 +1151,11 @@ const (
 // C&D wastes such as wood, roof material, insulation, plaster, or sheet
 // rock at your site?") states in its aside what the question asks.
 func asideAnswers(q question, text string) aside {
-	at := asideOpen.FindStringIndex(text)
-	if at == nil {
+	at := asideStart(text)
+	if at < 0 {
 		return asideNone
 	}
-	said, rest := analysis.TermSet(text[at[0]:]), analysis.TermSet(text[:at[0]])
+	said, rest := analysis.TermSet(text[at:]), analysis.TermSet(text[:at])
 	if q.defines && definesInline.MatchString(text) {
 		return asideStates
 	}
@@ -1176,6 +1170,21 @@ func asideAnswers(q question, text string) aside {
 		}
 	}
 	return asideNone
+}
+
+// asideStart is where a sentence begins to say in passing what a thing it
+// names is or holds: its examples ("(e.g., fluorescent light ballasts
+// containing PCBs in the potting material)", "such as wood, roof material,
+// insulation") or its gloss ("(i.e., waste that poses potential harm …)");
+// -1 when it does not.
+func asideStart(text string) int {
+	at := -1
+	for _, re := range []*regexp.Regexp{givesExamples, definesInline} {
+		if m := re.FindStringIndex(text); m != nil && (at < 0 || m[0] < at) {
+			at = m[0]
+		}
+	}
+	return at
 }
 
 // definesInline matches a gloss in brackets, "(i.e., …)", by which a

@@ -800,6 +800,11 @@ func TestExtractiveReadsTheQuestion(t *testing.T) {
 					"Municipal solid waste landfills are subject to EPA’s landfill criteria, while state and local governments regulate most of the C&D landfills. "+
 					"Also, check with your local and state agencies for information on C&D landfills.")},
 			want: "■ Do you generate construction/demolition (C&D) wastes such as wood, roof material, insulation, plaster, or sheet rock at your site? [S1]"},
+		{name: "a question of the document defines by its gloss what the question asks defined", question: "how does the epa construction guide define haz waste",
+			category: "definition", chunks: []store.Chunk{epaPage(45, 2, "SOLID AND HAZARDOUS WASTES",
+				"■ Do you generate or handle hazardous wastes (i.e., waste that poses potential harm to human health and the environment)? "+
+					"The RCRA regulations specify the time hazardous wastes can be stored at a site.")},
+			want: "■ Do you generate or handle hazardous wastes (i.e., waste that poses potential harm to human health and the environment)? [S1]"},
 		{name: "a question of the document answers by its aside when no statement does", question: "old fluorescent ballasts w/ pcbs - where in the ballast are the pcbs",
 			category: "general", chunks: []store.Chunk{epaPage(42, 5, "PCB WASTES",
 				"■ Do you generate polychorinated biphenol (PCB) wastes (e.g., fluorescent light ballasts containing PCBs in the potting material, "+

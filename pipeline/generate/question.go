@@ -308,8 +308,10 @@ func parseQuestion(text, category, complexity string, expect guard.Expectation) 
 			}
 		}
 		for i, t := range q.terms {
-			if q.contrasted[t.term] {
+			if q.contrasted[t.term] && len(t.term) <= maxCaseLabel && !strings.ContainsAny(t.term, "-./") {
 				// "tl3 idcmax - M1 vs M3": the M3 row need not hold M1.
+				// A model number either side ("pvi-3600-us vs
+				// pvi-3600-i-outd-us-f") still names its own row.
 				q.terms[i].code = false
 			}
 		}
@@ -457,6 +459,10 @@ func thingTerms(q question, toks []analysis.Token) []int {
 	}
 	return out
 }
+
+// maxCaseLabel is the longest label of a variant ("M1", "tl3") that a
+// question may set beside another by "vs".
+const maxCaseLabel = 4
 
 // minThingWords is the fewest words of a thing a unit must name.
 const minThingWords = 2
