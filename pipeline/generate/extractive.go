@@ -1133,12 +1133,13 @@ func labelledRows(q question, cands []candidate) []candidate {
 // at 390v" names two rows of one model, each scored by its own voltage.
 const variantModelShare = 0.7
 
-// aside is how a question a document asks may answer (see asideAnswers).
-type aside int
+// asideAnswer is how a question a document asks may answer (see
+// asideAnswers).
+type asideAnswer int
 
 const (
 	// asideNone: it answers nothing.
-	asideNone aside = iota
+	asideNone asideAnswer = iota
 	// asideOnly: its aside holds a word of the question that nothing
 	// else of it does; it answers when no statement does.
 	asideOnly
@@ -1150,7 +1151,7 @@ const (
 // asideAnswers reports how a question a document asks ("■ Do you generate
 // C&D wastes such as wood, roof material, insulation, plaster, or sheet
 // rock at your site?") states in its aside what the question asks.
-func asideAnswers(q question, text string) aside {
+func asideAnswers(q question, text string) asideAnswer {
 	at := asideStart(text)
 	if at < 0 {
 		return asideNone
@@ -1187,12 +1188,19 @@ func asideStart(text string) int {
 	return at
 }
 
+// The words by which a sentence gives examples of a thing, and by which it
+// says what the thing is: written once for every pattern below.
+const (
+	exampleCue = `e\.\s?g\.|(?:such as|for instance|for example)\b`
+	glossCue   = `i\.\s?e\.`
+)
+
 // definesInline matches a gloss in brackets, "(i.e., …)", by which a
 // sentence says what a thing is.
-var definesInline = regexp.MustCompile(`(?i)\(\s*i\.\s?e\.`)
+var definesInline = regexp.MustCompile(`(?i)\(\s*` + glossCue)
 
 // givesExamples matches the words that introduce examples.
-var givesExamples = regexp.MustCompile(`(?i)\be\.\s?g\.|\bsuch as\b|\bfor instance\b|\bfor example\b`)
+var givesExamples = regexp.MustCompile(`(?i)\b(?:` + exampleCue + `)`)
 
 // holdsCode reports whether text holds a model, drawing or report number
 // (see guard.IsCode) outside its web addresses: "SAND85-0376", not "TMY2"
@@ -2003,8 +2011,9 @@ func enumerates(text string) bool {
 // interact with EPA" says what else there is besides the links.
 var addsToAside = regexp.MustCompile(`(?i)\bnot only\b.+\bbut (?:also|it also)\b|\bas well as\b|\bin addition to\b`)
 
-// examplesOpen opens a bracket that lists examples.
-var examplesOpen = regexp.MustCompile(`^(?i)\s*(?:e\.g\.|i\.e\.|including|(?:items )?such as),?\s`)
+// examplesOpen opens a bracket that lists examples: "(e.g., …", "(i.e.,
+// items such as …", "(items such as …", "(including …".
+var examplesOpen = regexp.MustCompile(`^(?i)\s*(?:` + exampleCue + `|` + glossCue + `|items such as|including),?\s`)
 
 // echoesNumbers reports whether a table row's quote ("V2 — Date: 2001",
 // as quoteText writes it) gives nothing but numbers the question states:

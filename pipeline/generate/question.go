@@ -282,15 +282,6 @@ func parseQuestion(text, category, complexity string, expect guard.Expectation) 
 	q.thing = thingTerms(q, toks)
 	q.versus = q.words["vs"] || q.words["versus"]
 	if q.versus {
-		// "the measured row vs the (E) one" asks for a row without the
-		// mark too.
-		for i := range q.terms {
-			if q.terms[i].lettered != nil {
-				q.terms[i].code = false
-			}
-		}
-	}
-	if q.versus {
 		q.sides = [2]map[string]bool{{}, {}}
 		side := 0
 		q.contrasted = map[string]bool{}
@@ -308,10 +299,11 @@ func parseQuestion(text, category, complexity string, expect guard.Expectation) 
 			}
 		}
 		for i, t := range q.terms {
-			if q.contrasted[t.term] && len(t.term) <= maxCaseLabel && !strings.ContainsAny(t.term, "-./") {
-				// "tl3 idcmax - M1 vs M3": the M3 row need not hold M1.
-				// A model number either side ("pvi-3600-us vs
-				// pvi-3600-i-outd-us-f") still names its own row.
+			if t.lettered != nil || caseLabel(q, t.term) {
+				// Each side names a row the other's words need not be
+				// in: "the measured row vs the (E) one" asks for a row
+				// without the mark too, "tl3 idcmax - M1 vs M3" for an
+				// M3 row without M1.
 				q.terms[i].code = false
 			}
 		}
@@ -463,6 +455,13 @@ func thingTerms(q question, toks []analysis.Token) []int {
 // maxCaseLabel is the longest label of a variant ("M1", "tl3") that a
 // question may set beside another by "vs".
 const maxCaseLabel = 4
+
+// caseLabel reports whether a term either side of "vs" is a short label of
+// a variant ("M1 vs M3"). A model number there ("pvi-3600-us vs
+// pvi-3600-i-outd-us-f") still names its own row, and is no label.
+func caseLabel(q question, term string) bool {
+	return q.contrasted[term] && len(term) <= maxCaseLabel && !strings.ContainsAny(term, "-./")
+}
 
 // minThingWords is the fewest words of a thing a unit must name.
 const minThingWords = 2
