@@ -69,6 +69,11 @@ func KeyTerms(question string) []KeyTerm {
 				// A bare small count ("the 3 main losses") frames the
 				// question more often than it names a value.
 				required := q.Unit != "" || len(strings.TrimLeft(q.Num, "-")) > 1
+				if offered(toks, i, next) {
+					// "hourly or 15 min": the question offers the
+					// number as one answer to choose from.
+					required = false
+				}
 				add(KeyTerm{Text: q.Text, Term: q.Num, Kind: analysis.Number, Required: required})
 			default:
 				// A unit with a digit ("mm2"): a content word.
@@ -78,6 +83,13 @@ func KeyTerms(question string) []KeyTerm {
 		}
 	}
 	return out
+}
+
+// offered reports whether the quantity of toks[i:next] is one side of an
+// "or": a choice the question offers ("hourly or 15 min", "600 V or
+// 1000 V"), which the passage answers by naming the other side as well.
+func offered(toks []analysis.Token, i, next int) bool {
+	return i > 0 && toks[i-1].Text == "or" || next < len(toks) && toks[next].Text == "or"
 }
 
 // isDesignator reports whether the word toks[i] and the token after it

@@ -199,6 +199,24 @@ func coversCase(text string, named []Qualifier, q Qualifier) bool {
 	return false
 }
 
+// AskedCases returns the cases a question asks about: those it names
+// (Qualifiers) and, when it names a fixed array and tracking ones only by a
+// word that covers them all ("is the study for fixed tilt or trackers"),
+// the 1-axis and 2-axis cases too. A passage about single-axis trackers
+// answers that question; it is not about the sibling of what was asked.
+func AskedCases(question string) []Qualifier {
+	named := Qualifiers(question)
+	fixed := slices.ContainsFunc(named, func(q Qualifier) bool { return q.Group == trackingGroup && q.Slot == 0 })
+	if !fixed || !coversCase(question, named, Qualifier{Group: trackingGroup, Slot: 1}) {
+		return named
+	}
+	for slot := 1; slot < len(qualifierGroups[trackingGroup]); slot++ {
+		spellings := qualifierGroups[trackingGroup][slot]
+		named = append(named, Qualifier{Group: trackingGroup, Slot: slot, Text: spellings[0]})
+	}
+	return named
+}
+
 // Mentions reports whether qs holds the case of q (any spelling).
 func Mentions(qs []Qualifier, q Qualifier) bool {
 	for _, m := range qs {

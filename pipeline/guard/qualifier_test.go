@@ -37,3 +37,28 @@ func TestJoinedQualifiers(t *testing.T) {
 		}
 	}
 }
+
+// TestAskedCases: a question that names a fixed array and tracking ones by
+// a word that covers them all asks about every tracking case; one that
+// names a tracking case, or no fixed one, asks about what it names.
+func TestAskedCases(t *testing.T) {
+	tests := []struct {
+		question string
+		want     []string
+	}{
+		{"is the iea sim for fixed tilt or trackers", []string{"fixed tilt", "1-axis", "2-axis"}},
+		{"fixed vs tracking default gcr", []string{"fixed", "1-axis", "2-axis"}},
+		{"fixed vs 1-axis tracker gcr", []string{"fixed", "1-axis"}},
+		{"default gcr for trackers", nil},
+		{"fixed tilt default gcr", []string{"fixed tilt"}},
+	}
+	for _, tc := range tests {
+		var got []string
+		for _, q := range AskedCases(tc.question) {
+			got = append(got, q.Text)
+		}
+		if !slices.Equal(got, tc.want) {
+			t.Errorf("AskedCases(%q) = %q, want %q", tc.question, got, tc.want)
+		}
+	}
+}

@@ -78,7 +78,7 @@ func expectation(text string, technical bool) guard.Expectation {
 	// and describes no case asked about.
 	text = guard.WithoutAside(text)
 	toks := analysis.Tokens(text)
-	exp := guard.Expectation{NeedsValue: technical, Qualifiers: guard.Qualifiers(text)}
+	exp := guard.Expectation{NeedsValue: technical, Qualifiers: guard.AskedCases(text)}
 	at := -1
 	if dims, words, i := howCue(toks); dims != nil {
 		// "if a full year is too slow how many days can we run": the

@@ -93,6 +93,8 @@ func TestAnalyse(t *testing.T) {
 			text: "default soiling loss in pvwatts", stray: []string{"hey, quick q:", "thanks"}, dims: []guard.Dimension{guard.DimPercent}},
 		{name: "a ticket pointed at without a colon removed", in: "pvwatts connections loss default re JIRA-904",
 			text: "pvwatts connections loss default", stray: []string{"re JIRA-904"}, dims: []guard.Dimension{guard.DimPercent}},
+		{name: "a project ticket ending the question removed", in: "nhpa sec 106 - who does it put the duty on PRJ-2231",
+			text: "nhpa section 106 - who does it put the duty on", stray: []string{"PRJ-2231"}},
 		{name: "a column named by its own words", in: "sunteams 5000 240v tamb max",
 			text: "sunteams 5000 240v Tamb Max"},
 		{name: "a series name with a letter after a hyphen names a model", in: "hisel-k 3000 208v max ac power",

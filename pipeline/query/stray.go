@@ -28,10 +28,10 @@ var strayPatterns = []*regexp.Regexp{
 	// before a ticket number.
 	regexp.MustCompile(`(?i)^\s*(?:re|ref|fwd?|fw)\s*:\s*(?:[A-Za-z]+-?\d[\w-]*\s*[:,-]?\s*)?`),
 	regexp.MustCompile(`(?i)\b(?:re|ref)\s*:\s*[A-Za-z]*-?\d[\w-]*`),
-	// "ticket 1182", "JIRA-1182", "issue #12", "WO 5531", "PO 7731",
+	// "ticket 1182", "JIRA-1182", "PRJ-2231", "issue #12", "WO 5531", "PO 7731",
 	// "RFI-12" anywhere, with the "re" or "per" that points at it ("re
 	// JIRA-904").
-	regexp.MustCompile(`(?i)\b(?:(?:re|ref|per)\s*:?\s+)?(?:ticket|jira|issue|task|work order|wo|purchase order|po|p\.o\.|rfi|ncr)\s*[:#-]?\s*(?:[A-Za-z]+-)?\d+\b`),
+	regexp.MustCompile(`(?i)\b(?:(?:re|ref|per)\s*:?\s+)?(?:ticket|jira|prj|issue|task|work order|wo|purchase order|po|p\.o\.|rfi|ncr)\s*[:#-]?\s*(?:[A-Za-z]+-)?\d+\b`),
 	// "re PRJ-1182" or "re: ABC-77" that ends the question, whatever the
 	// tracker's prefix: a key of letters, a hyphen and a number. Inside a
 	// question "re" may point at what it asks about ("re SB-5000 paco").
