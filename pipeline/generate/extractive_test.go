@@ -122,11 +122,17 @@ func TestExtractive(t *testing.T) {
 				sheetRow("SANDIA-MODULE-DB", "Data", 372, "Model: Shell SQ70 (12V); Vintage: 2002; Material: c-Si; Isco: 4.6; Voco: 21.4"),
 				sheetRow("SANDIA-MODULE-DB", "Data", 371, "Model: Shell SQ70; Vintage: 2002; Material: c-Si; Isco: 4.7; Voco: 21.3")},
 			want: "Model: Shell SQ70 (6V); Voco: 10.7 [S1]. Model: Shell SQ70 (12V); Voco: 21.4 [S2]."},
+		{name: "the sides of a versus question are the words beside it that are not the rows' own", question: "bp585 voco - 2000 (E) row vs the 2002 (E) row",
+			category: "technical_value", complexity: "complex", chunks: []store.Chunk{
+				sheetRow("SANDIA-MODULE-DB", "Data", 88, "Model: BP Solar BP585; Vintage: 2002 (E); Material: c-Si; Isco: 5; Voco: 22.1; Vmpo: 18"),
+				sheetRow("SANDIA-MODULE-DB", "Data", 87, "Model: BP Solar BP585; Vintage: 2000 (E); Material: c-Si; Isco: 5; Voco: 22; Vmpo: 18")},
+			want: "Model: BP Solar BP585; Vintage: 2002 (E); Voco: 22.1 [S1]. Model: BP Solar BP585; Vintage: 2000 (E); Voco: 22 [S2]."},
 		{name: "a word said on both sides of vs names only the rows holding it", question: "sunergy elv - isco for the 2008 (E) one vs the 2009 (E) one",
 			category: "technical_value", complexity: "complex", chunks: []store.Chunk{
 				sheetRow("SANDIA-MODULE-DB", "Data", 129, "Model: Sunergy ELV; Vintage: 2008 (E); Material: mc-Si; Isco: 7.78; Voco: 32.6"),
-				sheetRow("SANDIA-MODULE-DB", "Data", 128, "Model: Sunergy ELV; Vintage: 2008; Material: mc-Si; Isco: 7.638; Voco: 32.55")},
-			want: "Model: Sunergy ELV; Vintage: 2008 (E); Isco: 7.78 [S1]."},
+				sheetRow("SANDIA-MODULE-DB", "Data", 128, "Model: Sunergy ELV; Vintage: 2008; Material: mc-Si; Isco: 7.638; Voco: 32.55"),
+				sheetRow("SANDIA-MODULE-DB", "Data", 130, "Model: Sunergy ELV; Vintage: 2009 (E); Material: mc-Si; Isco: 7.81; Voco: 32.7")},
+			want: "Model: Sunergy ELV; Vintage: 2008 (E); Isco: 7.78 [S1]. Model: Sunergy ELV; Vintage: 2009 (E); Isco: 7.81 [S3]."},
 		{
 			name:     "spreadsheet row picked by model number and trimmed to the cells asked",
 			question: "What is the Paco of SB7000TL-US-22-208V?", category: "technical_value",

@@ -288,8 +288,8 @@ func parseQuestion(text, category, complexity string, expect guard.Expectation) 
 		for i, t := range toks {
 			if t.Text == "vs" || t.Text == "versus" {
 				side = 1
-				if i > 0 && i+1 < len(toks) {
-					q.contrasted[toks[i-1].Term], q.contrasted[toks[i+1].Term] = true, true
+				if a, b := sideWord(text, toks, i, -1), sideWord(text, toks, i, 1); a >= 0 && b >= 0 {
+					q.contrasted[toks[a].Term], q.contrasted[toks[b].Term] = true, true
 				}
 				continue
 			}
@@ -396,6 +396,23 @@ func markName(text string, toks []analysis.Token, i int) (name string, re *regex
 	}
 	return "(" + t.Text + ")", regexp.MustCompile(`(?i)\(` + regexp.QuoteMeta(t.Text) + `\)`)
 }
+
+// sideWord is the index of the word that names a side of the "vs" at
+// toks[at], looking in direction dir (-1 before it, 1 after it): the
+// nearest that is neither a stopword, nor a word for a table's line, nor a
+// letter in brackets that marks both sides ("2003 (E) row vs the 2008 (E)
+// row" sets 2003 against 2008); -1 when there is none.
+func sideWord(text string, toks []analysis.Token, at, dir int) int {
+	for i := at + dir; i >= 0 && i < len(toks); i += dir {
+		if !analysis.IsStopword(toks[i].Text) && !lineWords[toks[i].Term] && !bracketedLetter(text, toks[i]) {
+			return i
+		}
+	}
+	return -1
+}
+
+// lineWords name a line of a table, not what is on it.
+var lineWords = analysis.TermSet("row rows line lines entry entries record one")
 
 // bracketedLetter reports whether t is a letter alone in brackets: "(E)".
 func bracketedLetter(text string, t analysis.Token) bool {
