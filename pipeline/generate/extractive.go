@@ -1642,6 +1642,12 @@ func (e *Extractive) score(q question, u unit, terms map[string]bool, ctx unitCo
 		// question does not name is not the one asked.
 		return candidate{}, false
 	}
+	if q.expect.Format == guard.FormatEquation && ownWords(q, terms) < minEquationWords {
+		// "vf note eq number for the closed form avg vf to the ground":
+		// "the integral in Eq. 7 is exact" numbers an equation it does
+		// not describe.
+		return candidate{}, false
+	}
 	for i, t := range q.terms {
 		got += c.matched[i] * t.weight
 	}
@@ -2100,6 +2106,22 @@ func aboutOwner(q question, matched []float64) bool {
 		owned = true
 	}
 	return !owned
+}
+
+// minEquationWords is how many words of the question a unit must hold
+// itself for the equation it numbers to be the one asked about.
+const minEquationWords = 2
+
+// ownWords counts the content words of the question, other than those that
+// frame it or ask for a form, that a unit's own text (terms) holds.
+func ownWords(q question, terms map[string]bool) int {
+	n := 0
+	for _, t := range q.terms {
+		if !t.frame && !t.form && !analysis.IsStopword(t.term) && terms[t.term] {
+			n++
+		}
+	}
+	return n
 }
 
 // holdsAside reports whether a unit's terms hold a content word of what

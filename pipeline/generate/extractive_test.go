@@ -789,6 +789,15 @@ func TestExtractiveReadsTheQuestion(t *testing.T) {
 		{name: "both sides of a versus question", question: "blueplanet 40.0 tl3 idcmax - M1 vs M3",
 			category: "technical_value", chunks: []store.Chunk{blueplanetM1, blueplanetM3},
 			want: "Name: KACO: blueplanet 40.0 TL3 M1 480V [CEC 2013]; Idcmax (A): 108 [S1]. Name: KACO: blueplanet 40.0 TL3 M3 480V [CEC 2013]; Idcmax (A): 36 [S2]."},
+		{name: "an equation's number asked is said by the sentence that describes the equation", question: "pvwatts total poa = beam + sky diffuse + ground reflected, which eqn number",
+			category: "technical_value", chunks: []store.Chunk{manualPage(21, 9, "7 Plane-of-Array Irradiance",
+				"The plane-of-array (POA) beam, sky diffuse, and ground-reflected diffuse irradiance components are calculated using the Perez 1990 algorithm [7]. "+
+					"The total POA incident on the module cover is the sum of the three components (Eqn. 2).")},
+			want: "The total POA incident on the module cover is the sum of the three components (Eqn. 2) [S1]."},
+		{name: "an equation's number is no answer from a sentence that does not describe it", question: "vf note eq number for the closed form avg vf to the ground",
+			category: "technical_value", chunks: []store.Chunk{{ID: "vf/1/3", DocID: "vf", DocNumber: "PVLIB-NOTE-VF", Page: 3,
+				Section: "Determining the average view factor from a module to the visible sky", Text: "Noting that the derivative is known, the integral in Eq. 7 is exact:"}},
+			want: generate.NotFoundText},
 		{name: "the sentence that names what is asked goes before a shorter one that only follows it", question: "nmfs website listed in the endangered species section",
 			category: "general", chunks: []store.Chunk{epaPage(40, 7, "ENDANGERED SPECIES",
 				"If your activities could impact these species or habitats, you may be required to develop mitigation strategies to minimize the impacts. "+

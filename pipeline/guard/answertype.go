@@ -346,6 +346,9 @@ const (
 	FormatURL   Format = "web address"
 	FormatEmail Format = "e-mail address"
 	FormatFile  Format = "file name"
+	// FormatEquation is an equation's number: "Eqn. 9", "Eq. 7", "(12)"
+	// at the end of a formula.
+	FormatEquation Format = "equation number"
 )
 
 // phoneNumber is a North American number, its last four digits perhaps
@@ -353,12 +356,13 @@ const (
 var phoneNumber = regexp.MustCompile(`(?:^|[^\d])(?:\+?1[-. ])?\(?\d{3}\)?[-. ]\d{3}[-. ](?:\d{4}|[A-Z]{4})(?:$|[^\d])`)
 
 var formatPatterns = map[Format]*regexp.Regexp{
-	FormatPhone: phoneNumber,
-	FormatFax:   phoneNumber,
-	FormatTDD:   phoneNumber,
-	FormatURL:   regexp.MustCompile(`(?i)\bhttps?://\S+|\bwww\.\S+|\b[a-z0-9-]+\.(?:gov|org|com|net|edu|int)\b`),
-	FormatEmail: regexp.MustCompile(`(?i)\b[a-z0-9._%+-]+@[a-z0-9.-]+\.[a-z]{2,}\b`),
-	FormatFile:  regexp.MustCompile(`(?i)\b[\w-]+\.(?:csv|xlsx?|pdf|txt|docx?|json|xml|zip|dat|epw|tm[y23]|pvsyst|sam)\b`),
+	FormatPhone:    phoneNumber,
+	FormatFax:      phoneNumber,
+	FormatTDD:      phoneNumber,
+	FormatURL:      regexp.MustCompile(`(?i)\bhttps?://\S+|\bwww\.\S+|\b[a-z0-9-]+\.(?:gov|org|com|net|edu|int)\b`),
+	FormatEmail:    regexp.MustCompile(`(?i)\b[a-z0-9._%+-]+@[a-z0-9.-]+\.[a-z]{2,}\b`),
+	FormatFile:     regexp.MustCompile(`(?i)\b[\w-]+\.(?:csv|xlsx?|pdf|txt|docx?|json|xml|zip|dat|epw|tm[y23]|pvsyst|sam)\b`),
+	FormatEquation: regexp.MustCompile(`(?i)\b(?:eqns?|eqs?|equations?)\.?\s*\(?\d{1,3}\b|\(\d{1,3}\)`),
 }
 
 // WithoutWebAddresses returns text with its web addresses blanked out: the

@@ -290,6 +290,10 @@ func TestFormatHolds(t *testing.T) {
 		{FormatEmail, "results go to the study team", false},
 		{FormatFile, "PS3 file (Phase2_meteo_hourly_psm3format.csv)", true},
 		{FormatFile, "An excel spreadsheet template is provided", false},
+		{FormatEquation, "the sum of the three components (Eqn. 2)", true},
+		{FormatEquation, "the integral in Eq. 7 is exact", true},
+		{FormatEquation, "Ipoa = Ib + Id,sky + Id,ground (2)", true},
+		{FormatEquation, "calculated using the Perez 1990 algorithm [7]", false},
 		{"", "anything", true},
 	}
 	for _, tc := range tests {

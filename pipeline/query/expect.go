@@ -324,6 +324,14 @@ func formAt(toks []analysis.Token, i int) (guard.Format, []string) {
 		}
 	case "email", "e-mail":
 		return guard.FormatEmail, with()
+	case "eq", "eqn", "equation", "eqs", "eqns", "equations":
+		// "which eqn number is that", "eq numbers for the sky and ground
+		// cases": the number a document gives its equation. "Which
+		// equation gives the transmittance" may be answered by a name
+		// ("Fresnel's equation").
+		if slices.Contains(numberWords, next) || next == "numbers" {
+			return guard.FormatEquation, with(append(numberWords, "numbers")...)
+		}
 	case "filename":
 		return guard.FormatFile, with()
 	case "file":
