@@ -1642,10 +1642,11 @@ func (e *Extractive) score(q question, u unit, terms map[string]bool, ctx unitCo
 		// question does not name is not the one asked.
 		return candidate{}, false
 	}
-	if q.expect.Format == guard.FormatEquation && ownWords(q, terms) < minEquationWords {
+	if q.expect.Format == guard.FormatEquation && (ownWords(q, terms) < minEquationWords || u.kind != kindSentence && !guard.NamesEquation(u.text)) {
 		// "vf note eq number for the closed form avg vf to the ground":
 		// "the integral in Eq. 7 is exact" numbers an equation it does
-		// not describe.
+		// not describe, and "f | du: = | x 1 2 1/2 | (8)", a formula
+		// read as a table row, describes none in words.
 		return candidate{}, false
 	}
 	for i, t := range q.terms {

@@ -794,6 +794,10 @@ func TestExtractiveReadsTheQuestion(t *testing.T) {
 				"The plane-of-array (POA) beam, sky diffuse, and ground-reflected diffuse irradiance components are calculated using the Perez 1990 algorithm [7]. "+
 					"The total POA incident on the module cover is the sum of the three components (Eqn. 2).")},
 			want: "The total POA incident on the module cover is the sum of the three components (Eqn. 2) [S1]."},
+		{name: "an equation's number is no answer from a formula read as a table row", question: "vf note ground side - which eq number expands vf x as 1/2 - 1/2 cos cos + sin sin",
+			category: "technical_value", chunks: []store.Chunk{{ID: "vf/1/4", DocID: "vf", DocNumber: "PVLIB-NOTE-VF", Page: 3,
+				Section: "Determining the average view factor from a module to the visible sky", Text: "1\nf | du\n= | x 1 2 1/2 | (8)\nf x 0 u"}},
+			want: generate.NotFoundText},
 		{name: "an equation's number is no answer from a sentence that does not describe it", question: "vf note eq number for the closed form avg vf to the ground",
 			category: "technical_value", chunks: []store.Chunk{{ID: "vf/1/3", DocID: "vf", DocNumber: "PVLIB-NOTE-VF", Page: 3,
 				Section: "Determining the average view factor from a module to the visible sky", Text: "Noting that the derivative is known, the integral in Eq. 7 is exact:"}},

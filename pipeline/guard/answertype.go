@@ -362,7 +362,18 @@ var formatPatterns = map[Format]*regexp.Regexp{
 	FormatURL:      regexp.MustCompile(`(?i)\bhttps?://\S+|\bwww\.\S+|\b[a-z0-9-]+\.(?:gov|org|com|net|edu|int)\b`),
 	FormatEmail:    regexp.MustCompile(`(?i)\b[a-z0-9._%+-]+@[a-z0-9.-]+\.[a-z]{2,}\b`),
 	FormatFile:     regexp.MustCompile(`(?i)\b[\w-]+\.(?:csv|xlsx?|pdf|txt|docx?|json|xml|zip|dat|epw|tm[y23]|pvsyst|sam)\b`),
-	FormatEquation: regexp.MustCompile(`(?i)\b(?:eqns?|eqs?|equations?)\.?\s*\(?\d{1,3}\b|\(\d{1,3}\)`),
+	FormatEquation: regexp.MustCompile(equationNamed.String() + `|\(\d{1,3}\)`),
+}
+
+// equationNamed is an equation's number as words refer to it: "Eqn. 9",
+// "Eq. 7", "equation 12".
+var equationNamed = regexp.MustCompile(`(?i)\b(?:eqns?|eqs?|equations?)\.?\s*\(?\d{1,3}\b`)
+
+// NamesEquation reports whether text refers to an equation by its number
+// in words ("as listed in Eqn. 1"), not only by the "(1)" that ends a
+// formula.
+func NamesEquation(text string) bool {
+	return equationNamed.MatchString(text)
 }
 
 // WithoutWebAddresses returns text with its web addresses blanked out: the

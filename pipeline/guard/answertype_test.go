@@ -302,3 +302,23 @@ func TestFormatHolds(t *testing.T) {
 		}
 	}
 }
+
+// TestNamesEquation: words refer to an equation by its number; the "(2)"
+// that ends a formula line is no such reference.
+func TestNamesEquation(t *testing.T) {
+	tests := []struct {
+		text string
+		want bool
+	}{
+		{"the sum of the three components (Eqn. 2)", true},
+		{"as listed in Eqn. 1", true},
+		{"given by equation 12", true},
+		{"Ipoa = Ib + Id,sky + Id,ground (2)", false},
+		{"f | du: = | x 1 2 1/2 | (8)", false},
+	}
+	for _, tc := range tests {
+		if got := NamesEquation(tc.text); got != tc.want {
+			t.Errorf("NamesEquation(%q) = %v, want %v", tc.text, got, tc.want)
+		}
+	}
+}
