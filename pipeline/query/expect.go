@@ -329,8 +329,8 @@ func formAt(toks []analysis.Token, i int) (guard.Format, []string) {
 		// cases": the number a document gives its equation. "Which
 		// equation gives the transmittance" may be answered by a name
 		// ("Fresnel's equation").
-		if slices.Contains(numberWords, next) || next == "numbers" {
-			return guard.FormatEquation, with(append(numberWords, "numbers")...)
+		if slices.Contains(equationNumberWords, next) {
+			return guard.FormatEquation, with(equationNumberWords...)
 		}
 	case "filename":
 		return guard.FormatFile, with()
@@ -344,6 +344,10 @@ func formAt(toks []analysis.Token, i int) (guard.Format, []string) {
 
 // numberWords say "number" after the kind of number asked ("phone no.").
 var numberWords = []string{"number", "no", "num", "nr"}
+
+// equationNumberWords say "number" after "eq" ("eq numbers for the sky and
+// ground cases" asks for two).
+var equationNumberWords = []string{"number", "numbers", "no", "num", "nr"}
 
 // linkEnds may follow "link" when it asks for a web address: nothing, or
 // where the link is or what it is for.
