@@ -1,6 +1,7 @@
 package generate
 
 import (
+	"maps"
 	"slices"
 	"strings"
 	"testing"
@@ -720,6 +721,26 @@ func TestAboutOwner(t *testing.T) {
 		}
 		if got := aboutOwner(q, matched); got != tc.want {
 			t.Errorf("%q holding %v: aboutOwner = %v, want %v", tc.question, tc.matched, got, tc.want)
+		}
+	}
+}
+
+// TestVersusSides: the sides of "vs" are the nearest words either side
+// that are not stopwords, words for a table's line or bracketed marks.
+func TestVersusSides(t *testing.T) {
+	tests := []struct {
+		question string
+		want     []string
+	}{
+		{"kyocera ks5 voco - 2003 (E) row vs the 2008 (E) row", []string{"2003", "2008"}},
+		{"blueplanet 40.0 tl3 idcmax - M1 vs M3", []string{"m1", "m3"}},
+		{"sunergy elv - isco for the 2008 (E) one vs the 2009 (E) one", []string{"2008", "2009"}},
+	}
+	for _, tc := range tests {
+		q := parseQuestion(tc.question, "technical_value", "simple", guard.Expectation{})
+		got := slices.Sorted(maps.Keys(q.contrasted))
+		if !slices.Equal(got, tc.want) {
+			t.Errorf("parseQuestion(%q).contrasted = %q, want %q", tc.question, got, tc.want)
 		}
 	}
 }

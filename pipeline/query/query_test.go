@@ -496,6 +496,19 @@ func TestTrackingCoversItsKinds(t *testing.T) {
 	}
 }
 
+// TestAskedCasesRead: the analysis asks about every tracking case when the
+// question sets a fixed array against trackers, so the guards do not read
+// a passage about single-axis trackers as the fixed array's sibling.
+func TestAskedCasesRead(t *testing.T) {
+	var got []string
+	for _, q := range Analyse("is the iea sim for fixed tilt or trackers", Input{}).Expect.Qualifiers {
+		got = append(got, q.Text)
+	}
+	if want := []string{"fixed tilt", "1-axis", "2-axis"}; !slices.Equal(got, want) {
+		t.Errorf("Expect.Qualifiers = %q, want %q", got, want)
+	}
+}
+
 func TestAskedFormat(t *testing.T) {
 	tests := []struct {
 		in   string
