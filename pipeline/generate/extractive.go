@@ -2098,7 +2098,7 @@ func bothSides(q question, picked []candidate) bool {
 func aboutOwner(q question, matched []float64) bool {
 	owned := false
 	for i, t := range q.terms {
-		if t.frame || t.form || analysis.IsStopword(t.term) {
+		if !subjectWord(t) {
 			continue
 		}
 		if matched[i] > 0 {
@@ -2109,16 +2109,23 @@ func aboutOwner(q question, matched []float64) bool {
 	return !owned
 }
 
+// subjectWord reports whether a question's term names what is asked about:
+// it neither frames the question ("manual") nor asks for a form ("phone",
+// "eq number"), and is no stopword.
+func subjectWord(t qterm) bool {
+	return !t.frame && !t.form && !analysis.IsStopword(t.term)
+}
+
 // minEquationWords is how many words of the question a unit must hold
 // itself for the equation it numbers to be the one asked about.
 const minEquationWords = 2
 
-// ownWords counts the content words of the question, other than those that
-// frame it or ask for a form, that a unit's own text (terms) holds.
+// ownWords counts the subject words of the question (subjectWord) that a
+// unit's own text (terms) holds.
 func ownWords(q question, terms map[string]bool) int {
 	n := 0
 	for _, t := range q.terms {
-		if !t.frame && !t.form && !analysis.IsStopword(t.term) && terms[t.term] {
+		if subjectWord(t) && terms[t.term] {
 			n++
 		}
 	}

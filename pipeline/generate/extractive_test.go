@@ -122,7 +122,7 @@ func TestExtractive(t *testing.T) {
 				sheetRow("SANDIA-MODULE-DB", "Data", 372, "Model: Shell SQ70 (12V); Vintage: 2002; Material: c-Si; Isco: 4.6; Voco: 21.4"),
 				sheetRow("SANDIA-MODULE-DB", "Data", 371, "Model: Shell SQ70; Vintage: 2002; Material: c-Si; Isco: 4.7; Voco: 21.3")},
 			want: "Model: Shell SQ70 (6V); Voco: 10.7 [S1]. Model: Shell SQ70 (12V); Voco: 21.4 [S2]."},
-		{name: "the sides of a versus question are the words beside it that are not the rows' own", question: "bp585 voco - 2000 (E) row vs the 2002 (E) row",
+		{name: "two vintages of one model set side by side by vs are both quoted", question: "bp585 voco - 2000 (E) row vs the 2002 (E) row",
 			category: "technical_value", complexity: "complex", chunks: []store.Chunk{
 				sheetRow("SANDIA-MODULE-DB", "Data", 88, "Model: BP Solar BP585; Vintage: 2002 (E); Material: c-Si; Isco: 5; Voco: 22.1; Vmpo: 18"),
 				sheetRow("SANDIA-MODULE-DB", "Data", 87, "Model: BP Solar BP585; Vintage: 2000 (E); Material: c-Si; Isco: 5; Voco: 22; Vmpo: 18")},

@@ -87,7 +87,7 @@ func KeyTerms(question string) []KeyTerm {
 
 // offered reports whether the quantity of toks[i:next] is one side of an
 // "or": a choice the question offers ("hourly or 15 min", "600 V or
-// 1000 V"), which the passage answers by naming the other side as well.
+// 1000 V"), which a passage answers by naming either side.
 func offered(toks []analysis.Token, i, next int) bool {
 	return i > 0 && toks[i-1].Text == "or" || next < len(toks) && toks[next].Text == "or"
 }
