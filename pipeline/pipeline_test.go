@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/cewhq/cew/answer"
+	"github.com/cewhq/cew/embed/onnx"
 	"github.com/cewhq/cew/ingest"
 	"github.com/cewhq/cew/pipeline"
 	"github.com/cewhq/cew/pipeline/confidence"
@@ -483,17 +484,11 @@ func TestCallersVectorOfTheQuestionAsAsked(t *testing.T) {
 // contrast, shortened model names, other tools' names — with the shipped
 // calibrated confidence, and checks the value, the place cited, and that
 // near misses are refused.
+// Each question is asked twice: without a model, and with the local
+// embedder the demo installs, whose reader weighs what a sentence means.
 func TestNaturalQuestions(t *testing.T) {
 	st := sampleCorpus(t)
-	model, err := confidence.ExtractiveLexical()
-	if err != nil {
-		t.Fatal(err)
-	}
-	p, err := pipeline.New(pipeline.Config{Searcher: st, Catalog: st, Generator: generate.NewExtractive(generate.ExtractiveOptions{}),
-		Pre: guard.DefaultPreOptions(), Post: guard.DefaultPostOptions(), Confidence: &model})
-	if err != nil {
-		t.Fatal(err)
-	}
+	readers := naturalReaders(t, st)
 	tests := []struct {
 		name     string
 		question string
@@ -541,39 +536,41 @@ func TestNaturalQuestions(t *testing.T) {
 		{name: "a voltage variant that does not exist", question: "paco SB7000TL-US-22 480V"},
 		{name: "a scenario the study does not have", question: "iea bifi albedo for the snow scenario"},
 	}
-	for _, tc := range tests {
-		t.Run(tc.name, func(t *testing.T) {
-			ans, err := p.Answer(context.Background(), pipeline.Request{Tenant: tenant, Question: tc.question})
-			if err != nil {
-				t.Fatalf("Answer: %v", err)
-			}
-			if len(tc.want) == 0 {
-				if ans.Status != answer.StatusNotFound {
-					t.Fatalf("status = %s, want not_found; answer %q (%s)", ans.Status, ans.Answer, ans.Confidence.Reason)
+	for _, r := range readers {
+		for _, tc := range tests {
+			t.Run(r.name+"/"+tc.name, func(t *testing.T) {
+				ans, err := r.p.Answer(context.Background(), pipeline.Request{Tenant: tenant, Question: tc.question})
+				if err != nil {
+					t.Fatalf("Answer: %v", err)
 				}
-				return
-			}
-			if ans.Status != answer.StatusAnswered {
-				t.Fatalf("status = %s (%s: %s), want answered", ans.Status, ans.Reason, ans.Confidence.Reason)
-			}
-			for _, w := range tc.want {
-				if !strings.Contains(ans.Answer, w) {
-					t.Errorf("answer %q does not state %q", ans.Answer, w)
+				if len(tc.want) == 0 {
+					if ans.Status != answer.StatusNotFound {
+						t.Fatalf("status = %s, want not_found; answer %q (%s)", ans.Status, ans.Answer, ans.Confidence.Reason)
+					}
+					return
 				}
-			}
-			for _, w := range tc.notWant {
-				if strings.Contains(ans.Answer, w) {
-					t.Errorf("answer %q states %q", ans.Answer, w)
+				if ans.Status != answer.StatusAnswered {
+					t.Fatalf("status = %s (%s: %s), want answered", ans.Status, ans.Reason, ans.Confidence.Reason)
 				}
-			}
-			cited := false
-			for _, s := range ans.Sources {
-				cited = cited || s.DocID == tc.doc && (slices.Contains(tc.pages, s.Page) || slices.Contains(tc.rows, s.Row))
-			}
-			if !cited {
-				t.Errorf("no source is %s page %v or row %v: %+v", tc.doc, tc.pages, tc.rows, ans.Sources)
-			}
-		})
+				for _, w := range tc.want {
+					if !strings.Contains(ans.Answer, w) {
+						t.Errorf("answer %q does not state %q", ans.Answer, w)
+					}
+				}
+				for _, w := range tc.notWant {
+					if strings.Contains(ans.Answer, w) {
+						t.Errorf("answer %q states %q", ans.Answer, w)
+					}
+				}
+				cited := false
+				for _, s := range ans.Sources {
+					cited = cited || s.DocID == tc.doc && (slices.Contains(tc.pages, s.Page) || slices.Contains(tc.rows, s.Row))
+				}
+				if !cited {
+					t.Errorf("no source is %s page %v or row %v: %+v", tc.doc, tc.pages, tc.rows, ans.Sources)
+				}
+			})
+		}
 	}
 }
 
@@ -824,4 +821,48 @@ type searchOnly struct{ s store.Searcher }
 
 func (s searchOnly) Search(ctx context.Context, req store.SearchRequest) ([]store.Hit, error) {
 	return s.s.Search(ctx, req)
+}
+
+// naturalReader is a pipeline over the sample corpus with one reader
+// configuration.
+type naturalReader struct {
+	name string
+	p    *pipeline.Pipeline
+}
+
+// naturalReaders are the extractive pipeline without a model and, where
+// the local embedder is installed (always in CI, which runs make models),
+// with it and the confidence model fitted for it.
+func naturalReaders(t *testing.T, st store.Store) []naturalReader {
+	t.Helper()
+	lexical, err := confidence.ExtractiveLexical()
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, err := pipeline.New(pipeline.Config{Searcher: st, Catalog: st, Generator: generate.NewExtractive(generate.ExtractiveOptions{}),
+		Pre: guard.DefaultPreOptions(), Post: guard.DefaultPostOptions(), Confidence: &lexical})
+	if err != nil {
+		t.Fatal(err)
+	}
+	readers := []naturalReader{{name: "no model", p: p}}
+	e, err := onnx.Open(onnx.DefaultDir(), onnx.Options{})
+	if err != nil {
+		if os.Getenv("CI") != "" {
+			t.Fatalf("local embedder not installed (.ci/run runs make models): %v", err)
+		}
+		t.Logf("local embedder not installed (make models), asked without it only: %v", err)
+		return readers
+	}
+	t.Cleanup(func() { e.Close() })
+	sense, err := confidence.Extractive()
+	if err != nil {
+		t.Fatal(err)
+	}
+	gen := generate.NewExtractive(generate.ExtractiveOptions{Queries: onnx.Queries{E: e}, Passages: onnx.Passages{E: e}})
+	p, err = pipeline.New(pipeline.Config{Searcher: st, Catalog: st, Generator: gen, Pre: guard.DefaultPreOptions(),
+		Post: guard.DefaultPostOptions(), Confidence: &sense, ConfidenceFallback: &lexical})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return append(readers, naturalReader{name: "local embedder", p: p})
 }

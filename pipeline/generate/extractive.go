@@ -1708,6 +1708,12 @@ func (e *Extractive) score(q question, u unit, terms map[string]bool, ctx unitCo
 		// greater than 1.5 %" states a bound of what others see.
 		return candidate{}, false
 	}
+	if q.mustNumber && !q.asksChange && len(said) > 0 && !slices.ContainsFunc(said, func(v guard.Value) bool { return !change(c.quote, v) }) {
+		// A level is not a change of it: "the default PVWatts V5 system
+		// loss represents roughly a 7 % increase in system performance"
+		// does not say what the default loss is.
+		return candidate{}, false
+	}
 	if u.kind == kindRecord && q.mustNumber && !c.typed && len(said) == 0 && !wordField(q, c) {
 		// A row quoted for its name alone ("Manufacturer: GreenVolts; ID:
 		// GV-SCP001") states no value of what is asked.
@@ -1885,6 +1891,18 @@ func bound(text string, v guard.Value) bool {
 	}
 	return false
 }
+
+// change reports whether v is written as a change in text: "a 7 %
+// increase in system performance", "about 0.5 % more energy", "6 %
+// higher".
+func change(text string, v guard.Value) bool {
+	after := strings.Fields(strings.ToLower(text[v.End:]))
+	return len(after) > 0 && changeWords[strings.Trim(after[0], ".,;:()")]
+}
+
+// changeWords follow a value that states a change.
+var changeWords = set(`increase increases decrease decreases reduction improvement gain rise drop
+	more less higher lower greater smaller larger fewer better worse`)
 
 // comparatives come before "than" in a bound.
 var comparatives = set(`greater more less lower higher fewer larger smaller`)

@@ -413,6 +413,8 @@ func TestExtractiveReadsTheQuestion(t *testing.T) {
 		Section: "Table 8. Comparison with PVWatts V1 for selected TMY2 locations",
 		Text: "Location | Fixed | Fixed+Premium | 1 Axis | Backtracking | 2 Axis\nCO Boulder | 8.9 % | 10.2 % | 3.2 % | 3.9 % | 7.3 %\n" +
 			"ME Portland | 10.1 % | 11.0 % | 4.4 % | 5.4 % | 8.1 %"}
+	systemLoss := store.Chunk{ID: "nrel/1/13", DocID: "nrel", DocNumber: "NREL-TP-6A20-62641", Title: "PVWatts Version 5 Manual", Page: 6,
+		Section: "3 Model Inputs", Text: "Total system losses are specified as a percentage, with a default value of 14 %."}
 	pitch := store.Chunk{ID: "iea/1/3", DocID: "iea", DocNumber: "IEA-PVPS-T13-BIFI", Page: 2, Section: "Scenarios",
 		Text: "A GCR of 0.4 for the Trina Vertex module (length = 2.384m) corresponds to a row-to-row spacing or pitch of 5.96m. " +
 			"For a GCR of 0.25 the pitch is 9.536m."}
@@ -869,6 +871,17 @@ func TestExtractiveReadsTheQuestion(t *testing.T) {
 				Page: 13, Section: "Light-induced degradation", Text: "Some premium modules may experience lower LID losses due to their materials and " +
 					"construction, while others may experience LID losses greater than 1.5 %."}},
 			want: generate.NotFoundText},
+		{name: "a change of a quantity is not its level", question: "What are the default system losses in PVWatts?",
+			category: "technical_value", chunks: []store.Chunk{{ID: "nrel/1/45", DocID: "nrel", DocNumber: "NREL-TP-6A20-62641", Title: "PVWatts Version 5 Manual",
+				Page: 14, Section: "11 System Losses", Text: "This suggests that the default PVWatts V5 system loss represents roughly a 7 % increase in " +
+					"system performance relative to PVWatts V1 due solely to updated input assumptions."}, systemLoss},
+			want: "Total system losses are specified as a percentage, with a default value of 14 % [S2]."},
+		{name: "a change answers a question about one", question: "how much does the default pvwatts v5 system loss increase performance over v1",
+			category: "technical_value", chunks: []store.Chunk{{ID: "nrel/1/45", DocID: "nrel", DocNumber: "NREL-TP-6A20-62641", Title: "PVWatts Version 5 Manual",
+				Page: 14, Section: "11 System Losses", Text: "This suggests that the default PVWatts V5 system loss represents roughly a 7 % increase in " +
+					"system performance relative to PVWatts V1 due solely to updated input assumptions."}},
+			want: "This suggests that the default PVWatts V5 system loss represents roughly a 7 % increase in " +
+				"system performance relative to PVWatts V1 due solely to updated input assumptions [S1]."},
 		{name: "a count of what the question says there is none of", question: "inoct for flush roof mount with no standoff",
 			category: "technical_value", chunks: []store.Chunk{thermal}, want: generate.NotFoundText},
 		{name: "the sibling qualifier is not an answer", question: "What is the minimum trench depth for AC cables?",

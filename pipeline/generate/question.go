@@ -70,6 +70,10 @@ type question struct {
 	// numbers are the question's own numbers, which do not answer it.
 	numbers map[string]bool
 	want    answerType
+	// asksChange is set when the question asks how much a quantity
+	// changes or differs ("how much more energy", "gain vs monofacial"):
+	// a value stated as a change may answer it (see change).
+	asksChange bool
 	// mustNumber is set when an answer without a number cannot be right
 	// (technical values, "how many", "how much").
 	mustNumber bool
@@ -271,12 +275,20 @@ func parseQuestion(text, category, complexity string, expect guard.Expectation) 
 	if len(expect.Dims) > 0 {
 		for _, v := range expect.Described {
 			q.described[strings.ToLower(v.Num)] = true
+			if v.Dim != guard.DimPercent {
+				// "for the 4 kW system": the unit describes as its
+				// number does.
+				for _, u := range analysis.Terms(v.Unit) {
+					q.described[u] = true
+				}
+			}
 		}
 	}
 	q.defines = category == "definition" || q.words["mean"] || q.words["means"] || q.words["stand"] ||
 		q.words["stands"] || q.words["definition"] || q.words["define"] || q.words["meaning"] || q.words["represent"] ||
 		q.words["represents"] || q.words["legend"]
 	q.want, q.mustNumber = expectedAnswer(toks)
+	q.asksChange = slices.ContainsFunc(toks, func(t analysis.Token) bool { return changeAsked[t.Term] || changeAsked[t.Text] })
 	q.counts = q.mustNumber
 	q.subject = askedSubject(toks)
 	q.thing = thingTerms(q, toks)
@@ -965,3 +977,14 @@ func choiceOptions(toks []analysis.Token, aside map[int]bool) [2][]string {
 
 // optionSpan is how many words each side of "or" name an option.
 const optionSpan = 2
+
+// changeAsked are the words of a question that asks how much a quantity
+// changes or differs from another.
+var changeAsked = func() map[string]bool {
+	m := analysis.TermSet(`increase decrease reduction reduce change difference differ gain rise drop improvement
+		improve boost benefit relative compared compare versus underpredict overpredict underestimate overestimate`)
+	for _, w := range strings.Fields(`more less higher lower greater smaller larger better worse than vs`) {
+		m[w] = true
+	}
+	return m
+}()
