@@ -917,6 +917,12 @@ func (e *Extractive) decide(q question, cands []candidate, total float64) []cand
 		// answers half the question as if it were all of it.
 		return nil
 	}
+	if q.versus && !slices.ContainsFunc(picked, func(c candidate) bool { return c.kind == kindSentence }) {
+		// Each side's row in the question's order: the 208V row of "208v
+		// vs 240v" first, whichever scored higher. Sentences keep the
+		// order they are read in.
+		slices.SortStableFunc(picked, func(a, b candidate) int { return laterSide(q, a) - laterSide(q, b) })
+	}
 	for i, t := range q.terms {
 		if t.lettered != nil && !slices.ContainsFunc(picked, func(c candidate) bool { return c.matched[i] == 1 }) {
 			// "hub height ref-a vs ref-b": an answer that says nothing of
@@ -1071,7 +1077,7 @@ func variants(q question, cands []candidate) []candidate {
 		// "blueplanet 40.0 tl3 idcmax - M1 vs M3": the row of the other
 		// side is the other half of the answer.
 		sides := otherRows(cands, func(c candidate) bool {
-			return c.score >= variantModelShare*best.score && sameCodes(q, c, best) && addsSide(q, c, best)
+			return (c.score >= variantModelShare*best.score || holdsBesidesSides(q, c, best)) && sameCodes(q, c, best) && addsSide(q, c, best)
 		})
 		if len(sides) > 0 {
 			return sides
@@ -1256,10 +1262,39 @@ func comparesCodes(q question, matched []float64) bool {
 }
 
 // sameCodes reports whether c holds every identifier of the question that
-// best holds.
+// best holds, but for the sides of "vs": the 240V row of "ts-s3000 vdcmax
+// 208v vs 240v" is of the same model as the 208V row.
 func sameCodes(q question, c, best candidate) bool {
 	for i, t := range q.terms {
-		if t.code && best.matched[i] == 1 && c.matched[i] < 1 {
+		if t.code && !q.contrasted[t.term] && best.matched[i] == 1 && c.matched[i] < 1 {
+			return false
+		}
+	}
+	return true
+}
+
+// laterSide is 1 when c speaks of the side after "vs" alone, else 0.
+func laterSide(q question, c candidate) int {
+	later := 0
+	for i, t := range q.terms {
+		if !q.contrasted[t.term] || c.matched[i] < 1 {
+			continue
+		}
+		if q.sides[0][t.term] {
+			return 0
+		}
+		later = 1
+	}
+	return later
+}
+
+// holdsBesidesSides reports whether c holds every word of the question
+// that best holds, but for the sides of "vs": "conext xc630-na mppt high
+// 350v vs 300v" weighs the rare 350V far above the common 300V, and the
+// 300V row is the other side however lower it scores.
+func holdsBesidesSides(q question, c, best candidate) bool {
+	for i, t := range q.terms {
+		if !q.contrasted[t.term] && c.matched[i] < best.matched[i] {
 			return false
 		}
 	}
@@ -1786,7 +1821,7 @@ func (e *Extractive) score(q question, u unit, terms map[string]bool, ctx unitCo
 		// names no building material the question asks for.
 		score *= pointerPenalty
 	}
-	if u.kind == kindSentence && definesSubject(q.subject, toks) {
+	if u.kind == kindSentence && (definesSubject(q.subject, toks) || glossesSubject(q.subject, u.text, toks)) {
 		// "Brownfields are abandoned, idled, or underused … facilities"
 		// answers "what is a brownfield"; "EPA's Brownfield Program
 		// provides funding for … brownfield sites" only mentions it.
@@ -2179,6 +2214,28 @@ func definesSubject(subject []string, toks []analysis.Token) bool {
 	}
 	return i < len(toks) && definingVerbs[toks[i].Text]
 }
+
+// glossesSubject reports whether a sentence glosses the subject in
+// brackets where it names it: "Do you discharge dredged material (i.e.,
+// material that is dredged or excavated from waters of the United
+// States)" says what dredged material is.
+func glossesSubject(subject []string, text string, toks []analysis.Token) bool {
+	if len(subject) == 0 {
+		return false
+	}
+	for i := 0; i+len(subject) <= len(toks); i++ {
+		if !slices.EqualFunc(toks[i:i+len(subject)], subject, func(t analysis.Token, term string) bool { return t.Term == term }) {
+			continue
+		}
+		if glossAfter.MatchString(text[toks[i+len(subject)-1].End:]) {
+			return true
+		}
+	}
+	return false
+}
+
+// glossAfter matches a bracketed gloss opening right after a name.
+var glossAfter = regexp.MustCompile(`(?i)^\s*\(\s*` + glossCue)
 
 // definingVerbs follow the subject of a sentence that says what it is.
 var definingVerbs = set(`is are means refers describes denotes`)

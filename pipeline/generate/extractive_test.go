@@ -90,17 +90,18 @@ func TestExtractive(t *testing.T) {
 				sheetRow("CEC-INVERTERS", "CEC_Inverters", 1202, "Name: Power Electronics: FS0980PU 390V [CEC 2014]; Vac (V): 390; Paco (W): 980000")},
 			want: "Name: Power Electronics: FS1050PU 300V [CEC 2014]; Paco (W): 1050000 [S1]. " +
 				"Name: Power Electronics: FS1050PU 390V [CEC 2014]; Paco (W): 1200000 [S2]."},
+		// A versus question is answered side by side in its own order.
 		{name: "two model numbers compared: the row holding each whole, not the longer one for both", question: "magnetek pvi-3600-us vs pvi-3600-i-outd-us-f, both 240v - weight each",
 			category: "technical_value", complexity: "complex", chunks: []store.Chunk{
 				sheetRow("SANDIA-INVERTERS", "Parameters", 344, "Manufacturer: MagneTek, S.p.A.; ID: PVI-3600-I-OUTD-US-F (240V); Source: CEC; ac Voltage: 240; Paco: 3600; Weight: 33.02"),
 				sheetRow("SANDIA-INVERTERS", "Parameters", 343, "Manufacturer: MagneTek, S.p.A.; ID: PVI-3600-I-OUTD-US-F (208V); Source: CEC; ac Voltage: 208; Paco: 3300; Weight: 33.02"),
 				sheetRow("SANDIA-INVERTERS", "Parameters", 346, "Manufacturer: MagneTek, S.p.A.; ID: PVI-3600-US (240V); Source: CEC; ac Voltage: 240; Paco: 3600; Weight: 19.05")},
-			want: "Manufacturer: MagneTek, S.p.A.; ID: PVI-3600-I-OUTD-US-F (240V); Weight: 33.02 [S1]. Manufacturer: MagneTek, S.p.A.; ID: PVI-3600-US (240V); Weight: 19.05 [S3]."},
+			want: "Manufacturer: MagneTek, S.p.A.; ID: PVI-3600-US (240V); Weight: 19.05 [S3]. Manufacturer: MagneTek, S.p.A.; ID: PVI-3600-I-OUTD-US-F (240V); Weight: 33.02 [S1]."},
 		{name: "two rows of one model told apart by a number the question names", question: "sharp ne-h120e1 - isco for the 2001 one vs the 2002 (E) one",
 			category: "technical_value", complexity: "complex", chunks: []store.Chunk{
 				sheetRow("SANDIA-MODULE-DB", "Data", 322, "Model: Sharp NE-H120E1; Vintage: 2002 (E); Material: mc-Si; Isco: 5.3; Voco: 32.3"),
 				sheetRow("SANDIA-MODULE-DB", "Data", 321, "Model: Sharp NE-H120E1; Vintage: 2001; Material: mc-Si; Isco: 5.085; Voco: 32.78")},
-			want: "Model: Sharp NE-H120E1; Vintage: 2002 (E); Isco: 5.3 [S1]. Model: Sharp NE-H120E1; Vintage: 2001; Isco: 5.085 [S2]."},
+			want: "Model: Sharp NE-H120E1; Vintage: 2001; Isco: 5.085 [S2]. Model: Sharp NE-H120E1; Vintage: 2002 (E); Isco: 5.3 [S1]."},
 		{name: "rows each holding one of two labels asked both answer", question: "module db legend: what are c4 / c5",
 			category: "definition", chunks: []store.Chunk{
 				sheetRow("SANDIA-MODULE-DB", "Legend", 48, "Heading: C4; Description: Coefficient relating Ix to effective irradiance, (dim)"),
@@ -126,7 +127,7 @@ func TestExtractive(t *testing.T) {
 			category: "technical_value", complexity: "complex", chunks: []store.Chunk{
 				sheetRow("SANDIA-MODULE-DB", "Data", 88, "Model: BP Solar BP585; Vintage: 2002 (E); Material: c-Si; Isco: 5; Voco: 22.1; Vmpo: 18"),
 				sheetRow("SANDIA-MODULE-DB", "Data", 87, "Model: BP Solar BP585; Vintage: 2000 (E); Material: c-Si; Isco: 5; Voco: 22; Vmpo: 18")},
-			want: "Model: BP Solar BP585; Vintage: 2002 (E); Voco: 22.1 [S1]. Model: BP Solar BP585; Vintage: 2000 (E); Voco: 22 [S2]."},
+			want: "Model: BP Solar BP585; Vintage: 2000 (E); Voco: 22 [S2]. Model: BP Solar BP585; Vintage: 2002 (E); Voco: 22.1 [S1]."},
 		{name: "a word said on both sides of vs names only the rows holding it", question: "sunergy elv - isco for the 2008 (E) one vs the 2009 (E) one",
 			category: "technical_value", complexity: "complex", chunks: []store.Chunk{
 				sheetRow("SANDIA-MODULE-DB", "Data", 129, "Model: Sunergy ELV; Vintage: 2008 (E); Material: mc-Si; Isco: 7.78; Voco: 32.6"),
@@ -791,6 +792,22 @@ func TestExtractiveReadsTheQuestion(t *testing.T) {
 		{name: "both sides of a versus question", question: "blueplanet 40.0 tl3 idcmax - M1 vs M3",
 			category: "technical_value", chunks: []store.Chunk{blueplanetM1, blueplanetM3},
 			want: "Name: KACO: blueplanet 40.0 TL3 M1 480V [CEC 2013]; Idcmax (A): 108 [S1]. Name: KACO: blueplanet 40.0 TL3 M3 480V [CEC 2013]; Idcmax (A): 36 [S2]."},
+		{name: "the sides of a versus question are the model's two voltage variants", question: "topper sun ts-s3000 vdcmax 208v vs 240v",
+			category: "technical_value", chunks: []store.Chunk{
+				sheetRow("CEC-INVERTERS", "CEC_Inverters", 1844, "Name: Topper Sun Energy Technology: TS-S3000 (208V) 208V [CEC 2010]; Vac (V): 208; Vdcmax (V): 450"),
+				sheetRow("SANDIA-INVERTERS", "Parameters", 788, "Manufacturer: Topper Sun Energy Technology; ID: TS-S3000 (208V); ac Voltage: 208; Vdcmax: 450"),
+				sheetRow("CEC-INVERTERS", "CEC_Inverters", 1845, "Name: Topper Sun Energy Technology: TS-S3000 (240V) 240V [CEC 2010]; Vac (V): 240; Vdcmax (V): 500")},
+			want: "Name: Topper Sun Energy Technology: TS-S3000 (208V) 208V [CEC 2010]; Vdcmax (V): 450 [S1]. " +
+				"Name: Topper Sun Energy Technology: TS-S3000 (240V) 240V [CEC 2010]; Vdcmax (V): 500 [S3]."},
+		{name: "a side named by a common voltage is the other half however rarer the first", question: "conext xc630-na mppt high 350v vs 300v",
+			category: "technical_value", chunks: []store.Chunk{
+				sheetRow("CEC-INVERTERS", "CEC_Inverters", 1343, "Name: Schneider Electric Solar Inverters USA: Conext XC630-NA 350V [CEC 2014]; Vac (V): 350; Mppt_high (V): 850"),
+				sheetRow("CEC-INVERTERS", "CEC_Inverters", 1344, "Name: Schneider Electric Solar Inverters USA: Conext XC630-NA 300V [CEC 2013]; Vac (V): 300; Mppt_high (V): 800"),
+				sheetRow("CEC-INVERTERS", "CEC_Inverters", 1341, "Name: Schneider Electric Solar Inverters USA: Conext XC540-NA 300V [CEC 2014]; Vac (V): 300; Mppt_high (V): 800"),
+				sheetRow("CEC-INVERTERS", "CEC_Inverters", 1346, "Name: Schneider Electric Solar Inverters USA: Conext XC680-NA 300V [CEC 2013]; Vac (V): 300; Mppt_high (V): 800"),
+				sheetRow("CEC-INVERTERS", "CEC_Inverters", 1040, "Name: Power Electronics: FS1050CU 300V [CEC 2014]; Vac (V): 300; Mppt_high (V): 820")},
+			want: "Name: Schneider Electric Solar Inverters USA: Conext XC630-NA 350V [CEC 2014]; Mppt_high (V): 850 [S1]. " +
+				"Name: Schneider Electric Solar Inverters USA: Conext XC630-NA 300V [CEC 2013]; Mppt_high (V): 800 [S2]."},
 		{name: "an equation's number asked is said by the sentence that describes the equation", question: "pvwatts total poa = beam + sky diffuse + ground reflected, which eqn number",
 			category: "technical_value", chunks: []store.Chunk{manualPage(21, 9, "7 Plane-of-Array Irradiance",
 				"The plane-of-array (POA) beam, sky diffuse, and ground-reflected diffuse irradiance components are calculated using the Perez 1990 algorithm [7]. "+
@@ -882,6 +899,12 @@ func TestExtractiveReadsTheQuestion(t *testing.T) {
 					"system performance relative to PVWatts V1 due solely to updated input assumptions."}},
 			want: "This suggests that the default PVWatts V5 system loss represents roughly a 7 % increase in " +
 				"system performance relative to PVWatts V1 due solely to updated input assumptions [S1]."},
+		{name: "what the question asks to define is glossed where the sentence names it", question: "sec 404 - how does the epa guide define dredged material",
+			category: "definition", chunks: []store.Chunk{epaPage(4, 2, "DREDGED AND FILL MATERIAL/WATERS OF THE UNITED STATES, INCLUDING WETLANDS",
+				"■ Do you discharge dredged material (i.e., material that is dredged or excavated from waters of the United States) to waters of the United States? "+
+					"If so, you need a permit under Section 404 of the CWA. Section 404 permits are issued by either the U.S. Army Corps of Engineers or, "+
+					"for certain waters, a state with an approved Section 404 permitting program.")},
+			want: "■ Do you discharge dredged material (i.e., material that is dredged or excavated from waters of the United States) to waters of the United States? [S1]"},
 		{name: "a count of what the question says there is none of", question: "inoct for flush roof mount with no standoff",
 			category: "technical_value", chunks: []store.Chunk{thermal}, want: generate.NotFoundText},
 		{name: "the sibling qualifier is not an answer", question: "What is the minimum trench depth for AC cables?",

@@ -163,7 +163,7 @@ func TestVariants(t *testing.T) {
 		}
 		return c
 	}
-	best := row("TL6000-US-240 240V; Paco: 5990", 0.89, "tl6000-us", "240")
+	best := row("TL6000-US-240 240V; Paco: 5990", 0.89, "evershine", "tl6000-us", "240")
 	tests := []struct {
 		name  string
 		other candidate
@@ -171,8 +171,11 @@ func TestVariants(t *testing.T) {
 	}{
 		{"nearly as good, holding the other number", row("TL6000-US-208 208V; Paco: 5320", 0.83, "tl6000-us", "208"), 1},
 		{"nearly as good, holding nothing more", row("TL5000-US-240 240V; Paco: 4990", 0.83, "240"), 0},
-		{"as good", row("TL6000-US-240 240V [CEC 2019]; Paco: 5990", 0.88, "tl6000-us", "240"), 1},
-		{"far behind, holding the other number", row("TL6000-US-208 208V; Paco: 5320", 0.6, "tl6000-us", "208"), 0},
+		{"as good", row("TL6000-US-240 240V [CEC 2019]; Paco: 5990", 0.88, "evershine", "tl6000-us", "240"), 1},
+		{"far behind, holding the other number but not all the rest", row("TL6000-US-208 208V; Paco: 5320", 0.6, "tl6000-us", "208"), 0},
+		// The sides weigh what their numbers' rarity says: a common 208
+		// leaves the row far behind one with a rare 240.
+		{"far behind, holding the other number and all the rest", row("Evershine TL6000-US-208 208V; Paco: 5320", 0.6, "evershine", "tl6000-us", "208"), 1},
 	}
 	for _, tc := range tests {
 		if got := variants(q, []candidate{best, tc.other}); len(got) != tc.want {
@@ -194,6 +197,9 @@ func TestAskedSubject(t *testing.T) {
 		{"what is the default tilt of a 1-axis tracker", ""},
 		{"what is swppp", "swppp"},
 		{"how deep is the trench", ""},
+		{"sec 404 - how does the epa guide define dredged material", "dredg materi"},
+		{"define fill material per the epa guide", "fill materi"},
+		{"how does the guide define the wetlands that need a permit", ""},
 	}
 	for _, tc := range tests {
 		got := strings.Join(askedSubject(analysis.Tokens(tc.in)), " ")

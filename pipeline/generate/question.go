@@ -505,15 +505,19 @@ var thingEnds = set(`is are was were does do did can could should would will has
 const maxSubjectWords = 3
 
 // askedSubject returns the terms of X in a question that opens "what is
-// (a|an|the) X" or "what are X", X running to the first function or frame
-// word ("what is a brownfield per the epa guide"); nil otherwise, and when
+// (a|an|the) X" or "what are X", or says "define X" ("how does the epa
+// guide define dredged material"), X running to the first function or
+// frame word ("what is a brownfield per the epa guide"); nil otherwise, and when
 // X is followed by anything but where to look or what it is for ("what is
 // the default tilt of a 1-axis tracker" asks about the tracker's tilt).
 func askedSubject(toks []analysis.Token) []string {
-	if len(toks) < 3 || toks[0].Text != "what" || toks[1].Text != "is" && toks[1].Text != "are" {
+	i := slices.IndexFunc(toks, func(t analysis.Token) bool { return t.Text == "define" || t.Text == "defines" }) + 1
+	if i == 0 && (len(toks) < 3 || toks[0].Text != "what" || toks[1].Text != "is" && toks[1].Text != "are") {
 		return nil
 	}
-	i := 2
+	if i == 0 {
+		i = 2
+	}
 	if i < len(toks) && (toks[i].Text == "a" || toks[i].Text == "an" || toks[i].Text == "the") {
 		i++
 	}
