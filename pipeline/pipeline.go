@@ -437,6 +437,8 @@ func (r *run) statusLookup(ctx context.Context, tenant, query string) (answer.An
 	r.ans.Confidence = answer.Confidence{Level: "high", Score: 1, Reason: "read from the document register"}
 	if len(entries) > 1 {
 		r.ans.Confidence = answer.Confidence{Level: "medium", Score: 0.6, Reason: fmt.Sprintf("%d documents match; the closest are listed", len(entries))}
+	} else {
+		r.stage("title_page", func() { r.withTitlePage(ctx, tenant, entries[0]) })
 	}
 	return r.ans, nil
 }

@@ -395,6 +395,47 @@ func TestStatusBypassesClassification(t *testing.T) {
 	}
 }
 
+// TestStatusQuotesTheTitlePage: a one-document status answer adds what the
+// document's first page says of its version or date, cited to that page;
+// a spreadsheet, or a document whose first page says neither, adds nothing.
+func TestStatusQuotesTheTitlePage(t *testing.T) {
+	st := sampleCorpus(t)
+	p := newPipeline(t, st, nil, guard.DefaultPostOptions())
+	tests := []struct {
+		query, doc string
+		// line is the title page's line, "" when none is quoted.
+		line string
+	}{
+		{query: "IEA-PVPS-T13-BIFI", doc: "iea-pvps-t13-bifi", line: "Version 4, August 3, 2023"},
+		{query: "pvwatts", doc: "nrel-tp-6a20-62641", line: "September 2014"},
+		{query: "EPA-FEDREQ-CONSTR", doc: "epa-fedreq-constr"},
+		{query: "CEC-INVERTERS", doc: "cec-inverters"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.query, func(t *testing.T) {
+			ans, err := p.Status(context.Background(), tenant, tc.query)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if ans.Status != answer.StatusAnswered || len(ans.Sources) == 0 || ans.Sources[0].DocID != tc.doc {
+				t.Fatalf("status lookup = %s %+v", ans.Status, ans.Sources)
+			}
+			if tc.line == "" {
+				if len(ans.Sources) != 1 || strings.Contains(ans.Answer, "first page") {
+					t.Errorf("answer %q with %d sources, want the register line alone", ans.Answer, len(ans.Sources))
+				}
+				return
+			}
+			if len(ans.Sources) != 2 || !strings.Contains(ans.Answer, "“"+tc.line+"”. [S2]") {
+				t.Fatalf("answer %q with %d sources, want the title page's %q cited [S2]", ans.Answer, len(ans.Sources), tc.line)
+			}
+			if src := ans.Sources[1]; src.DocID != tc.doc || src.Page != 1 || src.Snippet != tc.line || src.DriveLink == "" {
+				t.Errorf("title page source = %+v", src)
+			}
+		})
+	}
+}
+
 // countingEmbedder returns one fixed vector per text, counting calls and
 // keeping the texts.
 type countingEmbedder struct {
