@@ -1807,6 +1807,13 @@ func (e *Extractive) score(q question, u unit, terms map[string]bool, ctx unitCo
 		// construction. Go to …").
 		if enumerates(u.text) || addsToAside.MatchString(u.text) {
 			score = min(1, score*asideListBonus)
+			if c.follow == "" && addsMore(u.next) {
+				// "besides tmy2 and tmy3, which other weather formats":
+				// "… (TMY3), and EnergyPlus weather files. It also reads
+				// files in the SAM CSV format" lists on in the next
+				// sentence.
+				c.follow = u.next
+			}
 		} else {
 			score *= asidePenalty
 		}
@@ -2070,6 +2077,22 @@ func enumerates(text string) bool {
 // compliance materials, but also contains features that allow users to
 // interact with EPA" says what else there is besides the links.
 var addsToAside = regexp.MustCompile(`(?i)\bnot only\b.+\bbut (?:also|it also)\b|\bas well as\b|\bin addition to\b`)
+
+// addsMore reports whether a sentence opens by adding to the one before:
+// "It also reads …", "In addition, …".
+func addsMore(text string) bool {
+	toks := analysis.Tokens(text)
+	for i := range min(len(toks), alsoWithin) {
+		if toks[i].Text == "also" {
+			return true
+		}
+	}
+	return analysis.StartsWith(toks, []string{"in", "addition"}) || len(toks) > 0 && toks[0].Text == "additionally"
+}
+
+// alsoWithin is how near a sentence's start "also" adds to the sentence
+// before ("It also", "The model also").
+const alsoWithin = 3
 
 // examplesOpen opens a bracket that lists examples: "(e.g., …", "(i.e.,
 // items such as …", "(items such as …", "(including …".

@@ -905,6 +905,15 @@ func TestExtractiveReadsTheQuestion(t *testing.T) {
 					"If so, you need a permit under Section 404 of the CWA. Section 404 permits are issued by either the U.S. Army Corps of Engineers or, "+
 					"for certain waters, a state with an approved Section 404 permitting program.")},
 			want: "■ Do you discharge dredged material (i.e., material that is dredged or excavated from waters of the United States) to waters of the United States? [S1]"},
+		{name: "a list of what else there is goes on in the next sentence", question: "Besides TMY2 and TMY3 files, which other weather file formats can PVWatts Version 5 read?",
+			category: "general", chunks: []store.Chunk{manualPage(14, 7, "4 Solar Resource",
+				"PVWatts can read solar resource data files from different sources and in different formats, including the National Solar Radiation "+
+					"Database (NSRDB) 1961-1990 data (TMY2) and 1991-2010 update (TMY3), and EnergyPlus weather files. It also reads files in the SAM CSV "+
+					"format [4], which is a generic format suitable for custom solar resource data sets. The PVWatts web application interacts with three "+
+					"online databases to access solar resource data.")},
+			want: "PVWatts can read solar resource data files from different sources and in different formats, including the National Solar Radiation " +
+				"Database (NSRDB) 1961-1990 data (TMY2) and 1991-2010 update (TMY3), and EnergyPlus weather files [S1]. It also reads files in the SAM CSV " +
+				"format [4], which is a generic format suitable for custom solar resource data sets [S1]."},
 		{name: "a count of what the question says there is none of", question: "inoct for flush roof mount with no standoff",
 			category: "technical_value", chunks: []store.Chunk{thermal}, want: generate.NotFoundText},
 		{name: "the sibling qualifier is not an answer", question: "What is the minimum trench depth for AC cables?",
