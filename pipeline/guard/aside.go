@@ -2,6 +2,7 @@ package guard
 
 import (
 	"strings"
+	"unicode"
 
 	"github.com/cewhq/cew/store/analysis"
 )
@@ -50,7 +51,7 @@ func SetAside(text string, toks []analysis.Token) map[int]bool {
 			continue
 		}
 		end := start // the clause is toks[i:end]
-		for end < len(toks) && !(end > start && strings.ContainsAny(gap(end), "),;?") || questionWords[toks[end].Text]) {
+		for end < len(toks) && !(end > start && (strings.ContainsAny(gap(end), "),;?") || dashBreak(gap(end))) || questionWords[toks[end].Text]) {
 			end++
 		}
 		if end-start > maxAsideWords && !(delimited && end == len(toks) && end-start <= maxTrailingAside) {
@@ -76,6 +77,14 @@ func SetAside(text string, toks []analysis.Token) map[int]bool {
 		i = end - 1
 	}
 	return aside
+}
+
+// dashBreak reports whether the text between two words is a dash set off
+// by spaces, which ends a clause as a comma does: "the 2002 (E) row, not
+// the 2001 one - isco + voco" asks for Isco and Voco.
+func dashBreak(gap string) bool {
+	d := strings.TrimSpace(gap)
+	return (d == "-" || d == "–" || d == "—") && strings.TrimLeftFunc(gap, unicode.IsSpace) != gap && strings.TrimRightFunc(gap, unicode.IsSpace) != gap
 }
 
 // listAfterComma returns where a list that goes on after the comma before

@@ -64,6 +64,16 @@ var glossary = func() *analysis.PhraseTable[string] {
 		"d(Tc)": {"delta tc", "dtc", "cell to back temperature difference", "temperature difference between cell and module back"},
 		"n":     {"diode ideality factor", "ideality factor", "diode factor", "diode quality factor"},
 	}
+	// A temperature coefficient is named by its quantity's every name:
+	// "short circuit current temperature coefficient", "temperature
+	// coefficient of the open circuit voltage" (the speller writes "temp
+	// coeff" out).
+	for quantity, coefficient := range map[string]string{"Isco": "aIsc", "Impo": "aImp", "Voco": "BVoco", "Vmpo": "BVmpo"} {
+		for _, name := range spec[quantity] {
+			spec[coefficient] = append(spec[coefficient], name+" temperature coefficient",
+				"temperature coefficient of "+name, "temperature coefficient of the "+name)
+		}
+	}
 	for column, phrases := range spec {
 		for _, p := range phrases {
 			glossaryPhrases[p] = column
