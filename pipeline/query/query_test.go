@@ -266,6 +266,8 @@ func TestAnalyse(t *testing.T) {
 		{name: "a unique id asks for no measure, though the maker's name holds one", in: "unique id of the advanced energy PVP250kW-480",
 			text: "unique id of the advanced energy PVP250kW-480"},
 		{name: "tbl and docs spelled out", in: "which nepa docs are required, tbl 2", text: "which nepa documents are required, table 2"},
+		{name: "the possessive of a clipped word spelled out", in: "which phases of a bldg's life does green building cover",
+			text: "which phases of a building's life does green building cover"},
 		{name: "a yes or no question asks for no value", in: "is the total system loss just the sum of the individual losses",
 			text: "is the total system loss just the sum of the individual losses"},
 	}

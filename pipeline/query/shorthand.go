@@ -62,6 +62,12 @@ func expandShorthand(text string, known func(string) bool) (string, []Correction
 			return ""
 		}
 		long, ok := shorthand[t.Text]
+		if base, found := strings.CutSuffix(t.Text, "'s"); !ok && found {
+			// "a bldg's life": the possessive of the clipped word.
+			if long, ok = shorthand[base]; ok {
+				long += "'s"
+			}
+		}
 		if !ok {
 			long, ok = minMax[t.Text]
 			ok = ok && i+1 < len(toks) && toks[i+1].Kind == analysis.Word &&
