@@ -669,6 +669,14 @@ func TestExtractiveReadsTheQuestion(t *testing.T) {
 					"[15] Fuentes, M. K. (1987). A Simplified Thermal Model for Flat-Plate Photovoltaic Arrays. SAND85-0330.\n[16] California Energy Commission. (2013). CEC PV Calculator Version 4.0.")},
 			want: "PVWatts implements a thermal model to calculate the operating cell temperature using a heat transfer energy balance model developed by Fuentes [15] [S1]. " +
 				"[15] Fuentes, M. K. (1987). [S2] A Simplified Thermal Model for Flat-Plate Photovoltaic Arrays. [S2] SAND85-0330 [S2]."},
+		{name: "a reference named by its report number is answered by its entry", question: "fuentes 1987 thermal model report (SAND85-0330) - pdf link",
+			category: "general", chunks: []store.Chunk{
+				manualPage(62, 19, "References",
+					"[15] Fuentes, M. K. (1987). A Simplified Thermal Model for Flat-Plate Photovoltaic Arrays.\n"+
+						"SAND85-0330. Albuquerque, NM: Sandia National Laboratories. Accessed September 3, 2013: http://prod.sandia.gov/1985/850330.pdf.\n"+
+						"[16] California Energy Commission. (2013). “CEC PV Calculator Version 4.0.” Accessed September 3, 2013.")},
+			want: "[15] Fuentes, M. K. (1987). [S1] A Simplified Thermal Model for Flat-Plate Photovoltaic Arrays. [S1] SAND85-0330. [S1] " +
+				"Albuquerque, NM: Sandia National Laboratories. [S1] Accessed September 3, 2013: http://prod.sandia.gov/1985/850330.pdf [S1]."},
 		{name: "a reference named by number is answered by its entry", question: "ref 19 in the pvwatts manual - which journal",
 			category: "general", chunks: []store.Chunk{
 				manualPage(10, 9, "8 Module Cover",

@@ -7,6 +7,7 @@ import (
 
 	"github.com/cewhq/cew/pipeline/guard"
 	"github.com/cewhq/cew/store"
+	"github.com/cewhq/cew/store/analysis"
 )
 
 // citationMark is a document's own citation of its reference list: the
@@ -60,7 +61,8 @@ func NamedReferences(text string) []string {
 // entry [19]. A question about what a list cites (question.citesList)
 // names every entry of the retrieved chunks of the list: "which version of
 // the cec pv calculator does the ref list cite" is answered by entry [16].
-// An entry a page break cuts is its first part.
+// So is an entry that holds an identifier of the question. An entry a
+// page break cuts is its first part.
 func namedEntries(q question, chunks []store.Chunk) []unit {
 	var out []unit
 	seen := map[string]bool{}
@@ -71,6 +73,16 @@ func namedEntries(q question, chunks []store.Chunk) []unit {
 		numbers := q.refs
 		if q.citesList {
 			numbers = entryNumbers(ch)
+		} else if slices.ContainsFunc(q.terms, func(t qterm) bool { return t.code }) {
+			// "fuentes 1987 thermal model report (SAND85-0330) - pdf
+			// link": the entry that holds the report number the
+			// question names is the one it asks about.
+			for _, n := range entryNumbers(ch) {
+				if entry, ok := findEntry(chunks, ch.DocID, n); ok && !slices.Contains(numbers, n) &&
+					slices.ContainsFunc(q.terms, func(t qterm) bool { return t.code && analysis.TermSet(entry[0].text)[t.term] }) {
+					numbers = append(slices.Clip(numbers), n)
+				}
+			}
 		}
 		for _, n := range numbers {
 			if seen[ch.DocID+"/"+n] {

@@ -130,16 +130,27 @@ func TestExpectedRefusesTheWrongKindAndCase(t *testing.T) {
 	}
 }
 
+// TestExpectedReadsASentenceOnFromTheOneBefore: a sentence goes on from the
+// one before it from the same passage, for the case it is about and for a
+// value the question states (a year said by one sentence of an entry holds
+// for the entry's next sentences); alone, it is judged by itself.
 func TestExpectedReadsASentenceOnFromTheOneBefore(t *testing.T) {
-	chunks := []store.Chunk{{DocID: "nrel", Page: 5, Title: "PVWatts Version 5 Manual", Section: "Table 1. Version History",
-		Text: "V1 | Original online calculator. | 239 TMY2 sites. Added 360 international sites in 2005. | 1998 | Retiring in 2014"}}
-	exp := Expectation{Qualifiers: Qualifiers("when did v1 get the 360 international sites added")}
+	table := store.Chunk{DocID: "nrel", Page: 5, Title: "PVWatts Version 5 Manual", Section: "Table 1. Version History",
+		Text: "V1 | Original online calculator. | 239 TMY2 sites. Added 360 international sites in 2005. | 1998 | Retiring in 2014"}
+	entry := store.Chunk{DocID: "nrel", Page: 19, Title: "PVWatts Version 5 Manual", Section: "References",
+		Text: "[15] Fuentes, M. K. (1987). A Simplified Thermal Model for Flat-Plate Photovoltaic Arrays.\nSAND85-0330. Accessed September 3, 2013: http://prod.sandia.gov/850330.pdf."}
+	sites := Expectation{Qualifiers: Qualifiers("when did v1 get the 360 international sites added")}
+	report := Expectation{Described: Values("fuentes 1987 thermal model report - pdf link")}
 	tests := []struct {
 		name, answer string
+		exp          Expectation
+		chunk        store.Chunk
 		want         Reason
 	}{
-		{"the sentence before names the case asked", "V1 — Weather Data Options: 239 TMY2 sites. [S1] Added 360 international sites in 2005 [S1].", None},
-		{"alone, the title's version is what the sentence is about", "Added 360 international sites in 2005 [S1].", QualifierMismatch},
+		{"the sentence before names the case asked", "V1 — Weather Data Options: 239 TMY2 sites. [S1] Added 360 international sites in 2005 [S1].", sites, table, None},
+		{"alone, the title's version is what the sentence is about", "Added 360 international sites in 2005 [S1].", sites, table, QualifierMismatch},
+		{"the entry's year is said first", "[15] Fuentes, M. K. (1987). [S1] SAND85-0330. [S1] Accessed September 3, 2013: http://prod.sandia.gov/850330.pdf [S1].", report, entry, None},
+		{"alone, the access date is another year", "Accessed September 3, 2013: http://prod.sandia.gov/850330.pdf [S1].", report, entry, QualifierMismatch},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -147,7 +158,7 @@ func TestExpectedReadsASentenceOnFromTheOneBefore(t *testing.T) {
 			for _, s := range SplitSentences(tc.answer) {
 				v.Sentences = append(v.Sentences, SentenceVerdict{Text: s.Text, Citations: s.Citations})
 			}
-			if got := Expected(v, exp, chunks); got.Reason != tc.want {
+			if got := Expected(v, tc.exp, []store.Chunk{tc.chunk}); got.Reason != tc.want {
 				t.Errorf("Expected(%q) = %s %q, want %s", tc.answer, got.Reason, got.Detail, tc.want)
 			}
 		})
