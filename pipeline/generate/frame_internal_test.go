@@ -223,8 +223,6 @@ func TestQuestionFormWords(t *testing.T) {
 		{"gcr for one axis trackers", "one", true},
 		{"how much funding per site", "much", false},
 		{"how often is the albedo read", "often", false},
-		{"besides fws and nmfs, who else should we check with", "els", false},
-		{"what is in the else column", "els", true},
 	}
 	for _, tc := range tests {
 		q := parseQuestion(tc.in, "general", "simple", guard.Expectation{})

@@ -234,8 +234,7 @@ func parseQuestion(text, category, complexity string, expect guard.Expectation) 
 				q.unit = t.Text
 			}
 			if analysis.IsStopword(t.Text) || whWords[t.Text] || seen[t.Term] || i > 0 && toks[i-1].Text == "how" && howForm[t.Text] ||
-				pronounOne(toks, i) || t.Text == "else" && i > 0 && whWords[toks[i-1].Text] {
-				// "who else": the question's form, not its content.
+				pronounOne(toks, i) {
 				continue
 			}
 			seen[t.Term] = true
