@@ -6,6 +6,7 @@ import (
 	"regexp"
 	"strings"
 
+	"github.com/cewhq/cew/pipeline/generate"
 	"github.com/cewhq/cew/store"
 	"github.com/cewhq/cew/store/register"
 )
@@ -13,10 +14,6 @@ import (
 // maxImprintLines is how many lines of a document's first chunk are read
 // for the line that gives its own version or date.
 const maxImprintLines = 12
-
-// maxImprintWords bounds that line: a version or date line is short, a
-// sentence that mentions a date is not one.
-const maxImprintWords = 8
 
 // versionLine opens a line that names the document's version: "Version 4,
 // August 3, 2023", "Rev. C", "Issue 2".
@@ -50,11 +47,10 @@ func (r *run) titlePageLine(ctx context.Context, tenant string, e register.Entry
 		if n++; n > maxImprintLines {
 			break
 		}
+		// A version or date line reads as an imprint's, not as a sentence
+		// that mentions a date.
 		line = strings.TrimSpace(line)
-		if len(strings.Fields(line)) > maxImprintWords {
-			continue
-		}
-		if versionLine.MatchString(line) || datedLine.MatchString(line) {
+		if generate.ImprintLine(line) && (versionLine.MatchString(line) || datedLine.MatchString(line)) {
 			return line, chunks[0], true
 		}
 	}

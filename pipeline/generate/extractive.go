@@ -1942,9 +1942,13 @@ func change(text string, v guard.Value) bool {
 	return len(after) > 0 && changeWords[strings.Trim(after[0], ".,;:()")]
 }
 
-// changeWords follow a value that states a change.
-var changeWords = set(`increase increases decrease decreases reduction improvement gain rise drop
-	more less higher lower greater smaller larger fewer better worse`)
+// changeWords follow a value that states a change: the comparatives of a
+// bound, and the words for a change itself.
+var changeWords = func() map[string]bool {
+	m := set(`increase increases decrease decreases reduction improvement gain rise drop better worse`)
+	maps.Copy(m, comparatives)
+	return m
+}()
 
 // comparatives come before "than" in a bound.
 var comparatives = set(`greater more less lower higher fewer larger smaller`)

@@ -414,6 +414,9 @@ func TestExtractiveReadsTheQuestion(t *testing.T) {
 		Section: "Table 8. Comparison with PVWatts V1 for selected TMY2 locations",
 		Text: "Location | Fixed | Fixed+Premium | 1 Axis | Backtracking | 2 Axis\nCO Boulder | 8.9 % | 10.2 % | 3.2 % | 3.9 % | 7.3 %\n" +
 			"ME Portland | 10.1 % | 11.0 % | 4.4 % | 5.4 % | 8.1 %"}
+	lossChange := store.Chunk{ID: "nrel/1/45", DocID: "nrel", DocNumber: "NREL-TP-6A20-62641", Title: "PVWatts Version 5 Manual",
+		Page: 14, Section: "11 System Losses", Text: "This suggests that the default PVWatts V5 system loss represents roughly a 7 % increase in " +
+			"system performance relative to PVWatts V1 due solely to updated input assumptions."}
 	systemLoss := store.Chunk{ID: "nrel/1/13", DocID: "nrel", DocNumber: "NREL-TP-6A20-62641", Title: "PVWatts Version 5 Manual", Page: 6,
 		Section: "3 Model Inputs", Text: "Total system losses are specified as a percentage, with a default value of 14 %."}
 	pitch := store.Chunk{ID: "iea/1/3", DocID: "iea", DocNumber: "IEA-PVPS-T13-BIFI", Page: 2, Section: "Scenarios",
@@ -897,14 +900,10 @@ func TestExtractiveReadsTheQuestion(t *testing.T) {
 					"construction, while others may experience LID losses greater than 1.5 %."}},
 			want: generate.NotFoundText},
 		{name: "a change of a quantity is not its level", question: "What are the default system losses in PVWatts?",
-			category: "technical_value", chunks: []store.Chunk{{ID: "nrel/1/45", DocID: "nrel", DocNumber: "NREL-TP-6A20-62641", Title: "PVWatts Version 5 Manual",
-				Page: 14, Section: "11 System Losses", Text: "This suggests that the default PVWatts V5 system loss represents roughly a 7 % increase in " +
-					"system performance relative to PVWatts V1 due solely to updated input assumptions."}, systemLoss},
+			category: "technical_value", chunks: []store.Chunk{lossChange, systemLoss},
 			want: "Total system losses are specified as a percentage, with a default value of 14 % [S2]."},
 		{name: "a change answers a question about one", question: "how much does the default pvwatts v5 system loss increase performance over v1",
-			category: "technical_value", chunks: []store.Chunk{{ID: "nrel/1/45", DocID: "nrel", DocNumber: "NREL-TP-6A20-62641", Title: "PVWatts Version 5 Manual",
-				Page: 14, Section: "11 System Losses", Text: "This suggests that the default PVWatts V5 system loss represents roughly a 7 % increase in " +
-					"system performance relative to PVWatts V1 due solely to updated input assumptions."}},
+			category: "technical_value", chunks: []store.Chunk{lossChange},
 			want: "This suggests that the default PVWatts V5 system loss represents roughly a 7 % increase in " +
 				"system performance relative to PVWatts V1 due solely to updated input assumptions [S1]."},
 		{name: "what the question asks to define is glossed where the sentence names it", question: "sec 404 - how does the epa guide define dredged material",

@@ -205,15 +205,16 @@ func readImprintPages(split [][]unit, chunks []store.Chunk, imprint map[int]bool
 		// … EPA305-F-03-007 www.epa.gov", the last unit and the short
 		// unpunctuated lines right before it.
 		us[len(us)-1].imprint, us[len(us)-1].back = true, true
-		for k := len(us) - 2; k >= 0 && imprintLine(us[k].text); k-- {
+		for k := len(us) - 2; k >= 0 && ImprintLine(us[k].text); k-- {
 			us[k].imprint, us[k].back = true, true
 		}
 	}
 }
 
-// imprintLine reports whether a line reads as an imprint's rather than
-// prose: short, and not ending a sentence.
-func imprintLine(line string) bool {
+// ImprintLine reports whether a line reads as an imprint's rather than
+// prose: short, and not ending a sentence ("September 2014", "Version 4,
+// August 3, 2023").
+func ImprintLine(line string) bool {
 	line = strings.TrimSpace(line)
 	return line != "" && len(analysis.Tokens(line)) <= maxImprintTokens && !strings.ContainsAny(line[len(line)-1:], ".!?:")
 }

@@ -73,13 +73,12 @@ func namedEntries(q question, chunks []store.Chunk) []unit {
 		numbers := q.refs
 		if q.citesList {
 			numbers = entryNumbers(ch)
-		} else if slices.ContainsFunc(q.terms, func(t qterm) bool { return t.code }) {
+		} else if holdsQuestionCode(q, analysis.TermSet(ch.Text)) {
 			// "fuentes 1987 thermal model report (SAND85-0330) - pdf
 			// link": the entry that holds the report number the
 			// question names is the one it asks about.
 			for _, n := range entryNumbers(ch) {
-				if entry, ok := findEntry(chunks, ch.DocID, n); ok && !slices.Contains(numbers, n) &&
-					slices.ContainsFunc(q.terms, func(t qterm) bool { return t.code && analysis.TermSet(entry[0].text)[t.term] }) {
+				if entry, ok := findEntry(chunks, ch.DocID, n); ok && !slices.Contains(numbers, n) && holdsQuestionCode(q, analysis.TermSet(entry[0].text)) {
 					numbers = append(slices.Clip(numbers), n)
 				}
 			}
@@ -97,6 +96,12 @@ func namedEntries(q question, chunks []store.Chunk) []unit {
 		}
 	}
 	return out
+}
+
+// holdsQuestionCode reports whether terms hold an identifier of the
+// question.
+func holdsQuestionCode(q question, terms map[string]bool) bool {
+	return slices.ContainsFunc(q.terms, func(t qterm) bool { return t.code && terms[t.term] })
 }
 
 // HoldsEntry reports whether a chunk of a reference list holds entry n.

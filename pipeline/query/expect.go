@@ -345,9 +345,9 @@ func formAt(toks []analysis.Token, i int) (guard.Format, []string) {
 // numberWords say "number" after the kind of number asked ("phone no.").
 var numberWords = []string{"number", "no", "num", "nr"}
 
-// equationNumberWords say "number" after "eq" ("eq numbers for the sky and
-// ground cases" asks for two).
-var equationNumberWords = []string{"number", "numbers", "no", "num", "nr"}
+// equationNumberWords say "number" after "eq", in the plural too ("eq
+// numbers for the sky and ground cases" asks for two).
+var equationNumberWords = slices.Concat(numberWords, []string{"numbers"})
 
 // linkEnds may follow "link" when it asks for a web address: nothing, or
 // where the link is or what it is for.
