@@ -152,7 +152,10 @@ func expectation(text string, technical bool) guard.Expectation {
 		exp.Dims, exp.Cues, exp.NeedsValue = nil, nil, false
 	}
 	exp.Source = asksSource(toks)
-	exp.Imprint = asksImprint(toks)
+	// "who wrote the tmy3 users manual that the pvwatts manual cites"
+	// asks about the work the document cites, which its reference list
+	// names, not about the document itself.
+	exp.Imprint = asksImprint(toks) && !citesWork(toks)
 	exp.Expands = expansionAsked(toks)
 	if second := pairAsked(toks); len(second) > 0 {
 		exp.Pair = true
@@ -352,6 +355,22 @@ var equationNumberWords = slices.Concat(numberWords, []string{"numbers"})
 // linkEnds may follow "link" when it asks for a web address: nothing, or
 // where the link is or what it is for.
 var linkEnds = map[string]bool{"": true, "for": true, "from": true, "in": true, "on": true, "of": true, "please": true, "pls": true}
+
+// citesWork reports whether the question is about a work a document
+// cites: "cites", "cited as", "ref 6", "reference 17".
+func citesWork(toks []analysis.Token) bool {
+	for i, t := range toks {
+		switch t.Text {
+		case "cite", "cites", "cited", "citation", "citations":
+			return true
+		case "ref", "refs", "reference", "references":
+			if i+1 < len(toks) && toks[i+1].Kind == analysis.Number {
+				return true
+			}
+		}
+	}
+	return false
+}
 
 // asksImprint reports whether the question asks about a document itself:
 // its author ("who wrote", "authors of"), who prepared, issued or

@@ -409,6 +409,8 @@ func TestAsksAboutTheDocumentItself(t *testing.T) {
 		{"what does the epa guide say about lead paint", false},
 		{"when does epa plan to publish the diesel engine standards", false},
 		{"sandia report number for the fuentes thermal model paper", false},
+		{"who wrote the tmy3 users manual that the pvwatts manual cites", false},
+		{"authors of the pvform user's manual, ref 17 in the pvwatts v5 manual", false},
 	}
 	for _, tc := range tests {
 		t.Run(tc.in, func(t *testing.T) {
