@@ -455,9 +455,11 @@ func pronounOne(toks []analysis.Token, i int) bool {
 // thingTerms returns the indexes of the terms of X in a question that opens
 // "what X" or "which X", X running to the first function word or verb of
 // the question ("what time zone are …"); nil when X is a frame word ("what
-// type"), a single word, or the question opens otherwise.
+// type"), a single word, or the question opens otherwise, and when it asks
+// for a value: "what percentage increase … for Boulder" is answered by the
+// row's cell, which names no percentage.
 func thingTerms(q question, toks []analysis.Token) []int {
-	if len(toks) < 3 || toks[0].Text != "what" && toks[0].Text != "which" {
+	if len(toks) < 3 || toks[0].Text != "what" && toks[0].Text != "which" || q.expect.WantsValue() {
 		return nil
 	}
 	var out []int
