@@ -259,10 +259,11 @@ func asksSource(toks []analysis.Token) bool {
 		}
 		switch t.Text {
 		case "ref", "refs", "reference", "references":
-			if i+1 < len(toks) && toks[i+1].Kind == analysis.Number {
+			if i+1 < len(toks) && toks[i+1].Kind == analysis.Number || next == "list" {
+				// "ref 17", "web links in the ref list"
 				return true
 			}
-		case "cite", "cites", "cited", "citation", "citations", "paper", "papers", "journal", "publication", "publications":
+		case "bibliography", "cite", "cites", "cited", "citation", "citations", "paper", "papers", "journal", "publication", "publications":
 			return true
 		case "report", "reports":
 			if reportNumber[next] || i > 0 && reportKind[toks[i-1].Text] {

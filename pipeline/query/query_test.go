@@ -377,6 +377,7 @@ func TestAsksForAPublication(t *testing.T) {
 		{"report no. of the tmy3 users manual", true},
 		{"ref 19 in the pvwatts manual - which journal", true},
 		{"which commercial ar coatings does the manual cite", true},
+		{"sam + pvsyst web links in the pvwatts v5 ref list", true},
 		{"who do i contact to find out where to report an epcra spill", false},
 		{"spilled more than the reportable quantity, who do we report it to", false},
 		{"which weather file formats can carry an hourly albedo", false},
