@@ -1537,6 +1537,11 @@ func (e *Extractive) score(q question, u unit, terms map[string]bool, ctx unitCo
 			c.matched[i] = 1
 			own = own || !t.frame
 			named = named || !t.frame
+		case t.code && spacedOut(u.text, toks, t.term):
+			// "pvi15" (the question respelled as the CEC list writes it)
+			// is the Sandia list's "PVI 15 kW".
+			c.matched[i] = 1
+			own, named = true, true
 		case cited[t.term] || t.exact && hasParts(cited, t.term):
 			// "which nrel report": the entry the unit cites is quoted
 			// with it and says what the unit does not.
@@ -2585,6 +2590,38 @@ func partsTogether(text, compound string) bool {
 		if ok {
 			return true
 		}
+	}
+	return false
+}
+
+// spacedOut reports whether text writes a model number of letters and
+// digits run together with its letters and digits spaced apart, in order,
+// one space or hyphen between them: "PVI 15 kW" writes "pvi15", "PVI 150"
+// does not. toks are text's tokens.
+func spacedOut(text string, toks []analysis.Token, code string) bool {
+	if strings.ContainsFunc(code, func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) }) {
+		return false
+	}
+	var runs []string
+	start := 0
+	for i := 1; i <= len(code); i++ {
+		if i == len(code) || unicode.IsDigit(rune(code[i])) != unicode.IsDigit(rune(code[i-1])) {
+			runs = append(runs, code[start:i])
+			start = i
+		}
+	}
+	if len(runs) < 2 {
+		return false
+	}
+next:
+	for i := 0; i+len(runs) <= len(toks); i++ {
+		for k, r := range runs {
+			t := toks[i+k]
+			if t.Text != r || k > 0 && !slices.Contains([]string{" ", "-"}, text[toks[i+k-1].End:t.Start]) {
+				continue next
+			}
+		}
+		return true
 	}
 	return false
 }

@@ -126,6 +126,27 @@ func TestHasParts(t *testing.T) {
 	}
 }
 
+// TestSpacedOut: a model number run together is found spaced apart, its
+// letters and digits in order with nothing between them.
+func TestSpacedOut(t *testing.T) {
+	tests := []struct {
+		in, code string
+		want     bool
+	}{
+		{"ID: PVI 15 kW 208 V", "pvi15", true},
+		{"ID: PVI 150 kW", "pvi15", false},
+		{"ID: PVI; Paco: 15", "pvi15", false},
+		{"Model: KC 158 G", "kc158g", true},
+		{"ID: PVI 15 kW", "pvi", false},
+		{"SB7000TL-US-22", "sb7000tl-us-22", false},
+	}
+	for _, tc := range tests {
+		if got := spacedOut(tc.in, analysis.Tokens(tc.in), tc.code); got != tc.want {
+			t.Errorf("spacedOut(%q, %q) = %v, want %v", tc.in, tc.code, got, tc.want)
+		}
+	}
+}
+
 // TestNamesOtherQuantity: a spreadsheet row named for another quantity of
 // a unit the question states is another variant of the model.
 func TestNamesOtherQuantity(t *testing.T) {

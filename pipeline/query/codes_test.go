@@ -2,6 +2,7 @@ package query
 
 import (
 	"slices"
+	"strings"
 	"testing"
 )
 
@@ -67,5 +68,20 @@ func TestRespellCodes(t *testing.T) {
 	}
 	if got := NewSpeller(map[string]int{"kc158g": 3}).Correct("kc158"); got != "" {
 		t.Errorf("Correct(kc158) = %q, want no correction", got)
+	}
+}
+
+// TestRespelledCodeSearchedBothWays: a model number the question spaces
+// and the index also runs together is searched both ways, for one list may
+// write it one way and another list the other ("PVI15kW-208" and "PVI 15
+// kW 208 V").
+func TestRespelledCodeSearchedBothWays(t *testing.T) {
+	sp := NewSpeller(map[string]int{"pvi15kw-208": 1, "pvi": 40, "15": 30, "solectria": 20, "paco": 1900})
+	a := Analyse("solectria PVI 15 paco", Input{Speller: sp})
+	if !strings.Contains(a.Text, "pvi15") {
+		t.Fatalf("Text = %q, want the index's spelling", a.Text)
+	}
+	if !slices.Contains(a.Expansions, "PVI 15") || !strings.Contains(a.Search, "PVI 15") {
+		t.Errorf("Expansions = %q, Search = %q; want the spelling as typed too", a.Expansions, a.Search)
 	}
 }

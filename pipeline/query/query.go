@@ -8,6 +8,7 @@
 package query
 
 import (
+	"slices"
 	"strings"
 
 	"github.com/cewhq/cew/pipeline/guard"
@@ -86,6 +87,13 @@ func Analyse(question string, in Input) Analysis {
 	short = append(volts, short...)
 	text, codes := respellCodes(text, in.Speller)
 	short = append(short, codes...)
+	for _, c := range codes {
+		if strings.Contains(c.From, " ") {
+			// "pvi 15" is the CEC list's "PVI15kW" and the Sandia
+			// list's "PVI 15 kW": retrieval looks for both spellings.
+			a.Expansions = append(slices.Clip(a.Expansions), c.From)
+		}
+	}
 	text, fixed := correct(text, in.Speller, isShorthand)
 	text, named := nameColumns(text)
 	a.Corrections = append(append(short, fixed...), named...)
