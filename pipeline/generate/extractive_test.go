@@ -90,6 +90,12 @@ func TestExtractive(t *testing.T) {
 				sheetRow("CEC-INVERTERS", "CEC_Inverters", 1202, "Name: Power Electronics: FS0980PU 390V [CEC 2014]; Vac (V): 390; Paco (W): 980000")},
 			want: "Name: Power Electronics: FS1050PU 300V [CEC 2014]; Paco (W): 1050000 [S1]. " +
 				"Name: Power Electronics: FS1050PU 390V [CEC 2014]; Paco (W): 1200000 [S2]."},
+		{name: "a model number run together is the row that writes it spaced apart, named in the quote",
+			question: "solectria pvi15 208v paco, sandia list", category: "technical_value", chunks: []store.Chunk{
+				sheetRow("CEC-INVERTERS", "CEC_Inverters", 1701, "Name: Solectria Renewables: PVI15kW-208 208V [CEC 2012]; Vac (V): 208; Paco (W): 15045"),
+				sheetRow("SANDIA-INVERTERS", "Parameters", 664, "Manufacturer: Solectria; ID: PVI 15 kW 208 V; Source: CEC; ac Voltage: 208; Vintage: 2007; Paco: 15240"),
+				sheetRow("SANDIA-INVERTERS", "Parameters", 667, "Manufacturer: Solectria; ID: PVI 150 kW 208 V; Source: CEC; ac Voltage: 208; Vintage: 2007; Paco: 150000")},
+			want: "Manufacturer: Solectria; ID: PVI 15 kW 208 V; Paco: 15240 [S2]."},
 		// A versus question is answered side by side in its own order.
 		{name: "two model numbers compared: the row holding each whole, not the longer one for both", question: "magnetek pvi-3600-us vs pvi-3600-i-outd-us-f, both 240v - weight each",
 			category: "technical_value", complexity: "complex", chunks: []store.Chunk{

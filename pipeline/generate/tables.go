@@ -472,7 +472,7 @@ func (e *Extractive) trimRecord(q question, c candidate) (text string, asked boo
 			if t.lettered != nil {
 				return t.code && t.lettered.MatchString(f) // "Vintage: 2010 (E)"
 			}
-			return t.code && (fs[t.term] || hasParts(fs, t.term))
+			return t.code && (fs[t.term] || hasParts(fs, t.term) || spacedOut(f, analysis.Tokens(f), t.term))
 		}) || namesAsked(q, f) || holdsNumberAsked(q, f)
 		switch {
 		case slices.ContainsFunc(q.terms, func(t qterm) bool {
