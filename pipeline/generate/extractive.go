@@ -708,6 +708,12 @@ func dropSiblingRecords(q question, cands []candidate, units []unit, numbers []m
 			// type: AR Glass/cell"): it states nothing.
 			continue
 		}
+		if !own.states && ratedSiblings(own, rows) >= minRatedSiblings {
+			// "photowatt pwx500 (62w)": the list tells the PWX500s
+			// apart by their watts (42W, 47W, 52W), none 62 W; the row
+			// that names no watts is not known to be the one asked.
+			continue
+		}
 		// The rows of the same table whose names hold every term of the
 		// question this row's name holds, and more.
 		var fuller []rowName
@@ -727,6 +733,24 @@ func dropSiblingRecords(q question, cands []candidate, units []unit, numbers []m
 		out = append(out, c)
 	}
 	return out
+}
+
+// ratedSiblings counts the rows of own's table whose names hold every
+// word of the question own's name holds, its model numbers as written
+// included, and state another quantity of a unit the question states.
+func ratedSiblings(own rowName, rows []rowName) int {
+	if len(own.asked) == 0 {
+		return 0
+	}
+	n := 0
+	for _, r := range rows {
+		if r.other && r.states && r.doc == own.doc && r.label == own.label &&
+			!slices.ContainsFunc(own.asked, func(i int) bool { return !slices.Contains(r.asked, i) }) &&
+			!slices.ContainsFunc(own.exact, func(i int) bool { return !slices.Contains(r.exact, i) }) {
+			n++
+		}
+	}
+	return n
 }
 
 // otherSide reports whether a question that sets two rows side by side
@@ -783,6 +807,9 @@ type rowName struct {
 	// is not the 1000 VDC version; or bracketed numbers, none of them the
 	// question's (see namesOtherBin).
 	other bool
+	// states is set when the name states a quantity of a unit the
+	// question states, the question's or another.
+	states bool
 }
 
 // nameRow reads the name of a spreadsheet row: its cells of words,
@@ -803,7 +830,8 @@ func nameRow(q question, u unit, aside func(term string) bool) (rowName, bool) {
 	}
 	name := strings.Join(nameWords(fields), " ")
 	terms := analysis.TermSet(name)
-	n := rowName{doc: u.docID, label: strings.TrimSpace(label), other: namesOtherQuantity(q.stated, name) || namesOtherBin(q.bins, name)}
+	n := rowName{doc: u.docID, label: strings.TrimSpace(label), other: namesOtherQuantity(q.stated, name) || namesOtherBin(q.bins, name),
+		states: statesQuantityOf(q.stated, name)}
 	for t := range q.excluded {
 		n.aside = n.aside || terms[t] && aside(t)
 	}
@@ -879,6 +907,18 @@ func namesOtherQuantity(stated []guard.Value, name string) bool {
 	}
 	return false
 }
+
+// statesQuantityOf reports whether name states a quantity of a unit of
+// stated.
+func statesQuantityOf(stated []guard.Value, name string) bool {
+	return slices.ContainsFunc(guard.Values(name), func(v guard.Value) bool {
+		return v.Unit != "" && slices.ContainsFunc(stated, func(s guard.Value) bool { return s.Unit == v.Unit })
+	})
+}
+
+// minRatedSiblings is how many rows of a model named by another quantity
+// of the unit the question states make its unrated row another variant.
+const minRatedSiblings = 2
 
 // namesOtherBin reports whether name puts bare numbers in brackets, none
 // of them one the question puts there: "SF-1100S-CPV-28 (330)" is not the

@@ -96,6 +96,12 @@ func TestExtractive(t *testing.T) {
 				sheetRow("SANDIA-INVERTERS", "Parameters", 664, "Manufacturer: Solectria; ID: PVI 15 kW 208 V; Source: CEC; ac Voltage: 208; Vintage: 2007; Paco: 15240"),
 				sheetRow("SANDIA-INVERTERS", "Parameters", 667, "Manufacturer: Solectria; ID: PVI 150 kW 208 V; Source: CEC; ac Voltage: 208; Vintage: 2007; Paco: 150000")},
 			want: "Manufacturer: Solectria; ID: PVI 15 kW 208 V; Paco: 15240 [S2]."},
+		{name: "a rating the list has: its row",
+			question: "photowatt pwx500 (47w) isco", category: "technical_value", chunks: []store.Chunk{
+				sheetRow("SANDIA-MODULE-DB", "Data", 229, "Model: Photowatt PWX500; Vintage: 1998; Material: mc-Si; Isco: 3.107; Voco: 21.59"),
+				sheetRow("SANDIA-MODULE-DB", "Data", 230, "Model: Photowatt PWX500 (42W); Vintage: 2000 (E); Material: mc-Si; Isco: 2.7; Voco: 21.3"),
+				sheetRow("SANDIA-MODULE-DB", "Data", 231, "Model: Photowatt PWX500 (47W); Vintage: 2000 (E); Material: mc-Si; Isco: 3.1; Voco: 21.6")},
+			want: "Model: Photowatt PWX500 (47W); Isco: 3.1 [S3]."},
 		// A versus question is answered side by side in its own order.
 		{name: "two model numbers compared: the row holding each whole, not the longer one for both", question: "magnetek pvi-3600-us vs pvi-3600-i-outd-us-f, both 240v - weight each",
 			category: "technical_value", complexity: "complex", chunks: []store.Chunk{
