@@ -236,11 +236,14 @@ func (r *run) answer(ctx context.Context, req Request) (answer.Answer, error) {
 	for i, h := range ranked {
 		chunks[i] = h.Chunk
 	}
+	var before []store.Chunk
+	r.stage("rank", func() { before = r.tableHeads(ctx, req.Tenant, chunks) })
 	var gen generate.Result
 	r.stage("generate", func() {
 		gen, err = r.p.cfg.Generator.Generate(ctx, generate.Request{
 			Question: question, Category: string(intent.Category), Complexity: string(intent.Complexity),
 			Expect: qa.Expect, Chunks: chunks, QueryVector: r.queryVector, OnToken: req.OnToken, Imprint: imprint,
+			Before: before,
 		})
 	})
 	if err != nil {

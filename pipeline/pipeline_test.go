@@ -561,6 +561,8 @@ func TestNaturalQuestions(t *testing.T) {
 		{name: "a model number one list runs together and another spaces", question: "What Paco does the Sandia inverter list give for the Solectria PVI 15 kW at 208 V?",
 			want: []string{"15240", "PVI 15 kW 208 V"}, doc: "sandia-inverters", rows: []int{664}},
 		{name: "a rating none of the model's rated rows has", question: "photowatt pwx500 (62w) isco"},
+		{name: "rows a page break cut from their header are read under it: the hub height is no row pitch",
+			question: "iea bifi a5 (the sw slope one) - row pitch", notWant: []string{"1.5 m"}},
 		{name: "a model number typed with a space", question: "outback gs 4048a paco",
 			want: []string{"3600"}, doc: "cec-inverters", rows: []int{1004}},
 		{name: "a model number hyphenated where the index is not", question: "kyocera kc-158g isco",

@@ -233,7 +233,7 @@ func (e *Extractive) Generate(ctx context.Context, req Request) (Result, error) 
 		q.imprintAt, titles, all = imprintChunks(req)
 		q.readImprint(titles, all)
 	}
-	cands, total := e.candidates(q, req.Chunks)
+	cands, total := e.candidates(q, req.Chunks, req.Before)
 	cands = e.rerankBySense(ctx, q, req, cands)
 	preferFuller(q, cands)
 	var picked []candidate
@@ -254,7 +254,7 @@ func (e *Extractive) Generate(ctx context.Context, req Request) (Result, error) 
 
 // candidates scores every unit that could answer, best first, and returns
 // the total weight of the question's terms.
-func (e *Extractive) candidates(q question, chunks []store.Chunk) ([]candidate, float64) {
+func (e *Extractive) candidates(q question, chunks, before []store.Chunk) ([]candidate, float64) {
 	if len(q.terms) == 0 || len(chunks) == 0 {
 		return nil, 0
 	}
@@ -264,7 +264,7 @@ func (e *Extractive) candidates(q question, chunks []store.Chunk) ([]candidate, 
 	for i, c := range chunks {
 		split[i] = splitUnits(i, c)
 	}
-	carryHeaders(chunks, split)
+	carryHeaders(chunks, split, before)
 	if q.imprint {
 		readImprintPages(split, chunks, q.imprintAt)
 	}

@@ -1399,3 +1399,30 @@ func TestWhoWroteWhatAPageSays(t *testing.T) {
 		t.Errorf("the model's author: %q, want the sentence that names him", got)
 	}
 }
+
+// TestTableHeaderFromTheChunkBefore: rows a page break cut from their
+// header are read under it when the chunk before, which ends with the
+// header, is given for it (Request.Before): the A5 row's 1.5 m is its hub
+// height, no row pitch. That chunk is never quoted.
+func TestTableHeaderFromTheChunkBefore(t *testing.T) {
+	if !generate.OpensWithRows(ieaScenariosNext) || generate.OpensWithRows(ieaScenarios) {
+		t.Fatalf("OpensWithRows: page 2 %v, page 1 %v; want true, false",
+			generate.OpensWithRows(ieaScenariosNext), generate.OpensWithRows(ieaScenarios))
+	}
+	g := generate.NewExtractive(generate.ExtractiveOptions{})
+	ask := func(before []store.Chunk) string {
+		res, err := g.Generate(context.Background(), generate.Request{Question: "iea a5 (the sw slope one) - row pitch", Category: "technical_value",
+			Complexity: "simple", Chunks: []store.Chunk{ieaScenariosNext}, Before: before})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return res.Text
+	}
+	if got := ask(nil); !strings.Contains(got, "1.5 m") {
+		t.Fatalf("without the header: %q; want the A5 row, read as it stands", got)
+	}
+	got := ask([]store.Chunk{ieaScenarios})
+	if strings.Contains(got, "1.5 m") || strings.Contains(got, "[S2]") {
+		t.Errorf("with the header: %q; want no hub height, and only the given chunk cited", got)
+	}
+}

@@ -93,7 +93,7 @@ func TestTableRowDefinesNothing(t *testing.T) {
 	score := func(defines bool) float64 {
 		q := parseQuestion("what is the 3% default shading loss meant to represent", "general", "simple", guard.Expectation{})
 		q.defines = defines
-		cands, _ := NewExtractive(ExtractiveOptions{}).candidates(q, []store.Chunk{table})
+		cands, _ := NewExtractive(ExtractiveOptions{}).candidates(q, []store.Chunk{table}, nil)
 		for _, c := range cands {
 			if strings.HasPrefix(c.quote, "Shading") {
 				return c.score
@@ -500,7 +500,7 @@ func TestNegatedQuestion(t *testing.T) {
 			"An EIS may not be needed if results of an EA indicate the project has no significant impacts."}
 	score := func(question, prefix string) (float64, bool) {
 		q := parseQuestion(question, "general", "simple", guard.Expectation{})
-		cands, _ := NewExtractive(ExtractiveOptions{}).candidates(q, []store.Chunk{chunk})
+		cands, _ := NewExtractive(ExtractiveOptions{}).candidates(q, []store.Chunk{chunk}, nil)
 		for _, c := range cands {
 			if strings.HasPrefix(c.quote, prefix) {
 				return c.score, true

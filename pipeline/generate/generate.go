@@ -37,6 +37,11 @@ type Request struct {
 	// pages or back page, read for a question about the document itself
 	// (guard.Expectation.Imprint).
 	Imprint []string
+	// Before holds, for a chunk that opens with rows of a table whose
+	// header a page or chunk break left in the chunk before it, that
+	// chunk, when it is not among Chunks: it is read for the header alone
+	// (see OpensWithRows), never quoted or cited.
+	Before []store.Chunk
 	// OnToken receives the answer as it is written, when the generator
 	// streams (the LLM generator does).
 	OnToken func(string)

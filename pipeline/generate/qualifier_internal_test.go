@@ -110,7 +110,7 @@ func TestRangeAnswered(t *testing.T) {
 	chunk := store.Chunk{ID: "nrel/1/13", DocID: "nrel", Page: 6, Section: "3 Model Inputs",
 		Text: "The standard option has efficiencies in the range of 14-17 %. The premium option is for high efficiency " +
 			"(∼18-20 %) modules."}
-	cands, _ := e.candidates(q, []store.Chunk{chunk})
+	cands, _ := e.candidates(q, []store.Chunk{chunk}, nil)
 	i := slices.IndexFunc(q.terms, func(t qterm) bool { return t.term == rangeTerm })
 	for _, c := range cands {
 		if strings.HasPrefix(c.text, "The premium option") {
@@ -139,7 +139,7 @@ func TestRangeOfColumns(t *testing.T) {
 	}
 	for _, tc := range tests {
 		chunk := store.Chunk{ID: "inv/1/7", DocID: "inv", Sheet: "Inverters", Row: 8, Text: tc.row}
-		cands, _ := e.candidates(q, []store.Chunk{chunk})
+		cands, _ := e.candidates(q, []store.Chunk{chunk}, nil)
 		if len(cands) != 1 {
 			t.Fatalf("%q: %d candidates, want 1", tc.row, len(cands))
 		}

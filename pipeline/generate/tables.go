@@ -662,19 +662,25 @@ func hasDigit(s string) bool {
 // carryHeaders gives the rows a chunk opens with, cut from their header by
 // a page or chunk break ("7 | Ref-B 0.4 | 0.2 3.5 m 2-Up portrait
 // Horizontal" at the top of page 2), the header of the table the previous
-// chunk of their document ends with, when that chunk was retrieved too.
-// Lines of wrapped cells between the rows ("grade* down to the East") are
-// passed over.
-func carryHeaders(chunks []store.Chunk, split [][]unit) {
+// chunk of their document ends with, when that chunk was retrieved too or
+// read for its header (before, see Request.Before). Lines of wrapped cells
+// between the rows ("grade* down to the East") are passed over.
+func carryHeaders(chunks []store.Chunk, split [][]unit, before []store.Chunk) {
 	type key struct {
 		doc, rev string
 		index    int
 	}
 	last := map[key]string{}
-	for i, c := range chunks {
-		if us := split[i]; len(us) > 0 && us[len(us)-1].kind == kindRow && us[len(us)-1].header != "" {
+	note := func(c store.Chunk, us []unit) {
+		if len(us) > 0 && us[len(us)-1].kind == kindRow && us[len(us)-1].header != "" {
 			last[key{c.DocID, c.Revision, c.Index}] = us[len(us)-1].header
 		}
+	}
+	for _, c := range before {
+		note(c, splitUnits(-1, c))
+	}
+	for i, c := range chunks {
+		note(c, split[i])
 	}
 	for i, c := range chunks {
 		header, ok := last[key{c.DocID, c.Revision, c.Index - 1}]
@@ -692,6 +698,17 @@ func carryHeaders(chunks []store.Chunk, split [][]unit) {
 			}
 		}
 	}
+}
+
+// OpensWithRows reports whether a chunk of a paged document opens with
+// rows of a table and no header line: a page or chunk break cut them from
+// the header, which the chunk before it ends with.
+func OpensWithRows(c store.Chunk) bool {
+	if c.Sheet != "" || c.Row > 0 || c.Index == 0 {
+		return false
+	}
+	us := splitUnits(-1, c)
+	return len(us) > 0 && us[0].kind == kindRow && us[0].header == "" && !us[0].isHeader
 }
 
 // dropUnnamedRows removes the rows of a table that hold no word of the
