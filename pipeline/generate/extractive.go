@@ -1859,7 +1859,7 @@ func (e *Extractive) score(q question, u unit, terms map[string]bool, ctx unitCo
 				// sentence.
 				c.follow = u.next
 			}
-		} else {
+		} else if !saysRest(q, c.matched) {
 			score *= asidePenalty
 		}
 	}
@@ -2256,6 +2256,30 @@ func ownWords(q question, terms map[string]bool) int {
 	}
 	return n
 }
+
+// saysRest reports whether a unit holds most of the question's own words
+// besides what it sets aside, two at least (matched are its matches of the
+// question's terms): "v5 overhaul - besides modeling typical systems more
+// accurately, what were they trying to keep to a minimum" is answered by
+// the sentence that says both, "… to more accurately model typical systems
+// while keeping the number of inputs to a minimum".
+func saysRest(q question, matched []float64) bool {
+	own, said := 0, 0
+	for i, t := range q.terms {
+		if t.frame {
+			continue
+		}
+		own++
+		if matched[i] > 0 {
+			said++
+		}
+	}
+	return said >= minRestWords && 2*said >= own
+}
+
+// minRestWords is how many of the question's own words a unit holding what
+// the question sets aside must say to answer it.
+const minRestWords = 2
 
 // holdsAside reports whether a unit's terms hold a content word of what
 // the question sets aside.

@@ -771,3 +771,32 @@ func TestVersusSides(t *testing.T) {
 		}
 	}
 }
+
+// TestBesidesWhatTheSentenceSaysToo: a sentence that says what the
+// question sets aside ("besides modeling typical systems more accurately")
+// still answers when it says most of the rest of the question: "… while
+// keeping the number of inputs to a minimum".
+func TestBesidesWhatTheSentenceSaysToo(t *testing.T) {
+	q := parseQuestion("v5 overhaul - besides modeling typical systems more accurately, what were they trying to keep to a minimum",
+		"technical_value", "simple", guard.Expectation{})
+	if !q.excluded["typic"] || !q.excluded["accur"] {
+		t.Fatalf("excluded = %v; want the clause after besides", q.excluded)
+	}
+	match := func(terms ...string) []float64 {
+		m := make([]float64, len(q.terms))
+		for _, term := range terms {
+			i, ok := q.index[term]
+			if !ok {
+				t.Fatalf("%q is no term of the question (%v)", term, q.terms)
+			}
+			m[i] = 1
+		}
+		return m
+	}
+	if !saysRest(q, match("v5", "keep", "minimum")) {
+		t.Error("a sentence saying v5, keep and minimum does not say the rest")
+	}
+	if saysRest(q, match("v5")) {
+		t.Error("a sentence saying only v5 says the rest")
+	}
+}
