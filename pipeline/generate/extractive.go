@@ -1498,6 +1498,12 @@ func (e *Extractive) score(q question, u unit, terms map[string]bool, ctx unitCo
 	if u.prev != "" {
 		prev = analysis.TermSet(u.prev)
 	}
+	labels := header // the header's words that credit the unit
+	if u.unseen {
+		// The IEA scenario row "7 | Ref-B | 0.4 | …" read under "… |
+		// GCR* | …" from the page before says no GCR of Table 2's.
+		labels = nil
+	}
 	c := candidate{unit: u, matched: make([]float64, len(q.terms)), terms: terms}
 	var cited map[string]bool
 	if ctx.entries != "" {
@@ -1547,7 +1553,7 @@ func (e *Extractive) score(q question, u unit, terms map[string]bool, ctx unitCo
 	missingCode := false // an identifier of the question is not in the unit
 	glossAt := -1        // the term "define" or "definition", when the unit glosses something
 	for i, t := range q.terms {
-		own = own || !t.frame && header[t.term]
+		own = own || !t.frame && labels[t.term]
 		switch {
 		case expansionCredit(q, u.text, toks, t):
 			// "cercla full name": the sentence that spells CERCLA out
@@ -1594,7 +1600,7 @@ func (e *Extractive) score(q question, u unit, terms map[string]bool, ctx unitCo
 			c.matched[i] = 1
 		case ctx.title[t.term] || t.exact && hasParts(ctx.title, t.term):
 			c.matched[i] = 1
-		case header[t.term]:
+		case labels[t.term]:
 			c.matched[i] = headerWeight
 		case ctx.section[t.term] || t.exact && hasParts(ctx.section, t.term):
 			c.matched[i] = sectionWeight

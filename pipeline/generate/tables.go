@@ -670,27 +670,31 @@ func carryHeaders(chunks []store.Chunk, split [][]unit, before []store.Chunk) {
 		doc, rev string
 		index    int
 	}
-	last := map[key]string{}
-	note := func(c store.Chunk, us []unit) {
+	type head struct {
+		text   string
+		unseen bool // from a chunk read for its header alone
+	}
+	last := map[key]head{}
+	note := func(c store.Chunk, us []unit, unseen bool) {
 		if len(us) > 0 && us[len(us)-1].kind == kindRow && us[len(us)-1].header != "" {
-			last[key{c.DocID, c.Revision, c.Index}] = us[len(us)-1].header
+			last[key{c.DocID, c.Revision, c.Index}] = head{us[len(us)-1].header, unseen}
 		}
 	}
 	for _, c := range before {
-		note(c, splitUnits(-1, c))
+		note(c, splitUnits(-1, c), true)
 	}
 	for i, c := range chunks {
-		note(c, split[i])
+		note(c, split[i], false)
 	}
 	for i, c := range chunks {
-		header, ok := last[key{c.DocID, c.Revision, c.Index - 1}]
+		h, ok := last[key{c.DocID, c.Revision, c.Index - 1}]
 		if !ok {
 			continue
 		}
 		for j := range split[i] {
 			u := &split[i][j]
 			if u.kind == kindRow && u.header == "" && !u.isHeader {
-				u.header, u.carried = header, true
+				u.header, u.carried, u.unseen = h.text, true, h.unseen
 				continue
 			}
 			if u.kind == kindRow || endsWithStop(u.text) {

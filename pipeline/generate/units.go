@@ -68,6 +68,11 @@ type unit struct {
 	// carryHeaders): it helps match the row, but the row is quoted
 	// without it, since its chunk does not hold it.
 	carried bool
+	// unseen marks a carried header from a chunk read for it alone
+	// (Request.Before), which the reader was not given to answer from: it
+	// says what the row's cells are, so a row it names another quantity of
+	// is dropped, but its words credit the row with nothing.
+	unseen bool
 	// wrapped marks a table row that took in the rest of a cell wrapped
 	// onto the next line (see wrapsRow).
 	wrapped bool
