@@ -2669,8 +2669,8 @@ func partsTogether(text, compound string) bool {
 // one space or hyphen between them: "PVI 15 kW" writes "pvi15", "PVI 150"
 // does not. toks are text's tokens.
 func spacedOut(text string, toks []analysis.Token, code string) bool {
-	if strings.ContainsFunc(code, func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) }) {
-		return false
+	if strings.ContainsFunc(code, func(r rune) bool { return (r < 'a' || r > 'z') && (r < '0' || r > '9') }) {
+		return false // not a model number of letters and digits alone
 	}
 	var runs []string
 	start := 0
@@ -2687,7 +2687,10 @@ next:
 	for i := 0; i+len(runs) <= len(toks); i++ {
 		for k, r := range runs {
 			t := toks[i+k]
-			if t.Text != r || k > 0 && !slices.Contains([]string{" ", "-"}, text[toks[i+k-1].End:t.Start]) {
+			if t.Text != r {
+				continue next
+			}
+			if sep := text[toks[max(i+k-1, 0)].End:t.Start]; k > 0 && sep != " " && sep != "-" {
 				continue next
 			}
 		}

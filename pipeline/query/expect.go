@@ -257,13 +257,16 @@ func asksSource(toks []analysis.Token) bool {
 		if i+1 < len(toks) {
 			next = toks[i+1].Text
 		}
+		if citeWords[t.Text] || numberedReference(toks, i) {
+			return true
+		}
 		switch t.Text {
 		case "ref", "refs", "reference", "references":
-			if i+1 < len(toks) && toks[i+1].Kind == analysis.Number || next == "list" {
-				// "ref 17", "web links in the ref list"
+			if next == "list" {
+				// "web links in the ref list"
 				return true
 			}
-		case "bibliography", "cite", "cites", "cited", "citation", "citations", "paper", "papers", "journal", "publication", "publications":
+		case "bibliography", "paper", "papers", "journal", "publication", "publications":
 			return true
 		case "report", "reports":
 			if reportNumber[next] || i > 0 && reportKind[toks[i-1].Text] {
@@ -357,17 +360,25 @@ var equationNumberWords = slices.Concat(numberWords, []string{"numbers"})
 // where the link is or what it is for.
 var linkEnds = map[string]bool{"": true, "for": true, "from": true, "in": true, "on": true, "of": true, "please": true, "pls": true}
 
+// citeWords say that a document cites a work.
+var citeWords = map[string]bool{"cite": true, "cites": true, "cited": true, "citation": true, "citations": true}
+
+// numberedReference reports whether the token at i names a reference by
+// its number: "ref 17", "reference 4".
+func numberedReference(toks []analysis.Token, i int) bool {
+	switch toks[i].Text {
+	case "ref", "refs", "reference", "references":
+		return i+1 < len(toks) && toks[i+1].Kind == analysis.Number
+	}
+	return false
+}
+
 // citesWork reports whether the question is about a work a document
 // cites: "cites", "cited as", "ref 6", "reference 17".
 func citesWork(toks []analysis.Token) bool {
 	for i, t := range toks {
-		switch t.Text {
-		case "cite", "cites", "cited", "citation", "citations":
+		if citeWords[t.Text] || numberedReference(toks, i) {
 			return true
-		case "ref", "refs", "reference", "references":
-			if i+1 < len(toks) && toks[i+1].Kind == analysis.Number {
-				return true
-			}
 		}
 	}
 	return false
