@@ -830,8 +830,9 @@ func nameRow(q question, u unit, aside func(term string) bool) (rowName, bool) {
 	}
 	name := strings.Join(nameWords(fields), " ")
 	terms := analysis.TermSet(name)
-	n := rowName{doc: u.docID, label: strings.TrimSpace(label), other: namesOtherQuantity(q.stated, name) || namesOtherBin(q.bins, name),
-		states: statesQuantityOf(q.stated, name)}
+	values := guard.Values(name)
+	n := rowName{doc: u.docID, label: strings.TrimSpace(label), other: namesOtherQuantity(q.stated, values) || namesOtherBin(q.bins, name),
+		states: statesQuantityOf(q.stated, values)}
 	for t := range q.excluded {
 		n.aside = n.aside || terms[t] && aside(t)
 	}
@@ -891,8 +892,7 @@ func valueTerms(fields []string) map[string]bool {
 // namesOtherQuantity reports whether name states a quantity of the unit
 // of one of stated and none of stated's numbers of that unit: "(600 VDC)"
 // is not the 1000 VDC version; "(208V)" is one of "208v vs 240v".
-func namesOtherQuantity(stated []guard.Value, name string) bool {
-	values := guard.Values(name)
+func namesOtherQuantity(stated, values []guard.Value) bool {
 	for _, s := range stated {
 		other, same := false, false
 		for _, v := range values {
@@ -908,10 +908,10 @@ func namesOtherQuantity(stated []guard.Value, name string) bool {
 	return false
 }
 
-// statesQuantityOf reports whether name states a quantity of a unit of
-// stated.
-func statesQuantityOf(stated []guard.Value, name string) bool {
-	return slices.ContainsFunc(guard.Values(name), func(v guard.Value) bool {
+// statesQuantityOf reports whether a name's values state a quantity of a
+// unit of stated.
+func statesQuantityOf(stated, values []guard.Value) bool {
+	return slices.ContainsFunc(values, func(v guard.Value) bool {
 		return v.Unit != "" && slices.ContainsFunc(stated, func(s guard.Value) bool { return s.Unit == v.Unit })
 	})
 }
@@ -2687,10 +2687,7 @@ next:
 	for i := 0; i+len(runs) <= len(toks); i++ {
 		for k, r := range runs {
 			t := toks[i+k]
-			if t.Text != r {
-				continue next
-			}
-			if sep := text[toks[max(i+k-1, 0)].End:t.Start]; k > 0 && sep != " " && sep != "-" {
+			if t.Text != r || k > 0 && !spacedBy(text[toks[i+k-1].End:t.Start]) {
 				continue next
 			}
 		}
@@ -2698,6 +2695,10 @@ next:
 	}
 	return false
 }
+
+// spacedBy reports whether the text between two parts of a model number
+// spaces them apart: one space or one hyphen.
+func spacedBy(sep string) bool { return sep == " " || sep == "-" }
 
 // partsGap is how many terms may lie between two parts of an identifier
 // that stand together: a compound is emitted whole before its parts.

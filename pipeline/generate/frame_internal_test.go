@@ -134,6 +134,7 @@ func TestSpacedOut(t *testing.T) {
 		want     bool
 	}{
 		{"ID: PVI 15 kW 208 V", "pvi15", true},
+		{"PVI 15 kW at the head of the text", "pvi15", true},
 		{"ID: PVI 150 kW", "pvi15", false},
 		{"ID: PVI; Paco: 15", "pvi15", false},
 		{"Model: KC 158 G", "kc158g", true},
@@ -166,7 +167,7 @@ func TestNamesOtherQuantity(t *testing.T) {
 	}
 	for _, tc := range tests {
 		q := parseQuestion(tc.question, "technical_value", "simple", guard.Expectation{})
-		if got := namesOtherQuantity(q.stated, tc.name); got != tc.want {
+		if got := namesOtherQuantity(q.stated, guard.Values(tc.name)); got != tc.want {
 			t.Errorf("%q: namesOtherQuantity(%q) = %v, want %v", tc.question, tc.name, got, tc.want)
 		}
 	}

@@ -707,12 +707,25 @@ func carryHeaders(chunks []store.Chunk, split [][]unit, before []store.Chunk) {
 // OpensWithRows reports whether a chunk of a paged document opens with
 // rows of a table and no header line: a page or chunk break cut them from
 // the header, which the chunk before it ends with.
+// Its first line of text decides, read as splitUnits reads it: a data row
+// of a table, not its header line nor a sentence.
 func OpensWithRows(c store.Chunk) bool {
 	if c.Sheet != "" || c.Row > 0 || c.Index == 0 {
 		return false
 	}
-	us := splitUnits(-1, c)
-	return len(us) > 0 && us[0].kind == kindRow && us[0].header == "" && !us[0].isHeader
+	for raw := range strings.Lines(c.Text) {
+		line := oneLine(raw)
+		switch {
+		case line == "":
+		case strings.Contains(line, tableCellSep) || strings.HasPrefix(line, "|"):
+			if hasAlnum(line) { // not a Markdown rule such as |---|---|
+				return dataRow(line)
+			}
+		default:
+			return false
+		}
+	}
+	return false
 }
 
 // dropUnnamedRows removes the rows of a table that hold no word of the
