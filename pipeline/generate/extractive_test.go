@@ -692,6 +692,21 @@ func TestExtractiveReadsTheQuestion(t *testing.T) {
 						"[16] California Energy Commission. (2013). “CEC PV Calculator Version 4.0.” Accessed September 3, 2013.")},
 			want: "[15] Fuentes, M. K. (1987). [S1] A Simplified Thermal Model for Flat-Plate Photovoltaic Arrays. [S1] SAND85-0330. [S1] " +
 				"Albuquerque, NM: Sandia National Laboratories. [S1] Accessed September 3, 2013: http://prod.sandia.gov/1985/850330.pdf [S1]."},
+		{name: "a reference named by its first author and kind is answered by its entry", question: "deline shading testbed report - pdf link",
+			category: "technical_value", chunks: []store.Chunk{
+				manualPage(61, 18, "References",
+					"[13] Pingel, S. (2010). Potential Induced Degradation of Solar Cells and Panels.\n"+
+						"[14] Deline, C.; Meydbray, J.; Donovan, M.; Forrest, J.; Photovoltaic Shading Testbed for Module-level Power Electronics.\n"+
+						"NREL Technical Report NREL/TP-5200-54876, May 2012. http://www.nrel.gov/docs/fy12osti/54876.pdf\n"+
+						"[15] Fuentes, M. K. (1987). A Simplified Thermal Model for Flat-Plate Photovoltaic Arrays.")},
+			want: "[14] Deline, C.; Meydbray, J.; Donovan, M.; Forrest, J.; Photovoltaic Shading Testbed for Module-level Power Electronics. [S1] " +
+				"NREL Technical Report NREL/TP-5200-54876, May 2012. http://www.nrel.gov/docs/fy12osti/54876.pdf [S1]."},
+		{name: "a body that wrote a work is no author the question names", question: "nrel report - pdf link",
+			category: "technical_value", chunks: []store.Chunk{
+				manualPage(61, 18, "References",
+					"[4] NREL. System Advisor Model (SAM). http://sam.nrel.gov. 2014.\n"+
+						"[5] PVsyst SA. PVsyst Photovoltaic Software Version 6.1. http://www.pvsyst.com. 2014.")},
+			want: generate.NotFoundText},
 		{name: "a reference named by number is answered by its entry", question: "ref 19 in the pvwatts manual - which journal",
 			category: "general", chunks: []store.Chunk{
 				manualPage(10, 9, "8 Module Cover",

@@ -167,6 +167,11 @@ type question struct {
 	// journal or publication (see guard.Expectation.Source): only a unit
 	// citing an entry of a reference list names one.
 	publication bool
+	// work is set for a question that names a kind of work ("michalsky
+	// sun position paper", "the deline shading testbed report"): an
+	// entry of a reference list whose first author it names is the work
+	// it asks about (see namedEntries).
+	work bool
 	// imprint is set for a question about a document itself (see
 	// guard.Expectation.Imprint and readImprint); imprintAt marks the
 	// chunks that are its title and back pages.
@@ -355,6 +360,16 @@ func parseQuestion(text, category, complexity string, expect guard.Expectation) 
 		q.want, q.mustNumber, q.counts = anyAnswer, false, false
 	}
 	q.refs = NamedReferences(text)
+	if q.work = slices.ContainsFunc(workWords, func(w string) bool { return q.words[w] }) && !reportVerb.MatchString(text); q.work {
+		// "michalsky sun position paper - what yr was it published": the
+		// entry that answers names the work, not its kind or that it was
+		// published.
+		for i := range q.terms {
+			if workTerms[q.terms[i].term] {
+				q.terms[i].frame = true
+			}
+		}
+	}
 	if expect.Source {
 		// "sandia report number for the fuentes paper": the reference
 		// list's entry names it, whatever it holds; only a year or an
@@ -363,8 +378,7 @@ func parseQuestion(text, category, complexity string, expect guard.Expectation) 
 			q.want = anyAnswer
 		}
 		q.mustNumber, q.counts = false, false
-		q.publication = slices.ContainsFunc([]string{"paper", "papers", "report", "reports", "journal", "publication", "publications"},
-			func(w string) bool { return q.words[w] })
+		q.publication = slices.ContainsFunc(publicationWords, func(w string) bool { return q.words[w] })
 		q.citesList = slices.ContainsFunc([]string{"cite", "cites", "cited", "bibliography"}, func(w string) bool { return q.words[w] }) ||
 			(q.words["reference"] || q.words["references"] || q.words["ref"] || q.words["refs"]) && q.words["list"]
 		q.entryNumber = q.words["number"] || q.words["no"] || q.words["num"] || q.words["nr"] || strings.Contains(text, "#")
@@ -994,3 +1008,17 @@ var changeAsked = func() map[string]bool {
 	}
 	return m
 }()
+
+// publicationWords name a work a reference list may cite.
+var publicationWords = []string{"paper", "papers", "report", "reports", "journal", "publication", "publications"}
+
+// workWords name a work by its kind, and so may go with its author's name.
+var workWords = slices.Concat(publicationWords, []string{"article", "articles", "study", "studies", "presentation", "thesis"})
+
+// reportVerb is "report" said of what one does: "where to report an epcra
+// spill" names no work.
+var reportVerb = regexp.MustCompile(`(?i)\b(to|must|should|shall|we|you|i)\s+report\b`)
+
+// workTerms are the terms of the words that say what is asked of a work
+// (its kind, that it was published, who wrote it when).
+var workTerms = analysis.TermSet(strings.Join(workWords, " ") + " publish published wrote written author authors year yr")

@@ -83,6 +83,9 @@ func namedEntries(q question, chunks []store.Chunk) []unit {
 				}
 			}
 		}
+		if q.work {
+			numbers = append(slices.Clip(numbers), authoredEntries(q, ch, chunks)...)
+		}
 		for _, n := range numbers {
 			if seen[ch.DocID+"/"+n] {
 				continue
@@ -92,6 +95,42 @@ func namedEntries(q question, chunks []store.Chunk) []unit {
 				u := entry[0].unit
 				u.entry = true
 				out = append(out, u)
+			}
+		}
+	}
+	return out
+}
+
+// entryAuthor opens an entry of a reference list with its first author,
+// a person: "[6] Michalsky, J. (1988)", "[14] Deline, C.; Meydbray, J.".
+var entryAuthor = regexp.MustCompile(`^\[(\d{1,3})\]\s+(\p{Lu}[\p{L}'’-]+),\s+\p{Lu}\.`)
+
+// authoredEntries returns the numbers of the entries of a chunk of a
+// reference list whose first author the question names: "deline shading
+// testbed report - pdf link" asks about entry [14]. A body that wrote the
+// work ("[4] NREL. System Advisor Model") is no author: "nrel report"
+// names no entry. An entry that a retrieved passage cites is left to it:
+// the passage that says what the work is for ("developed by Fuentes
+// [15]") answers, and brings the entry along (see followReferences).
+func authoredEntries(q question, ch store.Chunk, chunks []store.Chunk) []string {
+	cited := map[string]bool{}
+	for _, c := range chunks {
+		if c.DocID == ch.DocID && !ReferenceSection(c.Section) {
+			for _, n := range Citations(c.Text) {
+				cited[n] = true
+			}
+		}
+	}
+	var out []string
+	for line := range strings.Lines(ch.Text) {
+		m := entryAuthor.FindStringSubmatch(strings.TrimSpace(line))
+		if m == nil || cited[m[1]] {
+			continue
+		}
+		for t := range analysis.TermSet(m[2]) {
+			if q.has[t] {
+				out = append(out, m[1])
+				break
 			}
 		}
 	}

@@ -12,6 +12,7 @@ import (
 	"strings"
 
 	"github.com/cewhq/cew/pipeline/guard"
+	"github.com/cewhq/cew/store/analysis"
 )
 
 // Analysis is a question read once.
@@ -99,6 +100,12 @@ func Analyse(question string, in Input) Analysis {
 	a.Corrections = append(append(short, fixed...), named...)
 	a.Text = text
 	a.Expect = expectation(text, in.Technical)
+	if a.Expect.Imprint && slices.ContainsFunc(stray, func(s string) bool { return citesWork(analysis.Tokens(s)) }) {
+		// "michalsky paper (ref 6) - what yr was it published": the
+		// reference set aside still says the work is one the document
+		// cites.
+		a.Expect.Imprint = false
+	}
 
 	a.Subject = text
 	switch {

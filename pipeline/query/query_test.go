@@ -412,6 +412,7 @@ func TestAsksAboutTheDocumentItself(t *testing.T) {
 		{"sandia report number for the fuentes thermal model paper", false},
 		{"who wrote the tmy3 users manual that the pvwatts manual cites", false},
 		{"authors of the pvform user's manual, ref 17 in the pvwatts v5 manual", false},
+		{"michalsky sun position paper (ref 6) - what yr was it published", false},
 	}
 	for _, tc := range tests {
 		t.Run(tc.in, func(t *testing.T) {
