@@ -535,7 +535,7 @@ func TestExtractiveReadsTheQuestion(t *testing.T) {
 			want: "By default PVWatts V5 uses 1020 TMY3s [S1]."},
 		{name: "a column named in one word is asked for in two", question: "defaults sheet a and delta T for the 22x linear concentrator",
 			category: "technical_value", chunks: []store.Chunk{defaults},
-			want: "Module Type: 22x Linear Concentrator; deltaT [C]: 13; a: -3.23 [S1]."},
+			want: "Module Type: 22x Linear Concentrator; a: -3.23; deltaT [C]: 13 [S1]."},
 		{name: "a model number that differs is another model", question: "suniva titan 250 voco",
 			category: "technical_value", chunks: []store.Chunk{{ID: "sandia-modules/1/453", DocID: "sandia-modules", Sheet: "Data", Row: 453,
 				Text: "Model: Suniva Titan 230; Voco: 37.26"}},
@@ -984,6 +984,14 @@ func TestExtractiveReadsTheQuestion(t *testing.T) {
 					"that half of the total area is covered by modules. Typical one axis tracker systems have GCRs in the range of 0.3 to 0.6. " +
 					"Previous versions of PVWatts effectively assumed a GCR of zero, which is impossible to achieve in practice."}},
 			want: "Previous versions of PVWatts effectively assumed a GCR of zero, which is impossible to achieve in practice [S1]."},
+		{name: "columns the question names are of the kind it calls them", question: "powerlight pl-225 a and b temp coeffs",
+			category: "general", chunks: []store.Chunk{
+				sheetRow("SANDIA-MODULE-DB", "Data", 237, "Model: PowerLight PL-225-QM-I; Vintage: 2004; Material: mc-Si; a: -3.54; b: -0.072; Mount: Rack")},
+			want: "Model: PowerLight PL-225-QM-I; a: -3.54; b: -0.072 [S1]."},
+		{name: "a named column whose unit is of another kind does not answer", question: "how many mppt inputs does the solis-20k-us have",
+			category: "technical_value", chunks: []store.Chunk{
+				sheetRow("CEC-INVERTERS", "CEC_Inverters", 2900, "Name: Ningbo Ginlong Technologies: Solis-20K-US (480Vac) 480V [CEC 2015]; Mppt_low (V): 200; Mppt_high (V): 800")},
+			want: generate.NotFoundText},
 		{name: "a row without the mark asked for is another row", question: "bp3220n voco from the (E) datasheet row, not the measured one",
 			category: "technical_value", chunks: []store.Chunk{
 				sheetRow("SANDIA-MODULE-DB", "Data", 67, "Model: BP Solar BP3220N Module; Vintage: 2010; Material: c-Si; Voco: 36.76; A4: -2.58E-05")},

@@ -1,6 +1,7 @@
 package generate
 
 import (
+	"regexp"
 	"slices"
 	"strings"
 	"unicode"
@@ -18,7 +19,8 @@ import (
 // column headers ("Soiling — Default value: 2 %"); of a spreadsheet row,
 // its name and the fields asked about. Every word is the document's. typed
 // is set when the table itself says the quoted cell is of the dimension
-// asked for (a "degrees" unit column beside "Site Latitude").
+// asked for (a "degrees" unit column beside "Site Latitude"), or the
+// question names the spreadsheet columns quoted.
 func (e *Extractive) quoteText(q question, c candidate) (text string, typed bool) {
 	switch {
 	case c.kind == kindRow && c.carried:
@@ -35,14 +37,17 @@ func (e *Extractive) quoteText(q question, c candidate) (text string, typed bool
 			return c.header + ": " + c.text, false
 		}
 	case c.kind == kindRecord:
-		text, asked := e.trimRecord(q, c)
+		text, asked, byName := e.trimRecord(q, c)
 		if !asked && len(c.fields) > e.opts.MaxRecordFields {
 			// A long row of which the question names no field ("the
 			// bifaciality of the SPR-300-WHT"): quoting it all would not
 			// answer.
 			return "", false
 		}
-		return text, false
+		// "pvl-68 diode factor and the a / b module temp coeffs": the
+		// question names the columns, and what it calls them is what
+		// their cells are, though the sheet writes no unit.
+		return text, byName && q.expect.WantsValue()
 	}
 	return c.text, false
 }
@@ -456,10 +461,11 @@ func splitCells(line string) []string {
 // trimRecord keeps a spreadsheet row readable: its first cell (the row's
 // name) and the cells whose name the question mentions — or, when none
 // does, whose name or value it mentions; a short row with nothing asked
-// about is quoted whole.
-func (e *Extractive) trimRecord(q question, c candidate) (text string, asked bool) {
+// about is quoted whole. byName is set when a cell kept is one whose name
+// the question mentions.
+func (e *Extractive) trimRecord(q question, c candidate) (text string, asked, byName bool) {
 	if len(c.fields) < 2 {
-		return c.text, false
+		return c.text, false, false
 	}
 	keep := []string{c.fields[0]}
 	var short []string         // fields named by a letter or two ("a", "b")
@@ -496,6 +502,10 @@ func (e *Extractive) trimRecord(q question, c candidate) (text string, asked boo
 		// one-letter word of it that names a field asks for that field
 		// too, though it is also an article.
 		keep = append(keep, short...)
+		// In the row's order, as the sheet reads: "a: -3.54; b: -0.072".
+		slices.SortStableFunc(keep[1:], func(x, y string) int {
+			return slices.Index(c.fields, x) - slices.Index(c.fields, y)
+		})
 	} else if len(keep) == 1 {
 		// No field named, none naming the row: the fields holding words
 		// of the question.
@@ -507,14 +517,30 @@ func (e *Extractive) trimRecord(q question, c candidate) (text string, asked boo
 		}
 	}
 	if !valued && len(keep) == 1 {
-		return c.text, false
+		return c.text, false, false
 	}
 	if !valued {
 		// Nothing but the row's name: a long row states nothing asked
 		// ("spr-6500f 240v tamb max" of a row without Tamb Max).
-		return strings.Join(keep, c.sep), len(c.fields) <= e.opts.MaxRecordFields
+		return strings.Join(keep, c.sep), len(c.fields) <= e.opts.MaxRecordFields, false
 	}
-	return strings.Join(keep, c.sep), true
+	byName = slices.ContainsFunc(keep, func(f string) bool { return named[f] && numberCell.MatchString(f) && !unitOfOtherKind(q, f) })
+	return strings.Join(keep, c.sep), true, byName
+}
+
+// numberCell is a field whose cell is a number: "b: -0.0455".
+var numberCell = regexp.MustCompile(`:\s*[-−+]?\.?\d[\d.,]*\s*$`)
+
+// fieldUnit is the unit a spreadsheet column's name gives in brackets:
+// "Mppt_low (V): 200".
+var fieldUnit = regexp.MustCompile(`\(([^()0-9]{1,16})\)\s*:`)
+
+// unitOfOtherKind reports whether a field's name gives a unit of another
+// kind than the question asks for: "how many mppt inputs" names the
+// column "Mppt_low (V)", whose volts count nothing.
+func unitOfOtherKind(q question, field string) bool {
+	m := fieldUnit.FindStringSubmatch(field)
+	return m != nil && !q.expect.Accepts("1 "+strings.TrimSpace(m[1]), nil)
 }
 
 // dropSiblingFields drops from a row's kept fields those the question

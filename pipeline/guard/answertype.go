@@ -296,6 +296,11 @@ type Expectation struct {
 	// Labelled are the question's bare numbers that a word names ("gcr
 	// 0.25", "titan 250").
 	Labelled []Labelled
+	// Words are the question's words in lower case, stopwords too: a
+	// spreadsheet cell quoted under a column the question names by one
+	// ("b: -0.0455" for "the a / b module temp coeffs") is of the kind it
+	// says, though the sheet writes no unit (see namedCell).
+	Words map[string]bool
 	// Polar is set for a question that asks yes or no (IsPolar): it asks
 	// for no value, and the sentence that states or denies it answers.
 	Polar bool
@@ -623,7 +628,7 @@ func Expected(v PostVerdict, exp Expectation, chunks []store.Chunk) PostVerdict 
 			text.WriteString(s.Text)
 			text.WriteString("\n")
 		}
-		if claim := StripCitations(text.String()); !exp.Accepts(claim, nil) && !unitLabelled(exp, claim) {
+		if claim := StripCitations(text.String()); !exp.Accepts(claim, nil) && !unitLabelled(exp, claim) && !namedCell(exp, claim) {
 			what := dimensionList(exp)
 			switch {
 			case exp.Format != "":
@@ -674,6 +679,22 @@ var unitInParens = regexp.MustCompile(`\(([^()0-9]{1,24})\)`)
 func unitLabelled(exp Expectation, answer string) bool {
 	for _, m := range unitInParens.FindAllStringSubmatch(answer, -1) {
 		if exp.Accepts("1 "+strings.TrimSpace(m[1]), nil) {
+			return true
+		}
+	}
+	return false
+}
+
+// cellLabel is a spreadsheet cell as a row is quoted, its column's name
+// and a number: "Model: PowerLight PL-225; a: -3.54; b: -0.072".
+var cellLabel = regexp.MustCompile(`(?:^|[;—]\s*)(\p{L}[\p{L}\p{N}_]{0,23}):\s*[-−+]?\.?\d`)
+
+// namedCell reports whether the answer quotes a number under a column the
+// question names by a word of its own ("b" in "the a / b module temp
+// coeffs"): what the question calls the column is what its cells are.
+func namedCell(exp Expectation, answer string) bool {
+	for _, m := range cellLabel.FindAllStringSubmatch(answer, -1) {
+		if exp.Words[strings.ToLower(m[1])] {
 			return true
 		}
 	}

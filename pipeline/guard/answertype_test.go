@@ -115,6 +115,10 @@ func TestExpectedRefusesTheWrongKindAndCase(t *testing.T) {
 		{"gcr 0.25 asked and answered", Expectation{Labelled: LabelledNumbers("pitch at gcr 0.25")}, "For a GCR of 0.25 the pitch is 9.536 m [S1].", None},
 		{"a phone number asked, none given", Expectation{Format: FormatPhone}, "The minimum trench depth for DC cables is 800 mm [S1].", AnswerTypeMismatch},
 		{"a file name asked and given", Expectation{Format: FormatFile}, "The trench depths are in trenches.csv [S1].", None},
+		{"temperature coefficients asked by their columns' names", Expectation{Dims: []Dimension{DimTempCoeff}, Words: map[string]bool{"pl-225": true, "a": true, "and": true, "b": true, "temp": true}},
+			"Model: PowerLight PL-225-QM-I; b: -0.072; a: -3.54 [S1].", None},
+		{"temperature coefficients asked, other columns answered", Expectation{Dims: []Dimension{DimTempCoeff}, Words: map[string]bool{"pl-225": true, "temp": true, "coeffs": true}},
+			"Model: PowerLight PL-225-QM-I; b: -0.072; a: -3.54 [S1].", AnswerTypeMismatch},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

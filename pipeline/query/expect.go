@@ -78,7 +78,12 @@ func expectation(text string, technical bool) guard.Expectation {
 	// and describes no case asked about.
 	text = guard.WithoutAside(text)
 	toks := analysis.Tokens(text)
-	exp := guard.Expectation{NeedsValue: technical, Qualifiers: guard.AskedCases(text)}
+	exp := guard.Expectation{NeedsValue: technical, Qualifiers: guard.AskedCases(text), Words: map[string]bool{}}
+	for _, t := range toks {
+		if t.Kind == analysis.Word {
+			exp.Words[strings.ToLower(t.Text)] = true
+		}
+	}
 	at := -1
 	if dims, words, i := howCue(toks); dims != nil {
 		// "if a full year is too slow how many days can we run": the

@@ -40,6 +40,10 @@ var strayPatterns = []*regexp.Regexp{
 	// the env section of the bid", "- need 2 for the toolbox talk". It
 	// names no passage's words.
 	regexp.MustCompile(`(?i)[,;?.-]?\s*\bneed (?:it|them|this|that|\d+)(?: \w+){0,2} for (?:the|our|my|a|an) [\w\s-]{1,40}?\s*[?.!]*\s*$`),
+	// A note in brackets of what the answer is for, on the asker's side:
+	// "(for tbl 2 in our writeup)". Its numbers point at the asker's
+	// papers, not the documents'.
+	regexp.MustCompile(`(?i)\(\s*for\b[^()]*\b(?:our|my)\b[^()]*\)`),
 	// A trailing "see table 6" / "per section 11" pointer.
 	regexp.MustCompile(`(?i)[,;-]?\s*\b(?:see|per|cf\.?|ref\.?)\s+(?:table|tab\.?|fig\.?|figure|section|sec\.?|page|p\.|eq\.?|eqn\.?|equation|item|appendix)\s*\d+[a-z]?\b\.?`),
 }
@@ -56,9 +60,10 @@ var keyPatterns = []*regexp.Regexp{
 // numberedItem is "#" and a short number after a word that names the
 // numbered things of a document, before more of the question: "scenario
 // #4 in the iea bifi table" asks about scenario 4, and the "#" is dropped
-// rather than the number. At the end of the question ("… sim #3") or with a
-// longer number ("job #4471") it is a ticket.
-var numberedItem = regexp.MustCompile(`(?i)\b(scenario|scen|system|case|option|step|site|row|table|tbl|figure|fig|equation|eqn|eq)\s*#\s?(\d{1,2})(\s+\w)`)
+// rather than the number; so does "scenario #1 - name + hub height", a
+// dash or colon then more of the question. At the end of the question
+// ("… sim #3") or with a longer number ("job #4471") it is a ticket.
+var numberedItem = regexp.MustCompile(`(?i)\b(scenario|scen|system|case|option|step|site|row|table|tbl|figure|fig|equation|eqn|eq)\s*#\s?(\d{1,2})(\s+(?:[-–—:]\s+)?\w)`)
 
 // removeStray returns text without stray references and the references
 // removed, as written. model reports whether the index knows a key as a
