@@ -296,6 +296,12 @@ func TestEndsAndExtends(t *testing.T) {
 	if got := Ends("3.5"); len(got) != 0 {
 		t.Errorf("Ends(3.5) = %q: a decimal point is not a break", got)
 	}
+	if got := Ends("spv-4.5aiuso"); !slices.Equal(got, []string{"spv", "4.5aiuso", "spv-4.5"}) {
+		t.Errorf("Ends(spv-4.5aiuso) = %q, want the number's end too", got)
+	}
+	if got := Ends("sb7000tl"); len(got) != 0 {
+		t.Errorf("Ends(sb7000tl) = %q: a code without a break does not end at its number", got)
+	}
 	tests := []struct {
 		long, short string
 		want        bool
@@ -305,6 +311,10 @@ func TestEndsAndExtends(t *testing.T) {
 		{"sb7000tl-us-22-208v", "sb7000tl-us-2", false},
 		{"sb7000tl-us-22", "sb7000tl-us-22", false},
 		{"ig-3.5-1", "ig-3", false},
+		{"spv-4.5aiuso", "spv-4.5", true},
+		{"spv-4.5aiuso", "spv-4", false},
+		{"sb7000tl", "sb7000", false},
+		{"sb7000tl-us-22-208v", "sb7000tl-us-22-208", false},
 	}
 	for _, tc := range tests {
 		if got := Extends(tc.long, tc.short); got != tc.want {

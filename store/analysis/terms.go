@@ -275,6 +275,10 @@ func lettersOnly(t string) bool {
 // atoms break (see Terms): "sb7000tl-us-22-208v" gives "sb7000tl",
 // "sb7000tl-us", "sb7000tl-us-22", "us-22-208v", "22-208v" and "208v". A
 // user who shortens a model or drawing number types one of them.
+//
+// A last atom of a number then a suffix of letters ("spv-4.5aiuso") also
+// begins with the number: a user types "spv-4.5" for it. The suffix alone
+// names nothing.
 func Ends(ident string) []string {
 	var out []string
 	for i := signLen(ident) + 1; i < len(ident)-1; i++ {
@@ -282,17 +286,33 @@ func Ends(ident string) []string {
 			out = append(out, ident[:i], ident[i+1:])
 		}
 	}
+	if i := letterSuffix(ident); i > 0 && strings.ContainsAny(ident[:i], "-_./") {
+		out = append(out, ident[:i])
+	}
 	return out
+}
+
+// letterSuffix returns where a suffix of two or more letters after a digit
+// begins in ident's last atom ("aiuso" of "spv-4.5aiuso"), or -1.
+func letterSuffix(ident string) int {
+	i := len(ident)
+	for i > 0 && (ident[i-1] >= 'a' && ident[i-1] <= 'z' || ident[i-1] >= 'A' && ident[i-1] <= 'Z') {
+		i--
+	}
+	if len(ident)-i < 2 || i == 0 || !isASCIIDigit(ident[i-1]) {
+		return -1
+	}
+	return i
 }
 
 // Extends reports whether identifier long begins or ends with short where
 // its atoms break: "sb7000tl-us-22-208v" extends "sb7000tl-us-22", not
-// "sb7000tl-us-2".
+// "sb7000tl-us-2"; "spv-4.5aiuso" extends "spv-4.5" (see Ends).
 func Extends(long, short string) bool {
 	if len(long) <= len(short) {
 		return false
 	}
-	return strings.HasPrefix(long, short) && isAtomBreak(long, len(short)) ||
+	return strings.HasPrefix(long, short) && (isAtomBreak(long, len(short)) || letterSuffix(long) == len(short) && strings.ContainsAny(short, "-_./")) ||
 		strings.HasSuffix(long, short) && isAtomBreak(long, len(long)-len(short)-1)
 }
 
