@@ -1,6 +1,7 @@
 package query
 
 import (
+	"regexp"
 	"slices"
 	"strings"
 	"unicode"
@@ -179,11 +180,17 @@ func otherFace(before []analysis.Token) bool {
 // code (see guard.IsCode) with letters and digits both; a shorter token of
 // letters and digits that is no quantity or case ("tl3", "ae3.8", not
 // "208v" or "v5"); or a word that is no English word followed by a number
-// ("danfoss mlx 480", "blueplanet 32.0", "primo 5.0-1", "hisel-k 3000").
+// ("danfoss mlx 480", "blueplanet 32.0", "primo 5.0-1", "hisel-k 3000");
+// or numbers in three parts or more ("10.0-3-208").
 func namesModel(text string, toks []analysis.Token) bool {
 	for i, t := range toks {
 		if t.Kind == analysis.Identifier && strings.ContainsFunc(t.Text, unicode.IsLetter) && strings.ContainsFunc(t.Text, unicode.IsDigit) &&
 			(guard.IsCode(text, t) || shortCode(text, t)) {
+			return true
+		}
+		if t.Kind == analysis.Identifier && strings.Count(t.Text, "-") >= 2 && !isoDate.MatchString(t.Text) {
+			// "ig plus v 10.0-3-208 delta": numbers in three parts or
+			// more are a part number, not a range.
 			return true
 		}
 		if t.Kind == analysis.Word && i+1 < len(toks) && numbered(text, toks[i+1]) {
@@ -199,6 +206,9 @@ func namesModel(text string, toks []analysis.Token) bool {
 	}
 	return false
 }
+
+// isoDate is a date written year-month-day: "2022-06-15".
+var isoDate = regexp.MustCompile(`^\d{4}-\d{1,2}-\d{1,2}$`)
 
 // shortCode reports whether an identifier of letters and digits too short
 // for guard.IsCode still reads as a code: three letters and digits or more,
