@@ -2750,6 +2750,7 @@ var synonyms = func() map[string][]string {
 		{"hauler", "transporter"},
 		{"keep", "maintain", "retain"},
 		{"jobsite", "worksite", "site"},
+		{"cut", "reduce", "lower", "minimize"},
 	}
 	m := map[string][]string{}
 	for _, g := range groups {

@@ -984,6 +984,12 @@ func TestExtractiveReadsTheQuestion(t *testing.T) {
 					"that half of the total area is covered by modules. Typical one axis tracker systems have GCRs in the range of 0.3 to 0.6. " +
 					"Previous versions of PVWatts effectively assumed a GCR of zero, which is impossible to achieve in practice."}},
 			want: "Previous versions of PVWatts effectively assumed a GCR of zero, which is impossible to achieve in practice [S1]."},
+		{name: "a plain word stands for the document's, and what a thing is supposed to do frames the question", question: "green bldg per the epa guide is supposed to cut the impact where",
+			category: "general", chunks: []store.Chunk{{ID: "epa/1/7", DocID: "epa", DocNumber: "EPA-FEDREQ-CONSTR", Page: 7, Section: "Green Building",
+				Text: "As the environmental impact of buildings becomes more apparent, a new field called green building is arising to reduce the impact at the source. " +
+					"For more information on EPA’s green building program, go to www.epa.gov/greenbuilding/. " +
+					"EPA’s Pollution Prevention Resource Exchange Network runs a “topic hub” for residential construction, which includes green building and compliance issues."}},
+			want: "As the environmental impact of buildings becomes more apparent, a new field called green building is arising to reduce the impact at the source [S1]."},
 		{name: "columns the question names are of the kind it calls them", question: "powerlight pl-225 a and b temp coeffs",
 			category: "general", chunks: []store.Chunk{
 				sheetRow("SANDIA-MODULE-DB", "Data", 237, "Model: PowerLight PL-225-QM-I; Vintage: 2004; Material: mc-Si; a: -3.54; b: -0.072; Mount: Rack")},
