@@ -332,6 +332,7 @@ func (e *Extractive) candidates(q question, chunks, before []store.Chunk) ([]can
 	headers := map[string]shape{}
 	entries := map[[2]string]string{}
 	var asides []candidate // questions of the document that answer by their aside alone
+	noted := footnoteRows(q, units, chunks)
 	for i, u := range units {
 		answers := asideNone
 		if u.asks {
@@ -351,6 +352,25 @@ func (e *Extractive) candidates(q question, chunks, before []store.Chunk) ([]can
 			frame: chunks[u.chunk].Section + "\n" + chunks[u.chunk].Title, cases: cases[u.chunk], headers: headers}
 		if q.expect.Source {
 			uc.entries = citedEntries(u, chunks, entries)
+		}
+		if rows := noted[chunks[u.chunk].DocID]; u.note && len(rows) > 0 {
+			// A footnote's sentence speaks of the row the question names
+			// when it fits it (see footnoteRows), and only then.
+			uc.rows = map[string]bool{}
+			for _, r := range rows {
+				if speaksOf(q, u, r, units) {
+					maps.Copy(uc.rows, rowNameTerms(r))
+					if u.prev == "" && r.chunk == u.chunk {
+						// Quoted with the row it speaks of: "6 | A5 | … |
+						// 10% grade* down to the SW. **10% grade = slope
+						// angle of 5.71 deg".
+						u.prev = r.text
+					}
+				}
+			}
+			if len(uc.rows) == 0 {
+				continue
+			}
 		}
 		c, ok := e.score(q, u, unitTerms[i], uc, total, len(chunks))
 		switch {
@@ -1467,6 +1487,10 @@ type unitContext struct {
 	// read only when the question asks for a publication: the answer
 	// quotes them after the unit (see followReferences).
 	entries string
+	// rows holds the names of the table rows the question names that a
+	// footnote's sentence fits (see footnoteRows): the sentence speaks of
+	// them.
+	rows map[string]bool
 }
 
 // score rates one unit. ok is false when the unit cannot answer: it lacks
@@ -1569,6 +1593,9 @@ func (e *Extractive) score(q question, u unit, terms map[string]bool, ctx unitCo
 			if t.lettered.MatchString(u.text) {
 				c.matched[i] = 1
 				own, named = true, true
+			} else if ctx.rows[t.term] {
+				// A footnote's sentence that fits the row named so.
+				c.matched[i] = 1
 			} else if t.code {
 				missingCode = true
 			}
@@ -1599,6 +1626,8 @@ func (e *Extractive) score(q question, u unit, terms map[string]bool, ctx unitCo
 			// ("Mppt_low (V): 205; Mppt_high (V): 400").
 			c.matched[i] = 1
 		case ctx.title[t.term] || t.exact && hasParts(ctx.title, t.term):
+			c.matched[i] = 1
+		case ctx.rows[t.term]:
 			c.matched[i] = 1
 		case labels[t.term]:
 			c.matched[i] = headerWeight

@@ -69,6 +69,17 @@ var (
 	}
 	// scenarioTable is the IEA study's scenario table as ingest rebuilds
 	// its two-line header.
+	// scenarioNotes is the scenario table's second page, its rows and
+	// its footnote.
+	scenarioNotes = store.Chunk{
+		ID: "iea/4/4", DocID: "iea", DocNumber: "IEA-PVPS-T13-BIFI", Revision: "4", Page: 2, Section: "Scenarios",
+		Title: "PV Simulation Study of Bifacial PV Systems on Single-Axis Trackers — Simulation Scenarios",
+		Text: "Scenario number | Scenario name | GCR* | Albedo | Hub Height | Configuration | Ground surface\n" +
+			"5 | A4 | 0.4 | 0.2 | 1.5 m | 1-Up portrait | Horizontal\n" +
+			"7 | Ref-B | 0.4 | 0.2 | 3.5 m | 2-Up portrait | Horizontal\n" +
+			"\n* A GCR of 0.4 for the Trina Vertex module (length = 2.384m) corresponds to a row-to-row spacing or pitch of 5.96m. " +
+			"For a GCR of 0.25 the pitch is 9.536m. For a 2-Up portrait system with a GCR of 0.4 the pitch is 2*5.96m = 11.92m.",
+	}
 	scenarioTable = store.Chunk{
 		ID: "iea/4/3", DocID: "iea", DocNumber: "IEA-PVPS-T13-BIFI", Revision: "4", Page: 1, Section: "Scenarios",
 		Title: "PV Simulation Study of Bifacial PV Systems on Single-Axis Trackers — Simulation Scenarios",

@@ -30,6 +30,9 @@ type unit struct {
 	// docID is the chunk's document, to tell rows of one table from rows
 	// of another.
 	docID string
+	// note is set for a sentence of a table's footnote, a paragraph that
+	// opens with "*": it speaks of the rows marked (see footnoteRows).
+	note bool
 	// entry marks an entry of a reference list the question names by
 	// number (see namedEntries): the only kind of reference-list unit
 	// that may answer.
@@ -164,8 +167,9 @@ func splitUnits(idx int, c store.Chunk) []unit {
 			lead = ""
 		}
 		prev := ""
+		note := strings.HasPrefix(strings.TrimSpace(para[0]), "*")
 		for _, s := range sentences(oneLine(strings.Join(para, " "))) {
-			u := unit{chunk: idx, kind: kindSentence, text: s, asks: strings.HasSuffix(s, "?"), before: prev}
+			u := unit{chunk: idx, kind: kindSentence, text: s, asks: strings.HasSuffix(s, "?"), before: prev, note: note}
 			if refersBack(s) {
 				u.prev = prev
 			}
