@@ -983,6 +983,13 @@ func (e *Extractive) decide(q question, cands []candidate, total float64) []cand
 		// order they are read in.
 		slices.SortStableFunc(picked, func(a, b candidate) int { return laterSide(q, a) - laterSide(q, b) })
 	}
+	if len(picked) == 1 && picked[0].follow == "" && picked[0].kind == kindSentence && answersOtherOption(q, picked[0]) {
+		// "do we notify epa on every renovation or just on demo": "… that
+		// EPA be notified when a facility is demolished." is half the
+		// choice; "When a facility is renovated, EPA has to be notified
+		// only if …" right after it is the other half.
+		picked[0].follow = picked[0].next
+	}
 	for i, t := range q.terms {
 		if t.lettered != nil && !slices.ContainsFunc(picked, func(c candidate) bool { return c.matched[i] == 1 }) {
 			// "hub height ref-a vs ref-b": an answer that says nothing of
@@ -2895,6 +2902,21 @@ func sharesStem(terms map[string]bool, stem string) bool {
 		}
 	}
 	return false
+}
+
+// answersOtherOption reports whether the sentence after c speaks of the
+// option of the question's choice that c does not: c holds words of one
+// side of its "or" only, the next sentence of the other side.
+func answersOtherOption(q question, c candidate) bool {
+	if len(q.options[0]) == 0 || c.next == "" {
+		return false
+	}
+	holds := func(terms map[string]bool, option []string) bool {
+		return slices.ContainsFunc(option, func(t string) bool { return terms[t] || sharesStem(terms, t) })
+	}
+	next := analysis.TermSet(c.next)
+	a, b := holds(c.terms, q.options[0]), holds(c.terms, q.options[1])
+	return a != b && (a && holds(next, q.options[1]) || b && holds(next, q.options[0]))
 }
 
 func commonPrefix(a, b string) int {

@@ -984,6 +984,14 @@ func TestExtractiveReadsTheQuestion(t *testing.T) {
 					"that half of the total area is covered by modules. Typical one axis tracker systems have GCRs in the range of 0.3 to 0.6. " +
 					"Previous versions of PVWatts effectively assumed a GCR of zero, which is impossible to achieve in practice."}},
 			want: "Previous versions of PVWatts effectively assumed a GCR of zero, which is impossible to achieve in practice [S1]."},
+		{name: "the sentence after the answer that speaks of the other option of a choice is quoted too", question: "asbestos neshap: do we notify epa on every renovation or just on demo",
+			category: "general", chunks: []store.Chunk{{ID: "epa/1/6", DocID: "epa", DocNumber: "EPA-FEDREQ-CONSTR", Page: 6, Section: "AIR QUALITY",
+				Text: "The asbestos NESHAP is a work place standard established under the CAA. It requires, among other things, that EPA be notified when " +
+					"a facility is demolished. When a facility is renovated, EPA has to be notified only if the renovated facility contains the above " +
+					"combined amount of RACM. For more information on the asbestos NESHAP, go to www.epa.gov/asbestos/neshap.html."}},
+			want: "The asbestos NESHAP is a work place standard established under the CAA [S1]. It requires, among other things, that EPA be notified " +
+				"when a facility is demolished [S1]. When a facility is renovated, EPA has to be notified only if the renovated facility contains the " +
+				"above combined amount of RACM [S1]."},
 		{name: "a table's footnote answers for the row named by the sentence that fits the row", question: "iea bifi - row pitch for scenario 7",
 			category: "general", chunks: []store.Chunk{scenarioNotes}, want: "7 | Ref-B | 0.4 | 0.2 | 3.5 m | 2-Up portrait | Horizontal [S1]. " +
 				"For a 2-Up portrait system with a GCR of 0.4 the pitch is 2*5.96m = 11.92m [S1]."},

@@ -965,7 +965,8 @@ var notMakers = set(`inverter inverters inv module modules mod panel panels mode
 microinverter system systems sandia cec list sheet db database library datasheet`)
 
 // choiceOptions returns what a question offers to choose between: the
-// content terms of the two words before "or" and of the two after it, less
+// content terms of the two words before "or" and of the two after it (or
+// of the nearest content word, "or just on demo"), less
 // the terms both sides share ("year tested or year manufactured" → tested,
 // manufactured). Both are empty when the question offers no such choice.
 func choiceOptions(toks []analysis.Token, aside map[int]bool) [2][]string {
@@ -977,12 +978,12 @@ func choiceOptions(toks []analysis.Token, aside map[int]bool) [2][]string {
 			continue
 		}
 		var a, b []string
-		for j := i - 1; j >= 0 && j >= i-optionSpan; j-- {
+		for j := i - 1; j >= 0 && len(a) < optionSpan && (j >= i-optionSpan || len(a) == 0); j-- {
 			if content(toks[j]) {
 				a = append(a, toks[j].Term)
 			}
 		}
-		for j := i + 1; j < len(toks) && j <= i+optionSpan; j++ {
+		for j := i + 1; j < len(toks) && len(b) < optionSpan && (j <= i+optionSpan || len(b) == 0); j++ {
 			if content(toks[j]) {
 				b = append(b, toks[j].Term)
 			}
