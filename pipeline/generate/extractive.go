@@ -1871,6 +1871,11 @@ func (e *Extractive) score(q question, u unit, terms map[string]bool, ctx unitCo
 	if !typeOK && (q.counts || q.mustNumber && q.expect.WantsValue()) {
 		return candidate{}, false
 	}
+	if q.compares && !comparing.MatchString(u.text) {
+		// "more or fewer reqs": a sentence that compares nothing does
+		// not choose.
+		return candidate{}, false
+	}
 	score := c.coverage * (1 - proximityShare + proximityShare*proximity(q, toks))
 	if !typeOK {
 		score *= missingTypePenalty

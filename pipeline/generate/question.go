@@ -167,6 +167,11 @@ type question struct {
 	// journal or publication (see guard.Expectation.Source): only a unit
 	// citing an entry of a reference list names one.
 	publication bool
+	// compares is set for a question that offers a comparison to choose
+	// ("do large generators get more or fewer reqs"): only a sentence
+	// that compares ("subject to more regulatory requirements than")
+	// answers it.
+	compares bool
 	// work is set for a question that names a kind of work ("michalsky
 	// sun position paper", "the deline shading testbed report"): an
 	// entry of a reference list whose first author it names is the work
@@ -360,6 +365,7 @@ func parseQuestion(text, category, complexity string, expect guard.Expectation) 
 		q.want, q.mustNumber, q.counts = anyAnswer, false, false
 	}
 	q.refs = NamedReferences(text)
+	q.compares = comparedChoice.MatchString(text)
 	if q.work = slices.ContainsFunc(workWords, func(w string) bool { return q.words[w] }) && !reportVerb.MatchString(text); q.work {
 		// "michalsky sun position paper - what yr was it published": the
 		// entry that answers names the work, not its kind or that it was
@@ -1023,3 +1029,14 @@ var reportVerb = regexp.MustCompile(`(?i)\b(to|must|should|shall|we|you|i)\s+rep
 // workTerms are the terms of the words that say what is asked of a work
 // (its kind, that it was published, who wrote it when).
 var workTerms = analysis.TermSet(strings.Join(workWords, " ") + " publish published wrote written author authors year yr")
+
+// comparativeWords say more or less of something.
+const comparativeWords = `more|fewer|less|higher|lower|greater|smaller|larger|bigger|stricter|stronger|weaker|longer|shorter`
+
+// comparedChoice is a choice between comparatives: "more or fewer",
+// "higher or lower".
+var comparedChoice = regexp.MustCompile(`(?i)\b(?:` + comparativeWords + `)\s+or\s+(?:` + comparativeWords + `)\b`)
+
+// comparing is a comparative in a sentence: "more regulatory
+// requirements than", "less stringent".
+var comparing = regexp.MustCompile(`(?i)\b(?:` + comparativeWords + `)\b`)
