@@ -984,11 +984,12 @@ func TestExtractiveReadsTheQuestion(t *testing.T) {
 					"that half of the total area is covered by modules. Typical one axis tracker systems have GCRs in the range of 0.3 to 0.6. " +
 					"Previous versions of PVWatts effectively assumed a GCR of zero, which is impossible to achieve in practice."}},
 			want: "Previous versions of PVWatts effectively assumed a GCR of zero, which is impossible to achieve in practice [S1]."},
-		{name: "a choice between comparatives is answered by the sentence that compares", question: "rcra - do large qty generators get more or fewer reqs than the small ones",
+		{name: "a choice between comparatives is not answered by a sentence that compares nothing", question: "do large quantity generators get more or fewer rcra requirements than small quantity generators",
 			category: "general", chunks: []store.Chunk{{ID: "epa/1/3", DocID: "epa", DocNumber: "EPA-FEDREQ-CONSTR", Page: 3, Section: "HAZARDOUS WASTES",
-				Text: "The RCRA regulations list quantities of hazardous wastes that determine whether a generator is large or small. " +
-					"Generators of large amounts of hazardous wastes are subject to more regulatory requirements than are generators of small amounts of hazardous wastes."}},
-			want: "Generators of large amounts of hazardous wastes are subject to more regulatory requirements than are generators of small amounts of hazardous wastes [S1]."},
+				Text: "The RCRA regulations specify the time hazardous wastes can be stored at a site. If the storage time is exceeded, a RCRA permit is required.\n\n" +
+					"• Generators of hazardous wastes. The requirements for generators of hazardous wastes are based on the amount of hazardous wastes generated. " +
+					"The RCRA regulations list quantities of hazardous wastes that determine whether a generator is large or small."}},
+			want: generate.NotFoundText},
 		{name: "the sentence after the answer that speaks of the other option of a choice is quoted too", question: "asbestos neshap: do we notify epa on every renovation or just on demo",
 			category: "general", chunks: []store.Chunk{{ID: "epa/1/6", DocID: "epa", DocNumber: "EPA-FEDREQ-CONSTR", Page: 6, Section: "AIR QUALITY",
 				Text: "The asbestos NESHAP is a work place standard established under the CAA. It requires, among other things, that EPA be notified when " +
