@@ -122,7 +122,7 @@ func expectation(text string, technical bool) guard.Expectation {
 		// when or why; the cue after it is its subject.
 		exp.Dims, exp.Cues = nil, nil
 	}
-	if at >= 0 && givenBefore(toks, at, exp) {
+	if at >= 0 && (givenBefore(toks, at, exp) || givenAfter(toks, at+len(exp.Cues), exp)) {
 		// "what is the 3% default shading loss meant to represent": the
 		// question states the loss; it asks about it, not for it.
 		exp.Dims, exp.Cues = nil, nil
@@ -893,6 +893,21 @@ func givenBefore(toks []analysis.Token, at int, exp guard.Expectation) bool {
 		}
 	}
 	return false
+}
+
+// givenAfter reports whether the question states a value of the kind its
+// cue asks for right after the cue, which ends at toks[end]: "how is the
+// reference inverter efficiency of 0.9637 defined". A number with a unit
+// of another kind ("losses of the 4 kW system") states no such value.
+func givenAfter(toks []analysis.Token, end int, exp guard.Expectation) bool {
+	if end+1 >= len(toks) || toks[end].Text != "of" && toks[end].Text != "=" || toks[end+1].Kind != analysis.Number {
+		return false
+	}
+	n := toks[end+1].Text
+	if end+2 < len(toks) && toks[end+2].Kind == analysis.Word && !analysis.IsStopword(toks[end+2].Text) {
+		return exp.Accepts(n+" "+toks[end+2].Text, nil)
+	}
+	return exp.Accepts(n, nil)
 }
 
 // givenWords is how many words may stand between a stated value and its
