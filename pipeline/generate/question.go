@@ -817,7 +817,7 @@ var (
 		describe described refer refers referred happen happened stand stands acronym abbreviation definition
 		define defined entry entries listed specified stated given provided quoted use used uses using
 		threshold thresholds tab tabs worksheet find tell know look according guide manual handbook document documents
-		text give gives gave assume assumed assumes assuming supposed meant intended`)
+		text give gives gave assume assumed assumes assuming supposed meant`)
 	// howForm are the words that make "how" ask for a number and name
 	// nothing a sentence would repeat ("how many", "how much", "how often").
 	howForm   = set(`many much often`)
