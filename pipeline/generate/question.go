@@ -1020,7 +1020,7 @@ var changeAsked = func() map[string]bool {
 var publicationWords = []string{"paper", "papers", "report", "reports", "journal", "publication", "publications"}
 
 // workWords name a work by its kind, and so may go with its author's name.
-var workWords = slices.Concat(publicationWords, []string{"article", "articles", "study", "studies", "presentation", "thesis"})
+var workWords = slices.Concat(publicationWords, []string{"study", "studies", "presentation", "thesis"})
 
 // reportVerb is "report" said of what one does: "where to report an epcra
 // spill" names no work.
