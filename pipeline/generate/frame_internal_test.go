@@ -801,3 +801,14 @@ func TestBesidesWhatTheSentenceSaysToo(t *testing.T) {
 		t.Error("a sentence saying only v5 says the rest")
 	}
 }
+
+func TestNumberCell(t *testing.T) {
+	for field, want := range map[string]bool{
+		"b: -0.0455": true, "A4: -2.58E-05": true, "Paco (W): 7000": true,
+		"Mount: Rack": false, "Vintage: 2010 (E)": false, "Model: SPV-4.5": false,
+	} {
+		if got := numberCell.MatchString(field); got != want {
+			t.Errorf("numberCell(%q) = %v, want %v", field, got, want)
+		}
+	}
+}

@@ -528,8 +528,9 @@ func (e *Extractive) trimRecord(q question, c candidate) (text string, asked, by
 	return strings.Join(keep, c.sep), true, byName
 }
 
-// numberCell is a field whose cell is a number: "b: -0.0455".
-var numberCell = regexp.MustCompile(`:\s*[-−+]?\.?\d[\d.,]*\s*$`)
+// numberCell is a field whose cell is a number: "b: -0.0455", "A4:
+// -2.58E-05".
+var numberCell = regexp.MustCompile(`:\s*[-−+]?\.?\d[\d.,]*(?:[eE][-+]?\d+)?\s*$`)
 
 // fieldUnit is the unit a spreadsheet column's name gives in brackets:
 // "Mppt_low (V): 200".

@@ -299,6 +299,9 @@ func TestEndsAndExtends(t *testing.T) {
 	if got := Ends("spv-4.5aiuso"); !slices.Equal(got, []string{"spv", "4.5aiuso", "spv-4.5"}) {
 		t.Errorf("Ends(spv-4.5aiuso) = %q, want the number's end too", got)
 	}
+	if got := Ends("4.5aiuso"); len(got) != 0 {
+		t.Errorf("Ends(4.5aiuso) = %q: a decimal point parts no series from its number", got)
+	}
 	if got := Ends("sb7000tl"); len(got) != 0 {
 		t.Errorf("Ends(sb7000tl) = %q: a code without a break does not end at its number", got)
 	}

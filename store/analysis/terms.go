@@ -286,11 +286,16 @@ func Ends(ident string) []string {
 			out = append(out, ident[:i], ident[i+1:])
 		}
 	}
-	if i := letterSuffix(ident); i > 0 && strings.ContainsAny(ident[:i], "-_./") {
+	if i := letterSuffix(ident); i > 0 && strings.ContainsAny(ident[:i], codeSeparators) {
 		out = append(out, ident[:i])
 	}
 	return out
 }
+
+// codeSeparators part a model number's series from its number ("spv-4.5"):
+// a decimal point alone does not ("4.5aiuso" begins with no "4.5" a user
+// would type for it).
+const codeSeparators = "-_/"
 
 // letterSuffix returns where a suffix of two or more letters after a digit
 // begins in ident's last atom ("aiuso" of "spv-4.5aiuso"), or -1.
@@ -312,7 +317,7 @@ func Extends(long, short string) bool {
 	if len(long) <= len(short) {
 		return false
 	}
-	return strings.HasPrefix(long, short) && (isAtomBreak(long, len(short)) || letterSuffix(long) == len(short) && strings.ContainsAny(short, "-_./")) ||
+	return strings.HasPrefix(long, short) && (isAtomBreak(long, len(short)) || letterSuffix(long) == len(short) && strings.ContainsAny(short, codeSeparators)) ||
 		strings.HasSuffix(long, short) && isAtomBreak(long, len(long)-len(short)-1)
 }
 
