@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/cewhq/cew/pipeline/guard"
 	"github.com/cewhq/cew/store"
@@ -86,14 +87,27 @@ func fitsRow(note string, r unit) bool {
 		if h == "" || strings.Contains(h, " ") || err != nil {
 			continue
 		}
-		re := regexp.MustCompile(`(?i)\b` + regexp.QuoteMeta(h) + `\s+(?:of\s+|=\s*|is\s+)?(\d+(?:\.\d+)?)`)
-		for _, m := range re.FindAllStringSubmatch(note, -1) {
+		for _, m := range columnValue(h).FindAllStringSubmatch(note, -1) {
 			if got, err := strconv.ParseFloat(m[1], 64); err == nil && got != want {
 				return false
 			}
 		}
 	}
 	return true
+}
+
+// columnValues caches columnValue's patterns, one per column name.
+var columnValues sync.Map // string → *regexp.Regexp
+
+// columnValue matches a number a sentence gives for column h: "GCR of
+// 0.25", "GCR = 0.4".
+func columnValue(h string) *regexp.Regexp {
+	if re, ok := columnValues.Load(h); ok {
+		return re.(*regexp.Regexp)
+	}
+	re := regexp.MustCompile(`(?i)\b` + regexp.QuoteMeta(h) + `\s+(?:of\s+|=\s*|is\s+)?(\d+(?:\.\d+)?)`)
+	columnValues.Store(h, re)
+	return re
 }
 
 // leadingNumber is the number a cell opens with: "0.4", "3.5" of "3.5 m".
@@ -110,7 +124,7 @@ func namesRowCase(note string, r unit) bool {
 
 // speaksOf reports whether footnote sentence u speaks of row r: it fits r,
 // it holds more of what the question asks than the row does (the row's
-// own cells answer "which way does a4's grade slope"), and it names r's
+// own cells answer "what is the gcr of scenario a1"), and it names r's
 // own case unless no sentence of the footnote that fits r does.
 func speaksOf(q question, u, r unit, units []unit) bool {
 	if !fitsRow(u.text, r) || asksOfRow(q, r, r) >= asksOfRow(q, r, u) {
