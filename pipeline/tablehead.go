@@ -32,8 +32,8 @@ func (r *run) tableHeads(ctx context.Context, tenant string, chunks []store.Chun
 		if len(ids) == maxTableHeads {
 			break
 		}
-		if !generate.OpensWithRows(c) {
-			continue
+		if c.Index == 0 || !generate.OpensWithRows(c) {
+			continue // the first chunk of a document has none before it
 		}
 		id := store.ChunkID(c.DocID, c.Revision, c.Index-1)
 		held := slices.ContainsFunc(chunks, func(o store.Chunk) bool { return o.ID == id })

@@ -358,8 +358,8 @@ func (e *Extractive) candidates(q question, chunks, before []store.Chunk) ([]can
 			// when it fits it (see footnoteRows), and only then.
 			uc.rows = map[string]bool{}
 			for _, r := range rows {
-				if speaksOf(q, u, r, units) {
-					maps.Copy(uc.rows, rowNameTerms(r))
+				if speaksOf(q, u, r) {
+					maps.Copy(uc.rows, rowNameTerms(r.unit))
 					if u.prev == "" && r.chunk == u.chunk {
 						// Quoted with the row it speaks of: "6 | A5 | … |
 						// 10% grade* down to the SW. **10% grade = slope

@@ -25,22 +25,37 @@ import (
 // alone speaks of the row, and the general ones ("A GCR of 0.4 … 5.96m")
 // do not.
 
+// notedRow is a table row the question names, with what is worked out
+// once for the footnote sentences read against it.
+type notedRow struct {
+	unit
+	// asked counts what the row itself holds of what is asked (asksOfRow).
+	asked int
+	// cased marks the chunks whose footnote has a sentence that fits the
+	// row and names its own case (namesRowCase).
+	cased map[int]bool
+}
+
 // footnoteRows returns, by document, the table rows the question names by
 // their first two cells: "scenario 7" names "7 | Ref-B | …", "a3" names
 // "4 | A3 | …".
-func footnoteRows(q question, units []unit, chunks []store.Chunk) map[string][]unit {
+func footnoteRows(q question, units []unit, chunks []store.Chunk) map[string][]notedRow {
 	if !slices.ContainsFunc(units, func(u unit) bool { return u.note }) {
 		return nil
 	}
-	out := map[string][]unit{}
+	out := map[string][]notedRow{}
 	for _, u := range units {
-		if u.kind != kindRow || u.header == "" || u.isHeader {
+		if u.kind != kindRow || u.header == "" || u.isHeader || !namesRow(q, u) {
 			continue
 		}
-		if namesRow(q, u) {
-			doc := chunks[u.chunk].DocID
-			out[doc] = append(out[doc], u)
+		r := notedRow{unit: u, asked: asksOfRow(q, u, u), cased: map[int]bool{}}
+		for _, o := range units {
+			if o.note && fitsRow(o.text, u) && namesRowCase(o.text, u) {
+				r.cased[o.chunk] = true
+			}
 		}
+		doc := chunks[u.chunk].DocID
+		out[doc] = append(out[doc], r)
 	}
 	return out
 }
@@ -126,16 +141,11 @@ func namesRowCase(note string, r unit) bool {
 // it holds more of what the question asks than the row does (the row's
 // own cells answer "what is the gcr of scenario a1"), and it names r's
 // own case unless no sentence of the footnote that fits r does.
-func speaksOf(q question, u, r unit, units []unit) bool {
-	if !fitsRow(u.text, r) || asksOfRow(q, r, r) >= asksOfRow(q, r, u) {
+func speaksOf(q question, u unit, r notedRow) bool {
+	if !fitsRow(u.text, r.unit) || r.asked >= asksOfRow(q, r.unit, u) {
 		return false
 	}
-	if namesRowCase(u.text, r) {
-		return true
-	}
-	return !slices.ContainsFunc(units, func(o unit) bool {
-		return o.note && o.chunk == u.chunk && fitsRow(o.text, r) && namesRowCase(o.text, r)
-	})
+	return namesRowCase(u.text, r.unit) || !r.cased[u.chunk]
 }
 
 // asksOfRow counts the question's words, other than those naming row r and

@@ -474,11 +474,21 @@ func (e *Extractive) trimRecord(q question, c candidate) (text string, asked, by
 	for _, f := range c.fields[1:] {
 		name, _, _ := strings.Cut(f, ":")
 		ns, fs := analysis.TermSet(name), analysis.TermSet(f)
+		var ftoks []analysis.Token // f's tokens, read once when needed
 		rowName := slices.ContainsFunc(q.terms, func(t qterm) bool {
 			if t.lettered != nil {
 				return t.code && t.lettered.MatchString(f) // "Vintage: 2010 (E)"
 			}
-			return t.code && (fs[t.term] || hasParts(fs, t.term) || spacedOut(f, analysis.Tokens(f), t.term))
+			if !t.code {
+				return false
+			}
+			if fs[t.term] || hasParts(fs, t.term) {
+				return true
+			}
+			if ftoks == nil {
+				ftoks = analysis.Tokens(f)
+			}
+			return spacedOut(f, ftoks, t.term)
 		}) || namesAsked(q, f) || holdsNumberAsked(q, f)
 		switch {
 		case slices.ContainsFunc(q.terms, func(t qterm) bool {
