@@ -205,6 +205,11 @@ type candidate struct {
 	// cites is set when the unit cites an entry of a reference list that
 	// was retrieved, for a question that asks for a publication.
 	cites bool
+	// listsAside is set for a sentence that lists what the question sets
+	// aside among others: "besides the poa irradiance, which inputs" is
+	// answered by "… uses the total incident POA irradiance, wind speed,
+	// and dry bulb temperature …".
+	listsAside bool
 }
 
 // parts is what a unit itself says of the question's terms: matched without
@@ -437,7 +442,9 @@ const fullerShare = 0.9
 // one more itself where the best one has it only from its context: "nmfs
 // website" is answered by the long sentence that lists NMFS with its
 // address, not by the short one after it that gives another office's
-// address and names NMFS only by following it. Length alone weighs a
+// address and names NMFS only by following it. A sentence that lists what
+// the question sets aside among others (see candidate.listsAside) keeps its
+// place before one that does not. Length alone weighs a
 // sentence down (see longUnitWords); saying less of the question should
 // not win by it.
 func preferFuller(q question, cands []candidate) {
@@ -449,7 +456,7 @@ func preferFuller(q question, cands []candidate) {
 		if c.score < fullerShare*best.score {
 			return
 		}
-		if c.kind == kindSentence && fuller(q, c, best) {
+		if c.kind == kindSentence && fuller(q, c, best) && (c.listsAside || !best.listsAside) {
 			copy(cands[1:k+2], cands[:k+1])
 			cands[0] = c
 			return
@@ -1899,6 +1906,7 @@ func (e *Extractive) score(q question, u unit, terms map[string]bool, ctx unitCo
 		// construction. Go to …").
 		if enumerates(u.text) || addsToAside.MatchString(u.text) {
 			score = min(1, score*asideListBonus)
+			c.listsAside = true
 			if c.follow == "" && addsMore(u.next) {
 				// "besides tmy2 and tmy3, which other weather formats":
 				// "… (TMY3), and EnergyPlus weather files. It also reads

@@ -340,6 +340,37 @@ func TestHoldsAside(t *testing.T) {
 	}
 }
 
+// TestListOfTheAsideStaysFirst: a sentence that names more of the question
+// does not go before the one that lists what the question sets aside among
+// others; without such a list it does.
+func TestListOfTheAsideStaysFirst(t *testing.T) {
+	q := parseQuestion("fuentes thermal model in pvwatts - which weather inputs does it use besides the poa irradiance", "general", "simple", guard.Expectation{})
+	list := candidate{unit: unit{kind: kindSentence, text: "The thermal model uses the total incident POA irradiance, wind speed, and dry bulb temperature."},
+		score: 0.66, matched: make([]float64, len(q.terms)), listsAside: true}
+	named := candidate{unit: unit{kind: kindSentence, text: "PVWatts implements a thermal model developed by Fuentes [15]."},
+		score: 0.6, matched: make([]float64, len(q.terms))}
+	for i, term := range q.terms {
+		named.matched[i] = 1
+		if term.term == "fuent" {
+			list.matched[i] = contextWeight
+		} else {
+			list.matched[i] = 1
+		}
+	}
+	for _, tc := range []struct {
+		lists bool
+		want  string
+	}{{true, list.text}, {false, named.text}} {
+		first := list
+		first.listsAside = tc.lists
+		cands := []candidate{first, named}
+		preferFuller(q, cands)
+		if cands[0].text != tc.want {
+			t.Errorf("lists aside %v: first = %q, want %q", tc.lists, cands[0].text, tc.want)
+		}
+	}
+}
+
 // TestOrNotIsNoNegation: "X or not" asks which; "when is X not needed"
 // asks about what is not so.
 func TestOrNotIsNoNegation(t *testing.T) {
