@@ -371,6 +371,32 @@ func TestListOfTheAsideStaysFirst(t *testing.T) {
 	}
 }
 
+// TestColumnNamedInPart: a word of a column's name ("series" of Series
+// Cells) said of something the row does not hold ("series fuse rating")
+// does not name the column, and a long row of which nothing is asked is
+// not quoted; the column named by its words is.
+func TestColumnNamedInPart(t *testing.T) {
+	row := store.Chunk{ID: "smd/Data/956", DocID: "smd", DocNumber: "SANDIA-MODULE-DB", Title: "Sandia Module Database", Sheet: "Data", Row: 956,
+		Text: "Model: SunPower SPR-305-WHT; Vintage: 2009; Module Area [m^2]: 1.631; Material: c-Si; Series Cells: 96; Parallel C-S: 1; " +
+			"Isco: 5.92; Voco: 65.31; Impo: 5.59; Vmpo: 54.43; aIsc: 0.0004; aImp: -0.00031; C0: 1.009; C1: -0.009; BVoco: -0.193; " +
+			"d(Tc): 3; fd: 1; a: -3.62; b: -0.075"}
+	e := NewExtractive(ExtractiveOptions{})
+	for _, tc := range []struct{ question, want string }{
+		{"spr-305-wht maximum series fuse rating, sandia module database", ""},
+		{"spr-305-wht series cells, sandia module database", "Model: SunPower SPR-305-WHT; Series Cells: 96"},
+	} {
+		q := parseQuestion(tc.question, "technical_value", "simple", guard.Expectation{})
+		cands, _ := e.candidates(q, []store.Chunk{row}, nil)
+		got := ""
+		if len(cands) > 0 {
+			got = cands[0].quote
+		}
+		if got != tc.want {
+			t.Errorf("%q: quote %q, want %q", tc.question, got, tc.want)
+		}
+	}
+}
+
 // TestOrNotIsNoNegation: "X or not" asks which; "when is X not needed"
 // asks about what is not so.
 func TestOrNotIsNoNegation(t *testing.T) {

@@ -471,6 +471,7 @@ func (e *Extractive) trimRecord(q question, c candidate) (text string, asked, by
 	var short []string         // fields named by a letter or two ("a", "b")
 	valued := false            // a field kept for its value, not for naming the row
 	named := map[string]bool{} // the fields the question names, not the row's name
+	whole := false             // a field named by every word of its name
 	for _, f := range c.fields[1:] {
 		name, _, _ := strings.Cut(f, ":")
 		ns, fs := analysis.TermSet(name), analysis.TermSet(f)
@@ -498,6 +499,7 @@ func (e *Extractive) trimRecord(q question, c candidate) (text string, asked, by
 			// A field the question names.
 			keep, valued = append(keep, f), true
 			named[f] = !rowName
+			whole = whole || !rowName && (q.joined[compactName(name)] || namesWhole(q, analysis.TermSet(bareName(name))))
 		case rowName:
 			// One holding the model number it asks about, or words of
 			// it: it says which row this is.
@@ -505,6 +507,12 @@ func (e *Extractive) trimRecord(q question, c candidate) (text string, asked, by
 		case len(strings.TrimSpace(name)) <= 2 && q.words[strings.ToLower(strings.TrimSpace(name))]:
 			short = append(short, f)
 		}
+	}
+	if valued && !whole && asksOther(q, c) {
+		// "spr-305-wht max series fuse rating": "series" is a word of
+		// "Series Cells", but what is asked ("fuse rating") is no word
+		// of the row; the row does not say it.
+		return c.text, false, false
 	}
 	keep = dropSiblingFields(q, keep, named)
 	if valued {
@@ -826,6 +834,39 @@ var listTerms = func() map[string]bool {
 	}
 	return out
 }()
+
+// namesWhole reports whether the question holds every word of a field's
+// name (its terms, stopwords and the ends of a range aside: "mppt" names
+// Mppt_low and Mppt_high).
+func namesWhole(q question, name map[string]bool) bool {
+	for t := range name {
+		if _, ok := q.index[t]; !ok && !analysis.IsStopword(t) && !rangeEnds[t] {
+			return false
+		}
+	}
+	return true
+}
+
+// rangeEnds are the terms that name an end of a range in a column's name.
+var rangeEnds = func() map[string]bool {
+	out := map[string]bool{}
+	for _, t := range analysis.Terms("low high lo hi min max minimum maximum") {
+		out[t] = true
+	}
+	return out
+}()
+
+// asksOther reports whether the question holds a word that nothing of a
+// row answers: not the row, its columns, its context or its document's
+// title ("fuse" of "max series fuse rating" against a module's row).
+func asksOther(q question, c candidate) bool {
+	for i, t := range q.terms {
+		if !t.frame && !t.exact && !listTerms[t.term] && c.matched[i] == 0 {
+			return true
+		}
+	}
+	return false
+}
 
 // onlyParticiple reports whether the question writes term only as a
 // participle the column name does not use: "weighted efficiency" does not

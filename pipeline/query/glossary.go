@@ -26,7 +26,7 @@ var glossaryPhrases = map[string]string{}
 var glossary = func() *analysis.PhraseTable[string] {
 	spec := map[string][]string{
 		"Paco": {"max ac power", "maximum ac power", "rated ac power", "ac power rating", "ac rating",
-			"max ac output", "maximum ac output", "ac output power", "nameplate ac power"},
+			"max ac output", "maximum ac output", "ac output power", "nameplate ac power", "rated ac output", "ac output rating"},
 		"Pdco": {"max dc power", "maximum dc power", "dc power rating", "dc input power", "rated dc power"},
 		"Vdco": {"nominal dc voltage", "rated dc voltage", "dc voltage at rated power"},
 		"Pso":  {"self consumption", "self-consumption", "start-up power", "startup power", "power to start"},

@@ -3,6 +3,7 @@ package query
 import (
 	"regexp"
 	"strings"
+	"unicode"
 
 	"github.com/cewhq/cew/store/analysis"
 )
@@ -32,6 +33,7 @@ var shorthand = map[string]string{
 	"dept": "department", "maint": "maintenance", "elec": "electrical", "pct": "percent", "hrly": "hourly",
 	"scen": "scenario", "scens": "scenarios", "btwn": "between", "betw": "between", "abt": "about", "req'd": "required", "ver": "version",
 	"db": "database", "docs": "documents", "tbl": "table", "tbls": "tables", "vs": "versus", "whats": "what is", "hows": "how is", "whts": "what is",
+	"uid": "unique id",
 }
 
 // minMax are read as minimum/maximum only before a word, not after a
@@ -109,15 +111,17 @@ var loHi = regexp.MustCompile(`(?i)\b(lo|hi)\s*/\s*(lo|hi)\b`)
 // loHiEnds spells out the ends loHi reads.
 var loHiEnds = map[string]string{"lo": "low", "hi": "high"}
 
-// numberOf is "number of" clipped: "no. of", "# of", "num of", "nr of".
-var numberOf = regexp.MustCompile(`(?i)(?:\bno\.?|#|\bnum|\bnr)\s*of\b`)
+// numberOf is "number of" clipped: "no. of", "# of", "num of", "nr of". A
+// "#" ending a word is not one: "unique id# of the …" is the ID# column.
+var numberOf = regexp.MustCompile(`(?i)(?:\b(?:no\.?|num|nr)|(?:^|\s)#)\s*of\b`)
 
 // expandWith spells out "w/", "w/o", a lone "&" and a clipped "number of".
 func expandWith(text string) (string, []Correction) {
 	var out []Correction
 	text = numberOf.ReplaceAllStringFunc(text, func(m string) string {
-		out = append(out, Correction{From: m, To: "number of"})
-		return "number of"
+		lead := m[:len(m)-len(strings.TrimLeftFunc(m, unicode.IsSpace))]
+		out = append(out, Correction{From: m[len(lead):], To: "number of"})
+		return lead + "number of"
 	})
 	text = loHi.ReplaceAllStringFunc(text, func(m string) string {
 		ends := loHi.FindStringSubmatch(m)
