@@ -426,6 +426,10 @@ func TestExtractiveReadsTheQuestion(t *testing.T) {
 		Section: "Table 8. Comparison with PVWatts V1 for selected TMY2 locations",
 		Text: "Location | Fixed | Fixed+Premium | 1 Axis | Backtracking | 2 Axis\nCO Boulder | 8.9 % | 10.2 % | 3.2 % | 3.9 % | 7.3 %\n" +
 			"ME Portland | 10.1 % | 11.0 % | 4.4 % | 5.4 % | 8.1 %"}
+	table8South := store.Chunk{ID: "nrel/1/62", DocID: "nrel", DocNumber: "NREL-TP-6A20-62641", Title: "PVWatts Version 5 Manual", Page: 20,
+		Section: "Table 8. Comparison with PVWatts V1 for selected TMY2 locations",
+		Text: "Location | Fixed | Fixed+Premium | 1 Axis | Backtracking | 2 Axis\nTX Abilene | 8.9 % | 10.6 % | 3.6 % | 4.1 % | 7.9 %\n" +
+			"UT Salt Lake City | 9.4 % | 10.9 % | 3.6 % | 4.1 % | 7.8 %"}
 	lossChange := store.Chunk{ID: "nrel/1/45", DocID: "nrel", DocNumber: "NREL-TP-6A20-62641", Title: "PVWatts Version 5 Manual",
 		Page: 14, Section: "11 System Losses", Text: "This suggests that the default PVWatts V5 system loss represents roughly a 7 % increase in " +
 			"system performance relative to PVWatts V1 due solely to updated input assumptions."}
@@ -770,6 +774,8 @@ func TestExtractiveReadsTheQuestion(t *testing.T) {
 			category: "technical_value", chunks: []store.Chunk{table8}, want: "WY Cheyenne — Fixed: 8.8 %; 1 Axis: 2.9 % [S1]."},
 		{name: "a row whose label shares the state but not the city asked", question: "denver co fixed in table 8",
 			category: "technical_value", chunks: []store.Chunk{table8West}, want: generate.NotFoundText},
+		{name: "a word of the question that clips a word of the row's label names it", question: "salt lake cty ut fixed+premium and 2-axis in table 8",
+			category: "technical_value", chunks: []store.Chunk{table8South}, want: "UT Salt Lake City — Fixed: 9.4 %; Fixed+Premium: 10.9 %; 2 Axis: 7.8 % [S1]."},
 		{name: "a word beside a column's name says which column, not which row", question: "table 8 cheyenne single axis",
 			category: "technical_value", chunks: []store.Chunk{table8}, want: "WY Cheyenne — 1 Axis: 2.9 % [S1]."},
 		{name: "a row whose label abbreviates the state asked", question: "cheyenne wyoming 2-axis in table 8",

@@ -103,8 +103,10 @@ func otherLabel(q question, u unit) bool {
 	if u.header == "" {
 		return false
 	}
-	words := analysis.Terms(splitCells(u.text)[0])
+	label := splitCells(u.text)[0]
+	words := analysis.Terms(label)
 	header := analysis.Terms(u.header)
+	raw := strings.Fields(strings.ToLower(label))
 	var missing []string
 	for _, w := range words {
 		if !q.has[w] {
@@ -121,9 +123,12 @@ func otherLabel(q question, u unit) bool {
 			return false
 		}
 		// "portland maine": "ME" of "ME Portland" abbreviates "maine"
-		// (whose term is "main").
+		// (whose term is "main"); "salt lake cty" clips "City".
 		for w := range q.words {
 			if strings.HasPrefix(w, t.term) && slices.ContainsFunc(missing, func(m string) bool { return abbreviates(m, w) }) {
+				return false
+			}
+			if slices.ContainsFunc(raw, func(l string) bool { return abbreviates(w, l) }) && slices.Contains(analysis.Terms(w), t.term) {
 				return false
 			}
 		}

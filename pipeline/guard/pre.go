@@ -3,6 +3,7 @@ package guard
 import (
 	"fmt"
 	"math"
+	"regexp"
 	"strings"
 	"unicode/utf8"
 
@@ -289,7 +290,7 @@ func (ev *evidence) hasKeyTerm(k KeyTerm) bool {
 		if _, ok := ev.codeEnds[k.Term]; ok {
 			return true
 		}
-		return ev.hasTerm(strings.ToLower(k.Text))
+		return ev.hasTerm(strings.ToLower(k.Text)) || ev.hasEachSide(k.Text)
 	case analysis.Number:
 		qs := quantities(k.Text)
 		if len(qs) > 0 && ev.hasQuantity(qs[0]) {
@@ -300,6 +301,28 @@ func (ev *evidence) hasKeyTerm(k KeyTerm) bool {
 	}
 	return ev.hasTerm(k.Term)
 }
+
+// hasEachSide reports whether the passage holds each side of a pair
+// written with a slash, every side a version or a number ("v5/v1",
+// "208/240"): the question names both, as "v5 and v1" would.
+func (ev *evidence) hasEachSide(text string) bool {
+	sides := strings.Split(strings.ToLower(text), "/")
+	if len(sides) < 2 {
+		return false
+	}
+	for _, s := range sides {
+		if !versionOrNumber.MatchString(s) {
+			return false
+		}
+		if _, ok := ev.codes[s]; !ok && !ev.hasTerm(s) {
+			return false
+		}
+	}
+	return true
+}
+
+// versionOrNumber is a version ("v5") or a whole number ("240").
+var versionOrNumber = regexp.MustCompile(`^(?:v\d+|\d+)$`)
 
 // untraceable says why a chunk cannot be cited, or "" when it can: it needs
 // a document id and a page, a sheet and row, or (for unpaged text) a
