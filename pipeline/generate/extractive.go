@@ -2886,22 +2886,40 @@ func expansionCredit(q question, text string, toks []analysis.Token, t qterm) bo
 
 // keepExpansions keeps, for a question that asks what an abbreviation
 // stands for (guard.Expectation.Expands), the units that spell one of its
-// words out when any does: "what does neshap stand for" is answered by
-// "… the National Emission Standard for Hazardous Air Pollutants (NESHAP)
-// for asbestos has to be met", not by "The asbestos NESHAP is a work place
-// standard", which names it more often.
+// words out: "what does neshap stand for" is answered by "… the National
+// Emission Standard for Hazardous Air Pollutants (NESHAP) for asbestos has
+// to be met", not by "The asbestos NESHAP is a work place standard", which
+// names it more often; "what does TDD stand for" by none of the units that
+// only name it ("(TDD 800-553-7672)").
 func keepExpansions(q question, cands []candidate) []candidate {
 	if len(q.expect.Expands) == 0 {
 		return cands
 	}
 	spells := func(c candidate) bool {
 		toks := analysis.Tokens(c.text)
-		return slices.ContainsFunc(q.expect.Expands, func(w string) bool { return spelledOut(w, c.text, toks) })
-	}
-	if !slices.ContainsFunc(cands, spells) {
-		return cands
+		return slices.ContainsFunc(q.expect.Expands, func(w string) bool { return spelledOut(w, c.text, toks) || glossedBefore(w, c.text) })
 	}
 	return slices.DeleteFunc(cands, func(c candidate) bool { return !spells(c) })
+}
+
+// glossedBefore reports whether text writes the words an acronym stands for
+// right before it in brackets, capitalised or not: "a transportation
+// improvement program (TIP)".
+func glossedBefore(acronym, text string) bool {
+	at := strings.Index(strings.ToLower(text), "("+acronym+")")
+	if at < 0 {
+		return false
+	}
+	words := strings.Fields(text[:at])
+	if len(words) < len(acronym) {
+		return false
+	}
+	for i, w := range words[len(words)-len(acronym):] {
+		if w == "" || unicode.ToLower(rune(w[0])) != rune(acronym[i]) {
+			return false
+		}
+	}
+	return true
 }
 
 // sharesStem reports whether terms holds a word of the same family as stem.

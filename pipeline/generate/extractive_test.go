@@ -1418,14 +1418,21 @@ func TestWhatAnAbbreviationStandsFor(t *testing.T) {
 			"(NESHAP) for asbestos has to be met. The asbestos NESHAP is a work place standard established under the CAA. For more information on the " +
 			"asbestos NESHAP, go to www.epa.gov/asbestos/neshap.html. If so, you may be subject to the requirements of either RCRA, the Comprehensive " +
 			"Environmental Response, Compensation, and Liability Act (CERCLA), or the Oil Pollution Act."}
+	hotline := store.Chunk{ID: "epa/1/3", DocID: "epa", DocNumber: "EPA-FEDREQ-CONSTR", Title: "Federal Environmental Requirements for Construction", Page: 4,
+		Text: "For more information, call the RCRA Hotline weekdays at 800-424-9346 (TDD 800-553-7672) between 9:00 a.m. and 5:00 p.m. EST. " +
+			"Metropolitan planning organizations are responsible for developing a transportation improvement program (TIP) that is consistent with a SIP."}
 	g := generate.NewExtractive(generate.ExtractiveOptions{})
 	tests := []struct{ question, want string }{
 		{"what does neshap stand for (the asbestos one)", "National Emission Standard for Hazardous Air Pollutants"},
 		{"cercla full name", "Comprehensive Environmental Response, Compensation, and Liability Act (CERCLA)"},
 		{"what does neshap stand for, the asbestos work place one", "National Emission Standard for Hazardous Air Pollutants"},
+		// Spelled out in lower case before the brackets.
+		{"what does tip stand for, transportation planning", "transportation improvement program (TIP)"},
+		// Named, never spelled out: no sentence says what it stands for.
+		{"what does tdd stand for next to the rcra hotline number", generate.NotFoundText},
 	}
 	for _, tc := range tests {
-		if got := askAnalysed(t, g, tc.question, "definition", []store.Chunk{page}).Text; !strings.Contains(got, tc.want) {
+		if got := askAnalysed(t, g, tc.question, "definition", []store.Chunk{page, hotline}).Text; !strings.Contains(got, tc.want) {
 			t.Errorf("%q: %q, want the sentence with %q", tc.question, got, tc.want)
 		}
 	}
