@@ -2886,11 +2886,11 @@ func expansionCredit(q question, text string, toks []analysis.Token, t qterm) bo
 
 // keepExpansions keeps, for a question that asks what an abbreviation
 // stands for (guard.Expectation.Expands), the units that spell one of its
-// words out: "what does neshap stand for" is answered by "… the National
-// Emission Standard for Hazardous Air Pollutants (NESHAP) for asbestos has
-// to be met", not by "The asbestos NESHAP is a work place standard", which
-// names it more often; "what does TDD stand for" by none of the units that
-// only name it ("(TDD 800-553-7672)").
+// words out, when any does: "what does neshap stand for" is answered by
+// "… the National Emission Standard for Hazardous Air Pollutants (NESHAP)
+// for asbestos has to be met", not by "The asbestos NESHAP is a work place
+// standard", which names it more often. When none does, all stay: what
+// the passages say of it may still answer.
 func keepExpansions(q question, cands []candidate) []candidate {
 	if len(q.expect.Expands) == 0 {
 		return cands
@@ -2899,27 +2899,46 @@ func keepExpansions(q question, cands []candidate) []candidate {
 		toks := analysis.Tokens(c.text)
 		return slices.ContainsFunc(q.expect.Expands, func(w string) bool { return spelledOut(w, c.text, toks) || glossedBefore(w, c.text) })
 	}
+	if !slices.ContainsFunc(cands, spells) {
+		return cands
+	}
 	return slices.DeleteFunc(cands, func(c candidate) bool { return !spells(c) })
 }
 
 // glossedBefore reports whether text writes the words an acronym stands for
 // right before it in brackets, capitalised or not: "a transportation
-// improvement program (TIP)".
+// improvement program (TIP)", "the plane-of-array (POA) irradiance", "the
+// PV Performance Modeling Collaborative (PVPMC)". Each word gives its
+// first letter (a word in capitals may give all of them), and a function
+// word may give none.
 func glossedBefore(acronym, text string) bool {
 	at := strings.Index(strings.ToLower(text), "("+acronym+")")
 	if at < 0 {
 		return false
 	}
-	words := strings.Fields(text[:at])
-	if len(words) < len(acronym) {
+	words := strings.FieldsFunc(text[:at], func(r rune) bool { return unicode.IsSpace(r) || r == '-' })
+	return initialsEnd(acronym, words[max(0, len(words)-2*len(acronym)):])
+}
+
+// initialsEnd reports whether the last words spell acronym by their
+// initials (see glossedBefore).
+func initialsEnd(acronym string, words []string) bool {
+	if acronym == "" {
+		return true
+	}
+	if len(words) == 0 {
 		return false
 	}
-	for i, w := range words[len(words)-len(acronym):] {
-		if w == "" || unicode.ToLower(rune(w[0])) != rune(acronym[i]) {
-			return false
-		}
+	w := words[len(words)-1]
+	rest := words[:len(words)-1]
+	if analysis.IsStopword(strings.ToLower(w)) && initialsEnd(acronym, rest) {
+		return true
 	}
-	return true
+	if w != "" && unicode.ToLower(rune(w[0])) == rune(acronym[len(acronym)-1]) && initialsEnd(acronym[:len(acronym)-1], rest) {
+		return true
+	}
+	upper := strings.ToLower(w)
+	return len(w) > 1 && w == strings.ToUpper(w) && strings.HasSuffix(acronym, upper) && initialsEnd(strings.TrimSuffix(acronym, upper), rest)
 }
 
 // sharesStem reports whether terms holds a word of the same family as stem.

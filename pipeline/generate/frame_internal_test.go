@@ -397,6 +397,27 @@ func TestColumnNamedInPart(t *testing.T) {
 	}
 }
 
+// TestGlossedBefore: the words before an acronym in brackets spell it out
+// by their initials, hyphenated, in capitals or with function words.
+func TestGlossedBefore(t *testing.T) {
+	tests := []struct {
+		acronym, text string
+		want          bool
+	}{
+		{"tip", "developing a transportation improvement program (TIP) that is consistent", true},
+		{"poa", "The plane-of-array (POA) beam component", true},
+		{"pvpmc", "run by the PV Performance Modeling Collaborative (PVPMC) and", true},
+		{"oeca", "the Office of Enforcement and Compliance Assurance (OECA)", true},
+		{"tdd", "call the RCRA Hotline weekdays at 800-424-9346 (TDD 800-553-7672)", false},
+		{"gcr", "the ground cover (GCR)", false},
+	}
+	for _, tc := range tests {
+		if got := glossedBefore(tc.acronym, tc.text); got != tc.want {
+			t.Errorf("glossedBefore(%q, %q) = %v, want %v", tc.acronym, tc.text, got, tc.want)
+		}
+	}
+}
+
 // TestOrNotIsNoNegation: "X or not" asks which; "when is X not needed"
 // asks about what is not so.
 func TestOrNotIsNoNegation(t *testing.T) {
