@@ -32,7 +32,7 @@ var glossary = func() *analysis.PhraseTable[string] {
 		"Pso":  {"self consumption", "self-consumption", "start-up power", "startup power", "power to start"},
 		"Pnt":  {"night tare", "night-time tare", "nighttime loss", "night consumption", "tare loss"},
 		"Vdcmax": {"max dc voltage", "maximum dc voltage", "max input voltage", "maximum input voltage",
-			"max dc input voltage", "maximum dc input voltage", "max dc input v"},
+			"max dc input voltage", "maximum dc input voltage", "max dc input v", "maximum dc input v"},
 		"Idcmax": {"max dc current", "maximum dc current", "max input current", "maximum input current",
 			"max dc input current", "maximum dc input current"},
 		"Mppt_high": {"upper mppt voltage", "upper mppt voltage limit", "upper mppt limit", "max mppt voltage",

@@ -257,6 +257,8 @@ func TestAnalyse(t *testing.T) {
 			text: "Pnt + idcmax for the growatt 3000hf-us (240v)", dims: []guard.Dimension{guard.DimPower}},
 		{name: "a model's rated ac output is its column", in: "sinvert pvm12 ul - rated ac output + max dc input current",
 			text: "sinvert pvm12 ul - Paco + Idcmax", dims: []guard.Dimension{guard.DimPower}},
+		{name: "a clipped description spelled out is still the column", in: "need max dc input v and idcmax for the emerson spv-4.5",
+			text: "need Vdcmax and idcmax for the emerson spv-4.5", dims: []guard.Dimension{guard.DimVoltage, guard.DimCurrent}},
 		{name: "a model's min ambient temp is its column", in: "min ambient temp of the sb3800-us, sandia inverter list",
 			text: "Tamb Low of the sb3800-us, sandia inverter list"},
 		{name: "a model's mppt window is both its columns, and lo/hi both ends", in: "replus 11000tlb mppt window lo/hi",

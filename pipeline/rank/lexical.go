@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"slices"
+	"strings"
 	"unicode"
 
 	"github.com/cewhq/cew/pipeline/guard"
@@ -278,7 +279,10 @@ func (q *query) addTerms(s string) {
 				continue
 			}
 			add(tok.Text, exactBoost)
-			if hasLetter(tok.Text) {
+			if hasLetter(tok.Text) || strings.ContainsAny(tok.Text, "-/") {
+				// A model number, of letters or of numbers joined
+				// ("5000-70"), is matched by a longer one it starts
+				// ("SUNERGY 5000-70-240").
 				q.codes = append(q.codes, q.index[tok.Text])
 			}
 			for _, part := range analysis.Terms(tok.Text) {

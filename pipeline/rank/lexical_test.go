@@ -108,6 +108,7 @@ func TestLexicalAbsoluteScores(t *testing.T) {
 		"common":    chunk("common", "All cables shall be labelled at both ends."),
 		"unrelated": chunk("unrelated", "The site office is open from 7:00 to 17:00."),
 		"partial":   chunk("partial", "Trench backfill shall be compacted in layers."),
+		"row":       chunk("row", "Name: Sustainable Energy Technologies: SUNERGY 5000-70-240 240V [CEC 2011]; Vdcmax (V): 150; Idcmax (A): 77"),
 	}
 	const question = "minimum trench depth for DC cables"
 	tests := []struct {
@@ -132,6 +133,8 @@ func TestLexicalAbsoluteScores(t *testing.T) {
 			id: "answer", min: 0.75, max: 1},
 		{name: "asking for a definition is phrasing", query: "trench depth definition", order: []string{"answer", "partial", "common", "unrelated"},
 			id: "answer", min: 0.75, max: 1},
+		{name: "a model number of numbers is matched by a longer one it starts", query: "sunergy 5000-70 idcmax", order: []string{"common", "row"},
+			id: "row", min: 0.5, max: 1},
 	}
 	lex := NewLexical(LexicalOptions{})
 	for _, tc := range tests {
