@@ -600,7 +600,8 @@ func rowLabels(q question) []string {
 // blueplanet 5.0 tl1 277v"), a row of another maker that matches only a
 // voltage and a number is about something else, however rare that voltage
 // is among them. Three rows at least must share the word; a column name
-// ("Tamb Max") is not a name.
+// ("Tamb Max") is not a name. A row holding a model number of the question
+// stays.
 func dropOddRecords(q question, cands []candidate, units []unit, unitTerms []map[string]bool) []candidate {
 	var rows int
 	df := make([]int, len(q.terms))
@@ -631,8 +632,20 @@ func dropOddRecords(q question, cands []candidate, units []unit, unitTerms []map
 		return cands
 	}
 	return slices.DeleteFunc(cands, func(c candidate) bool {
-		return c.kind == kindRecord && slices.ContainsFunc(key, func(i int) bool { return c.matched[i] < 1 })
+		return c.kind == kindRecord && slices.ContainsFunc(key, func(i int) bool { return c.matched[i] < 1 }) && !holdsCodeAsked(q, c)
 	})
+}
+
+// holdsCodeAsked reports whether a candidate holds a model number of the
+// question: "enerbridge emi_301rd micro" names the Emi_301RD row, whatever
+// the word "micro" the MICRO-0.25 rows retrieved with it share.
+func holdsCodeAsked(q question, c candidate) bool {
+	for i, t := range q.terms {
+		if t.code && c.matched[i] == 1 {
+			return true
+		}
+	}
+	return false
 }
 
 // maxNameTerms is the most words a one-cell spreadsheet row has when it
@@ -1624,6 +1637,10 @@ func (e *Extractive) score(q question, u unit, terms map[string]bool, ctx unitCo
 			c.matched[i] = 1
 			own = own || !t.frame
 			named = named || !t.frame
+		case t.exact && u.kind == kindRecord && voltageColumn(u.fields, t.term):
+			// "the 208 v one" of a Sandia row: "ac Voltage: 208".
+			c.matched[i] = 1
+			own, named = true, true
 		case t.code && spacedOut(u.text, toks, t.term):
 			// "pvi15" (the question respelled as the CEC list writes it)
 			// is the Sandia list's "PVI 15 kW".
@@ -1957,6 +1974,26 @@ func (e *Extractive) score(q question, u unit, terms map[string]bool, ctx unitCo
 	// competes with what else might answer (see decide).
 	c.unnamed = u.kind == kindRow && u.header != "" && !named && !u.imprint
 	return c, true
+}
+
+// voltageColumn reports whether a spreadsheet row has a voltage column
+// ("ac Voltage", "Vac (V)") whose value is the voltage term states ("208v").
+func voltageColumn(fields []string, term string) bool {
+	vs := guard.Values(term)
+	if len(vs) != 1 || vs[0].Dim != guard.DimVoltage {
+		return false
+	}
+	for _, f := range fields {
+		name, value, ok := strings.Cut(f, ":")
+		if !ok || strings.TrimSpace(value) != vs[0].Num {
+			continue
+		}
+		name = strings.ToLower(bareName(name))
+		if strings.Contains(name, "voltage") || strings.TrimSpace(name) == "vac" {
+			return true
+		}
+	}
+	return false
 }
 
 // otherVoltage reports whether the question states voltages and the row

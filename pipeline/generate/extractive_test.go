@@ -790,6 +790,20 @@ func TestExtractiveReadsTheQuestion(t *testing.T) {
 				{ID: "cec/1/546", DocID: "cec", Sheet: "CEC_Inverters", Row: 546, Text: "Name: Fronius USA, LLC: IG Plus 5.0-1 uni(277) 277V [CEC 2010]; Vac (V): 277; Paco (W): 5000"},
 			},
 			want: generate.NotFoundText},
+		{name: "a row holding the model number asked is not dropped for a word other rows share", question: "enerbridge emi_301rd micro - ac rating",
+			category: "technical_value", chunks: []store.Chunk{
+				{ID: "cec/1/878", DocID: "cec", Sheet: "CEC_Inverters", Row: 878, Text: "Name: Ming Shen Energy Technology Co.: EnerBridge Emi_301RD 240V [CEC 2015]; Vac (V): 240; Paco (W): 289"},
+				{ID: "cec/1/4", DocID: "cec", Sheet: "CEC_Inverters", Row: 4, Text: "Name: ABB: MICRO-0.25-I-OUTD-US-208 208V [CEC 2014]; Vac (V): 208; Paco (W): 250"},
+				{ID: "cec/1/5", DocID: "cec", Sheet: "CEC_Inverters", Row: 5, Text: "Name: ABB: MICRO-0.25-I-OUTD-US-240 240V [CEC 2014]; Vac (V): 240; Paco (W): 250"},
+				{ID: "cec/1/1067", DocID: "cec", Sheet: "CEC_Inverters", Row: 1067, Text: "Name: Power-One: MICRO-0.25-I-OUTD-US-208 208V [CEC 2012]; Vac (V): 208; Paco (W): 250"},
+			},
+			want: "Name: Ming Shen Energy Technology Co.: EnerBridge Emi_301RD 240V [CEC 2015]; Paco (W): 289 [S1]."},
+		{name: "a voltage the question states is the row's voltage column", question: "solectria pvi 2500, the 208 v one - night tare per the sandia list",
+			category: "technical_value", chunks: []store.Chunk{
+				{ID: "sandia/1/1334", DocID: "sandia", DocNumber: "SANDIA-INVERTERS", Sheet: "Parameters", Row: 1334, Text: "Manufacturer: Solectria; ID: PVI 2500; Source: CEC; ac Voltage: 240; Vintage: 2005; Paco: 2500; Pnt: 0.2"},
+				{ID: "sandia/1/1336", DocID: "sandia", DocNumber: "SANDIA-INVERTERS", Sheet: "Parameters", Row: 1336, Text: "Manufacturer: Solectria; ID: PVI 2500; Source: CEC; ac Voltage: 208; Vintage: 2005; Paco: 2500; Pnt: 0.1"},
+			},
+			want: "Manufacturer: Solectria; ID: PVI 2500; Pnt: 0.1 [S2]."},
 		{name: "a sentence that names no case is not the case its passage tells apart", question: "iea bifi pitch for 2-up at gcr 0.25",
 			category: "technical_value", chunks: []store.Chunk{ieaPage(4, 2, "Scenarios",
 				"6 | A5 | 0.4 0.2 1.5 m 1-Up portrait 10%\n"+

@@ -62,8 +62,9 @@ var glossary = func() *analysis.PhraseTable[string] {
 		"Series Cells": {"cells in series", "number of cells", "cell count"},
 		"Module Area":  {"module area", "panel area"},
 		// Not "delta t": the Defaults sheet calls its own column deltaT.
-		"d(Tc)": {"delta tc", "dtc", "cell to back temperature difference", "temperature difference between cell and module back"},
-		"n":     {"diode ideality factor", "ideality factor", "diode factor", "diode quality factor"},
+		"d(Tc)":  {"delta tc", "dtc", "cell to back temperature difference", "temperature difference between cell and module back"},
+		"Weight": {"how heavy"},
+		"n":      {"diode ideality factor", "ideality factor", "diode factor", "diode quality factor"},
 	}
 	// A temperature coefficient is named by its quantity's every name:
 	// "short circuit current temperature coefficient", "temperature

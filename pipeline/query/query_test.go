@@ -259,6 +259,8 @@ func TestAnalyse(t *testing.T) {
 			text: "sinvert pvm12 ul - Paco + Idcmax", dims: []guard.Dimension{guard.DimPower}},
 		{name: "a clipped description spelled out is still the column", in: "need max dc input v and idcmax for the emerson spv-4.5",
 			text: "need Vdcmax and idcmax for the emerson spv-4.5", dims: []guard.Dimension{guard.DimVoltage, guard.DimCurrent}},
+		{name: "how heavy a model is, is its weight", in: "siemens sinvert pvs351 ul - how heavy is it",
+			text: "siemens sinvert pvs351 ul - Weight is it", dims: []guard.Dimension{guard.DimMass}},
 		{name: "a model's min ambient temp is its column", in: "min ambient temp of the sb3800-us, sandia inverter list",
 			text: "Tamb Low of the sb3800-us, sandia inverter list"},
 		{name: "a model's mppt window is both its columns, and lo/hi both ends", in: "replus 11000tlb mppt window lo/hi",
