@@ -648,6 +648,23 @@ func holdsCodeAsked(q question, c candidate) bool {
 	return false
 }
 
+// beginsToken reports whether a token of text, folded as guard.Compact
+// folds codes, begins with code: "SB7000TL-US-22-208V" for
+// "sb7000tlus22", "BP380" for "bp380"; not "32-BP380-Array".
+func beginsToken(text, code string) bool {
+	return slices.ContainsFunc(analysis.Tokens(text), func(t analysis.Token) bool {
+		return t.Kind != analysis.Symbol && strings.HasPrefix(guard.Compact(t.Text), code)
+	})
+}
+
+// insideToken reports whether a token of text holds code after other
+// characters ("32-BP380-Array" holds "bp380").
+func insideToken(text, code string) bool {
+	return slices.ContainsFunc(analysis.Tokens(text), func(t analysis.Token) bool {
+		return strings.Index(guard.Compact(t.Text), code) > 0
+	})
+}
+
 // maxNameTerms is the most words a one-cell spreadsheet row has when it
 // names something.
 const maxNameTerms = 8
@@ -661,7 +678,9 @@ const maxNameTerms = 8
 // row that holds another model number of the question whole stays:
 // "pvi-3600-us vs pvi-3600-i-outd-us-f" asks for a row of each, and the
 // PVI-3600-I-OUTD-US-F row no longer counts as naming PVI-3600-US by its
-// parts, so that the PVI-3600-US row is quoted for it.
+// parts, so that the PVI-3600-US row is quoted for it. A row that holds the
+// number only inside another ("32-BP380-Array" for "bp380") goes when a
+// row's name begins with it.
 func dropPartialCodes(q question, cands []candidate) []candidate {
 	codes := map[int]string{} // the question's model numbers that some row holds whole, by term
 	for i, t := range q.terms {
@@ -685,6 +704,15 @@ func dropPartialCodes(q question, cands []candidate) []candidate {
 		}
 		return c.kind == kindRecord
 	})
+	for _, code := range codes {
+		// "bp380": the BP Solar BP380 row, not 32-BP380-Array, which
+		// holds it inside another number.
+		if slices.ContainsFunc(cands, func(c candidate) bool { return c.kind == kindRecord && beginsToken(c.text, code) }) {
+			cands = slices.DeleteFunc(cands, func(c candidate) bool {
+				return c.kind == kindRecord && insideToken(c.text, code) && !beginsToken(c.text, code)
+			})
+		}
+	}
 	for k, c := range cands {
 		if c.kind != kindRecord {
 			continue

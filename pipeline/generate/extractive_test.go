@@ -798,6 +798,12 @@ func TestExtractiveReadsTheQuestion(t *testing.T) {
 				{ID: "cec/1/1067", DocID: "cec", Sheet: "CEC_Inverters", Row: 1067, Text: "Name: Power-One: MICRO-0.25-I-OUTD-US-208 208V [CEC 2012]; Vac (V): 208; Paco (W): 250"},
 			},
 			want: "Name: Ming Shen Energy Technology Co.: EnerBridge Emi_301RD 240V [CEC 2015]; Paco (W): 289 [S1]."},
+		{name: "the row named by the model number, not one holding it inside another", question: "bp380 isco in the sandia module db",
+			category: "technical_value", chunks: []store.Chunk{
+				{ID: "smd/1/4", DocID: "smd", DocNumber: "SANDIA-MODULE-DB", Sheet: "Data", Row: 4, Text: "Model: 32-BP380-Array; Vintage: 2004; Material: mc-Si; Isco: 9.869; Vmpo: 275.9"},
+				{ID: "smd/1/73", DocID: "smd", DocNumber: "SANDIA-MODULE-DB", Sheet: "Data", Row: 73, Text: "Model: BP Solar BP380; Vintage: 2004; Material: mc-Si; Isco: 4.822; Vmpo: 17.34"},
+			},
+			want: "Model: BP Solar BP380; Isco: 4.822 [S2]."},
 		{name: "a voltage the question states is the row's voltage column", question: "solectria pvi 2500, the 208 v one - night tare per the sandia list",
 			category: "technical_value", chunks: []store.Chunk{
 				{ID: "sandia/1/1334", DocID: "sandia", DocNumber: "SANDIA-INVERTERS", Sheet: "Parameters", Row: 1334, Text: "Manufacturer: Solectria; ID: PVI 2500; Source: CEC; ac Voltage: 240; Vintage: 2005; Paco: 2500; Pnt: 0.2"},
