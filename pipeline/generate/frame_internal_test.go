@@ -384,6 +384,8 @@ func TestColumnNamedInPart(t *testing.T) {
 	for _, tc := range []struct{ question, want string }{
 		{"spr-305-wht maximum series fuse rating, sandia module database", ""},
 		{"spr-305-wht series cells, sandia module database", "Model: SunPower SPR-305-WHT; Series Cells: 96"},
+		// The letters of a name stand for words: C-S, "cell strings".
+		{"spr-305-wht parallel cell strings, sandia module database", "Model: SunPower SPR-305-WHT; Series Cells: 96; Parallel C-S: 1"},
 	} {
 		q := parseQuestion(tc.question, "technical_value", "simple", guard.Expectation{})
 		cands, _ := e.candidates(q, []store.Chunk{row}, nil)

@@ -841,11 +841,12 @@ var listTerms = func() map[string]bool {
 }()
 
 // namesWhole reports whether the question holds every word of a field's
-// name (its terms, stopwords and the ends of a range aside: "mppt" names
-// Mppt_low and Mppt_high).
+// name (its terms, stopwords, the ends of a range and single letters
+// aside: "mppt" names Mppt_low and Mppt_high, "parallel cell strings"
+// Parallel C-S).
 func namesWhole(q question, name map[string]bool) bool {
 	for t := range name {
-		if _, ok := q.index[t]; !ok && !analysis.IsStopword(t) && !rangeEnds[t] {
+		if _, ok := q.index[t]; !ok && !analysis.IsStopword(t) && !rangeEnds[t] && len(t) > 1 {
 			return false
 		}
 	}
