@@ -2977,9 +2977,10 @@ func keepExpansions(q question, cands []candidate) []candidate {
 // first letter (a word in capitals may give all of them), and a function
 // word may give none.
 func glossedBefore(acronym, text string) bool {
-	at := strings.Index(strings.ToLower(text), "("+acronym+")")
-	if at < 0 {
-		return false
+	lower := strings.ToLower(text)
+	at := strings.Index(lower, "("+acronym+")")
+	if at < 0 || len(lower) != len(text) {
+		return false // (a letter whose lower case is of another length moves every offset)
 	}
 	words := strings.FieldsFunc(text[:at], func(r rune) bool { return unicode.IsSpace(r) || r == '-' })
 	return initialsEnd(acronym, words[max(0, len(words)-2*len(acronym)):])
@@ -3002,8 +3003,8 @@ func initialsEnd(acronym string, words []string) bool {
 	if w != "" && unicode.ToLower(rune(w[0])) == rune(acronym[len(acronym)-1]) && initialsEnd(acronym[:len(acronym)-1], rest) {
 		return true
 	}
-	upper := strings.ToLower(w)
-	return len(w) > 1 && w == strings.ToUpper(w) && strings.HasSuffix(acronym, upper) && initialsEnd(strings.TrimSuffix(acronym, upper), rest)
+	letters := strings.ToLower(w) // a word in capitals ("PV") gives all its letters
+	return len(w) > 1 && w == strings.ToUpper(w) && strings.HasSuffix(acronym, letters) && initialsEnd(strings.TrimSuffix(acronym, letters), rest)
 }
 
 // sharesStem reports whether terms holds a word of the same family as stem.

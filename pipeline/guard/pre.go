@@ -321,8 +321,9 @@ func (ev *evidence) hasEachSide(text string) bool {
 	return true
 }
 
-// versionOrNumber is a version ("v5") or a whole number ("240").
-var versionOrNumber = regexp.MustCompile(`^(?:v\d+|\d+)$`)
+// versionOrNumber is a version ("v5") or a whole number of two digits or
+// more ("240"): "1/2" is a fraction.
+var versionOrNumber = regexp.MustCompile(`^(?:v\d+|\d{2,})$`)
 
 // untraceable says why a chunk cannot be cited, or "" when it can: it needs
 // a document id and a page, a sheet and row, or (for unpaged text) a
