@@ -648,21 +648,23 @@ func holdsCodeAsked(q question, c candidate) bool {
 	return false
 }
 
-// beginsToken reports whether a token of text, folded as guard.Compact
-// folds codes, begins with code: "SB7000TL-US-22-208V" for
-// "sb7000tlus22", "BP380" for "bp380"; not "32-BP380-Array".
-func beginsToken(text, code string) bool {
-	return slices.ContainsFunc(analysis.Tokens(text), func(t analysis.Token) bool {
-		return t.Kind != analysis.Symbol && strings.HasPrefix(guard.Compact(t.Text), code)
-	})
-}
-
-// insideToken reports whether a token of text holds code after other
-// characters ("32-BP380-Array" holds "bp380").
-func insideToken(text, code string) bool {
-	return slices.ContainsFunc(analysis.Tokens(text), func(t analysis.Token) bool {
-		return strings.Index(guard.Compact(t.Text), code) > 0
-	})
+// codePlace reports whether a token of text, folded as guard.Compact folds
+// codes, begins with code ("SB7000TL-US-22-208V" for "sb7000tlus22",
+// "BP380" for "bp380"), and whether one holds it after other characters
+// ("32-BP380-Array").
+func codePlace(text, code string) (begins, inside bool) {
+	for _, t := range analysis.Tokens(text) {
+		if t.Kind == analysis.Symbol {
+			continue
+		}
+		switch i := strings.Index(guard.Compact(t.Text), code); {
+		case i == 0:
+			begins = true
+		case i > 0:
+			inside = true
+		}
+	}
+	return begins, inside
 }
 
 // maxNameTerms is the most words a one-cell spreadsheet row has when it
@@ -707,11 +709,22 @@ func dropPartialCodes(q question, cands []candidate) []candidate {
 	for _, code := range codes {
 		// "bp380": the BP Solar BP380 row, not 32-BP380-Array, which
 		// holds it inside another number.
-		if slices.ContainsFunc(cands, func(c candidate) bool { return c.kind == kindRecord && beginsToken(c.text, code) }) {
-			cands = slices.DeleteFunc(cands, func(c candidate) bool {
-				return c.kind == kindRecord && insideToken(c.text, code) && !beginsToken(c.text, code)
-			})
+		begins, inside := make([]bool, len(cands)), make([]bool, len(cands))
+		for k, c := range cands {
+			if c.kind == kindRecord {
+				begins[k], inside[k] = codePlace(c.text, code)
+			}
 		}
+		if !slices.Contains(begins, true) {
+			continue
+		}
+		kept := cands[:0]
+		for k, c := range cands {
+			if !inside[k] || begins[k] {
+				kept = append(kept, c)
+			}
+		}
+		cands = kept
 	}
 	for k, c := range cands {
 		if c.kind != kindRecord {

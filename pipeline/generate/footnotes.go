@@ -29,6 +29,9 @@ import (
 // once for the footnote sentences read against it.
 type notedRow struct {
 	unit
+	// named holds the terms that name the row: its first two cells and
+	// their headers ("scenario" of "Scenario number").
+	named map[string]bool
 	// asked counts what the row itself holds of what is asked (asksOfRow).
 	asked int
 	// cased marks the chunks whose footnote has a sentence that fits the
@@ -48,7 +51,10 @@ func footnoteRows(q question, units []unit, chunks []store.Chunk) map[string][]n
 		if u.kind != kindRow || u.header == "" || u.isHeader || !namesRow(q, u) {
 			continue
 		}
-		r := notedRow{unit: u, asked: asksOfRow(q, u, u), cased: map[int]bool{}}
+		r := notedRow{unit: u, named: rowNameTerms(u), cased: map[int]bool{}}
+		heads := splitCells(u.header)
+		maps.Copy(r.named, analysis.TermSet(strings.Join(heads[:min(2, len(heads))], " ")))
+		r.asked = asksOfRow(q, r.named, u)
 		for _, o := range units {
 			if o.note && fitsRow(o.text, u) && namesRowCase(o.text, u) {
 				r.cased[o.chunk] = true
@@ -142,19 +148,16 @@ func namesRowCase(note string, r unit) bool {
 // own cells answer "what is the gcr of scenario a1"), and it names r's
 // own case unless no sentence of the footnote that fits r does.
 func speaksOf(q question, u unit, r notedRow) bool {
-	if !fitsRow(u.text, r.unit) || r.asked >= asksOfRow(q, r.unit, u) {
+	if !fitsRow(u.text, r.unit) || r.asked >= asksOfRow(q, r.named, u) {
 		return false
 	}
 	return namesRowCase(u.text, r.unit) || !r.cased[u.chunk]
 }
 
-// asksOfRow counts the question's words, other than those naming row r and
-// frame words, that unit v holds (with its header): what v says of what
-// is asked about the row.
-func asksOfRow(q question, r, v unit) int {
-	name := rowNameTerms(r)
-	heads := splitCells(r.header)
-	maps.Copy(name, analysis.TermSet(strings.Join(heads[:min(2, len(heads))], " "))) // "scenario" of "Scenario number"
+// asksOfRow counts the question's words, other than those naming a row
+// (name, see notedRow.named) and frame words, that unit v holds (with its
+// header): what v says of what is asked about the row.
+func asksOfRow(q question, name map[string]bool, v unit) int {
 	terms := analysis.TermSet(v.text + "\n" + v.header)
 	n := 0
 	for _, t := range q.terms {

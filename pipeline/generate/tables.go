@@ -106,7 +106,6 @@ func otherLabel(q question, u unit) bool {
 	label := splitCells(u.text)[0]
 	words := analysis.Terms(label)
 	header := analysis.Terms(u.header)
-	raw := strings.Fields(strings.ToLower(label))
 	var missing []string
 	for _, w := range words {
 		if !q.has[w] {
@@ -116,6 +115,7 @@ func otherLabel(q question, u unit) bool {
 	if len(missing) == 0 || len(missing) == len(words) {
 		return false
 	}
+	raw := strings.Fields(strings.ToLower(label))
 	return slices.ContainsFunc(q.terms, func(t qterm) bool {
 		if !t.unseen || t.frame || t.exact || !besideLabel(q.order, t.term, words) || besideLabel(q.order, t.term, header) {
 			// A word beside a column's ("single" of "single axis",
