@@ -141,6 +141,12 @@ func Values(text string) []Value {
 				}
 			}
 		}
+		if q.Num == "" && q.Code != "" {
+			if parts := joinedQuantities(text, q); parts != nil {
+				// "(95W/12V)": a power and a voltage, not a code.
+				out = append(out, parts...)
+			}
+		}
 		if q.Num != "" && !IsReferenceMark(text, q.start, q.end) {
 			v := newValue(q, looseUnit)
 			if v.Dim == DimCount && i > 0 && yearBefore[toks[i-1].Text] && isEarlyYear(v.Num) {
@@ -169,6 +175,28 @@ func Values(text string) []Value {
 		out = append(out, newValue(q, ""))
 	}
 	slices.SortStableFunc(out, func(a, b Value) int { return a.Start - b.Start })
+	return out
+}
+
+// joinedQuantities reads a token of quantities joined by slashes, each a
+// number with its unit ("95W/12V", "600V/1000V"), as those quantities; nil
+// when any part is something else ("240/208", "kwh/m2", "pv-5000/a").
+func joinedQuantities(text string, q quantity) []Value {
+	surface := text[q.start:q.end]
+	if !strings.Contains(surface, "/") {
+		return nil
+	}
+	var out []Value
+	at := q.start
+	for part := range strings.SplitSeq(surface, "/") {
+		p := identifierQuantity(part, strings.ToLower(part))
+		if p.Num == "" || p.Unit == "" {
+			return nil
+		}
+		p.start, p.end = at, at+len(part)
+		out = append(out, newValue(p, ""))
+		at += len(part) + 1
+	}
 	return out
 }
 

@@ -31,6 +31,8 @@ func TestValues(t *testing.T) {
 		{"a count of that size is no year", "1500 modules in 60 rows", []Value{{Text: "1500", Num: "1500", Dim: DimCount}, {Text: "60", Num: "60", Dim: DimCount}}},
 		{"a reference to the bibliography is no value", "a commercial software product [5]", nil},
 		{"references beside a value", "losses of 14 % [12, 13]", []Value{{Text: "14 %", Num: "14", Unit: "%", Dim: DimPercent}}},
+		{"quantities joined by a slash", "Photowatt PW1000 (95W/12V)", []Value{{Text: "95W", Num: "95", Unit: "w", Dim: DimPower}, {Text: "12V", Num: "12", Unit: "v", Dim: DimVoltage}}},
+		{"numbers joined by a slash are no quantities", "GEPVb-5000-NA-240/208-02", nil},
 		{"a bracketed unit still types its number", "deltaT [C]: 13", []Value{{Text: "13", Num: "13", Unit: "°c", Dim: DimTemperature}}},
 	}
 	for _, tc := range tests {

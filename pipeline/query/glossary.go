@@ -45,6 +45,9 @@ var glossary = func() *analysis.PhraseTable[string] {
 		"Vac": {"ac voltage", "grid voltage", "output voltage"},
 		"Tamb Max": {"tamb maximum", "tamb max", "maximum ambient temperature", "max ambient temperature", "max ambient temp", "maximum ambient temp",
 			"max operating ambient temperature", "maximum operating ambient temperature"},
+		// Both ends of the operating range.
+		"Tamb Low and Tamb Max": {"ambient temperature range", "ambient temp range", "operating temperature range",
+			"operating temp range", "ambient operating range", "operating ambient temperature range"},
 		"Tamb Low": {"tamb minimum", "tamb min", "minimum ambient temperature", "min ambient temperature", "min ambient temp", "minimum ambient temp",
 			"lowest ambient temperature", "min operating ambient temperature", "minimum operating ambient temperature"},
 		"Isco": {"short circuit current", "short-circuit current", "isc", "isc at stc"},

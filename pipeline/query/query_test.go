@@ -263,6 +263,8 @@ func TestAnalyse(t *testing.T) {
 			text: "siemens sinvert pvs351 ul - Weight is it", dims: []guard.Dimension{guard.DimMass}},
 		{name: "a model's min ambient temp is its column", in: "min ambient temp of the sb3800-us, sandia inverter list",
 			text: "Tamb Low of the sb3800-us, sandia inverter list"},
+		{name: "a model's ambient temperature range is both its columns", in: "satcon epp-1250 ambient temperature range",
+			text: "satcon epp-1250 Tamb Low and Tamb Max"},
 		{name: "a model's mppt window is both its columns, and lo/hi both ends", in: "replus 11000tlb mppt window lo/hi",
 			text: "replus 11000tlb Mppt_low and Mppt_high low/high"},
 		{name: "hi/lo are the two ends too", in: "pvwatts dc/ac ratio hi/lo bounds", text: "pvwatts dc/ac ratio high/low bounds",
