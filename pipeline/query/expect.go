@@ -271,7 +271,11 @@ func asksSource(toks []analysis.Token) bool {
 				// "web links in the ref list"
 				return true
 			}
-		case "bibliography", "paper", "papers", "journal", "publication", "publications":
+		case "paper", "papers":
+			if !paperAsMedium(toks, i) {
+				return true
+			}
+		case "bibliography", "journal", "publication", "publications":
 			return true
 		case "report", "reports":
 			if reportNumber[next] || i > 0 && reportKind[toks[i-1].Text] {
@@ -281,6 +285,21 @@ func asksSource(toks []analysis.Token) bool {
 	}
 	return false
 }
+
+// paperAsMedium reports whether "paper" at i is what a document is printed
+// on or sold in ("printed on recycled paper", "a paper copy", "available
+// in paper"), not a publication.
+func paperAsMedium(toks []analysis.Token, i int) bool {
+	if i > 0 && paperBefore[toks[i-1].Text] {
+		return true
+	}
+	return i+1 < len(toks) && paperAfter[toks[i+1].Text]
+}
+
+var (
+	paperBefore = map[string]bool{"recycled": true, "on": true, "in": true, "printed": true}
+	paperAfter  = map[string]bool{"copy": true, "copies": true, "version": true, "edition": true, "form": true}
+)
 
 // askedFormat returns the written form the question asks for: a telephone,
 // fax or TDD number ("phone no.", "fax", "tdd number"), a web address ("url",

@@ -405,6 +405,9 @@ func TestAsksForAPublication(t *testing.T) {
 		{"spilled more than the reportable quantity, who do we report it to", false},
 		{"which weather file formats can carry an hourly albedo", false},
 		{"hub height for the ref-c scenario", false},
+		{"is the manual printed on recycled paper", false},
+		{"where do we order a paper copy of the manual", false},
+		{"which paper is the fuentes thermal model from", true},
 	}
 	for _, tc := range tests {
 		t.Run(tc.in, func(t *testing.T) {
