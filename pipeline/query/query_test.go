@@ -263,6 +263,8 @@ func TestAnalyse(t *testing.T) {
 			text: "siemens sinvert pvs351 ul - Weight is it", dims: []guard.Dimension{guard.DimMass}},
 		{name: "a model's min ambient temp is its column", in: "min ambient temp of the sb3800-us, sandia inverter list",
 			text: "Tamb Low of the sb3800-us, sandia inverter list"},
+		{name: "1p or 2p asks a tracker's configuration", in: "scenario a2 - 1p or 2p, and what ground surface",
+			text: "scenario a2 - configuration, and what ground surface"},
 		{name: "a model's ambient temperature range is both its columns", in: "satcon epp-1250 ambient temperature range",
 			text: "satcon epp-1250 Tamb Low and Tamb Max"},
 		{name: "a model's mppt window is both its columns, and lo/hi both ends", in: "replus 11000tlb mppt window lo/hi",

@@ -108,6 +108,10 @@ var ampersand = regexp.MustCompile(`(?:^|\s)&(?:\s|$)`)
 // "tamb hi/lo". Alone, "hi" greets and "lo" is rarely a word at all.
 var loHi = regexp.MustCompile(`(?i)\b(lo|hi)\s*/\s*(lo|hi)\b`)
 
+// rowsChoice asks how many modules a tracker carries across its tube, as
+// trackers are sold: "1p or 2p", "1-up or 2-up" asks the configuration.
+var rowsChoice = regexp.MustCompile(`(?i)\b[12]-?(?:p|up)\s+or\s+[12]-?(?:p|up)\b`)
+
 // loHiEnds spells out the ends loHi reads.
 var loHiEnds = map[string]string{"lo": "low", "hi": "high"}
 
@@ -131,6 +135,10 @@ func expandWith(text string) (string, []Correction) {
 		}
 		out = append(out, Correction{From: m, To: a + "/" + b})
 		return a + "/" + b
+	})
+	text = rowsChoice.ReplaceAllStringFunc(text, func(m string) string {
+		out = append(out, Correction{From: m, To: "configuration"})
+		return "configuration"
 	})
 	text = ampersand.ReplaceAllStringFunc(text, func(string) string {
 		out = append(out, Correction{From: "&", To: "and"})
