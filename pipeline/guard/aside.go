@@ -9,7 +9,7 @@ import (
 
 // asideCues are the words of the cues SetAside reads.
 var asideCues = map[string]bool{"not": true, "other": true, "than": true, "except": true, "excluding": true,
-	"besides": true, "apart": true, "aside": true, "from": true, "instead": true, "of": true}
+	"besides": true, "without": true, "apart": true, "aside": true, "from": true, "instead": true, "of": true}
 
 // IsAsideCue reports whether the lower-cased word w is one of the words
 // that set something aside, not a word of what is set aside.
@@ -40,6 +40,22 @@ func SetAside(text string, toks []analysis.Token) map[int]bool {
 		switch t := toks[i].Text; {
 		case t == "not" && i+1 < len(toks) && (articles[toks[i+1].Text] || strings.ContainsAny(gap(i), "(,;")):
 			start = i + 1
+		case t == "without":
+			// "the sc 500he-us without the transformer": one thing,
+			// "1-axis without backtracking vs with backtracking" asks on.
+			end := i + 1
+			for end < len(toks) && articles[toks[end].Text] {
+				end++
+			}
+			end = min(end+1, len(toks))
+			if aside == nil {
+				aside = map[int]bool{}
+			}
+			for j := i; j < end; j++ {
+				aside[j] = true
+			}
+			i = end - 1
+			continue
 		case t == "except" || t == "excluding" || t == "besides":
 			start = i + 1
 		case (t == "apart" || t == "aside") && i+1 < len(toks) && toks[i+1].Text == "from":
