@@ -301,6 +301,11 @@ func (e *Extractive) candidates(q question, chunks, before []store.Chunk) ([]can
 		t := &q.terms[i]
 		d := float64(df[t.term])
 		t.unseen = d == 0
+		if t.unseen && t.bracketed {
+			// "sw5548 gti (the 120v grid tie unit)": words in brackets
+			// that no passage says remark on what the question names.
+			t.frame = true
+		}
 		if t.unseen && sourceWords[t.term] {
 			// "in the cec list", "defaults sheet": where to look, when no
 			// passage says the word, shapes the question as "manual"

@@ -810,6 +810,12 @@ func TestExtractiveReadsTheQuestion(t *testing.T) {
 				{ID: "sandia/1/1336", DocID: "sandia", DocNumber: "SANDIA-INVERTERS", Sheet: "Parameters", Row: 1336, Text: "Manufacturer: Solectria; ID: PVI 2500; Source: CEC; ac Voltage: 208; Vintage: 2005; Paco: 2500; Pnt: 0.1"},
 			},
 			want: "Manufacturer: Solectria; ID: PVI 2500; Pnt: 0.1 [S2]."},
+		{name: "words in brackets no passage says remark on the model", question: "xantrex sw5548 gti (the 120v grid tie unit) - night tare + mppt low",
+			category: "technical_value", chunks: []store.Chunk{
+				{ID: "cec/1/1895", DocID: "cec", DocNumber: "CEC-INVERTERS", Sheet: "CEC_Inverters", Row: 1895, Text: "Name: Xantrex Technologies, Inc.: SW5548+GTI 120V [CEC 2005]; Vac (V): 120; Paco (W): 4627; Pnt (W): 34.1; Mppt_low (V): 44; Mppt_high (V): 48"},
+				{ID: "cec/1/1894", DocID: "cec", DocNumber: "CEC-INVERTERS", Sheet: "CEC_Inverters", Row: 1894, Text: "Name: Xantrex Technologies, Inc.: SW4048+GTI 120V [CEC 2005]; Vac (V): 120; Paco (W): 3211.3; Pnt (W): 30; Mppt_low (V): 44; Mppt_high (V): 48"},
+			},
+			want: "Name: Xantrex Technologies, Inc.: SW5548+GTI 120V [CEC 2005]; Pnt (W): 34.1; Mppt_low (V): 44 [S1]."},
 		{name: "a sentence that names no case is not the case its passage tells apart", question: "iea bifi pitch for 2-up at gcr 0.25",
 			category: "technical_value", chunks: []store.Chunk{ieaPage(4, 2, "Scenarios",
 				"6 | A5 | 0.4 0.2 1.5 m 1-Up portrait 10%\n"+

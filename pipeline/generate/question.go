@@ -47,6 +47,9 @@ type qterm struct {
 	weight   float64
 	// unseen marks a term no unit of the passages holds.
 	unseen bool
+	// bracketed marks a word the question writes in brackets, where it
+	// remarks on what it names ("sw5548 gti (the 120v grid tie unit)").
+	bracketed bool
 }
 
 // question is what the extractive generator needs to know about a question.
@@ -248,7 +251,8 @@ func parseQuestion(text, category, complexity string, expect guard.Expectation) 
 				continue
 			}
 			seen[t.Term] = true
-			q.terms = append(q.terms, qterm{term: t.Term, frame: frameWords[t.Text], form: slices.Contains(expect.FormWords, t.Text)})
+			q.terms = append(q.terms, qterm{term: t.Term, frame: frameWords[t.Text], form: slices.Contains(expect.FormWords, t.Text),
+				bracketed: inBrackets(text, t.Start)})
 		case analysis.Number, analysis.Identifier:
 			if seen[t.Text] {
 				continue
@@ -1040,3 +1044,10 @@ var comparedChoice = regexp.MustCompile(`(?i)\b(?:` + comparativeWords + `)\s+or
 // comparing is a comparative in a sentence: "more regulatory
 // requirements than", "less stringent".
 var comparing = regexp.MustCompile(`(?i)\b(?:` + comparativeWords + `)\b`)
+
+// inBrackets reports whether the byte at pos of text stands inside round
+// brackets.
+func inBrackets(text string, pos int) bool {
+	open := strings.LastIndexByte(text[:pos], '(')
+	return open >= 0 && !strings.ContainsRune(text[open:pos], ')')
+}
