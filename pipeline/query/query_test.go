@@ -43,7 +43,7 @@ func TestAnalyse(t *testing.T) {
 		{name: "a hash ending a word is no number of", in: "unique id# of the pvp250kw-480 in the sandia list",
 			text: "unique id# of the pvp250kw-480 in the sandia list"},
 		{name: "uid is unique id", in: "delta si 2500 us sandia uid", text: "delta si 2500 us sandia unique id"},
-		{name: "incl is including, not a misspelt inch", in: "ks10 module area incl frame", text: "ks10 module area including frame"},
+		{name: "incl is including, not a misspelt inch", in: "ks10 module area incl frame", text: "ks10 Module Area including frame"},
 		{name: "a version is written as one word", in: "boulder backtracking v5 vs version 1 increase",
 			text: "boulder backtracking v5 versus v1 increase"},
 		{name: "scen is scenario, and its number is kept", in: "scen #2 in the iea bifi scenario tbl - name + gcr",
