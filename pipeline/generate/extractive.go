@@ -343,6 +343,7 @@ func (e *Extractive) candidates(q question, chunks, before []store.Chunk) ([]can
 	entries := map[[2]string]string{}
 	var asides []candidate // questions of the document that answer by their aside alone
 	noted := footnoteRows(q, units, chunks)
+	labels := tableLabels(units)
 	for i, u := range units {
 		answers := asideNone
 		if u.asks {
@@ -359,7 +360,7 @@ func (e *Extractive) candidates(q question, chunks, before []store.Chunk) ([]can
 			cases[u.chunk] = guard.Qualifiers(chunks[u.chunk].Text)
 		}
 		uc := unitContext{title: titles[u.chunk], section: sections[u.chunk],
-			frame: chunks[u.chunk].Section + "\n" + chunks[u.chunk].Title, cases: cases[u.chunk], headers: headers}
+			frame: chunks[u.chunk].Section + "\n" + chunks[u.chunk].Title, cases: cases[u.chunk], headers: headers, labels: labels}
 		if q.expect.Source {
 			uc.entries = citedEntries(u, chunks, entries)
 		}
@@ -1564,6 +1565,9 @@ type unitContext struct {
 	// footnote's sentence fits (see footnoteRows): the sentence speaks of
 	// them.
 	rows map[string]bool
+	// labels holds the label words of every row of each table header
+	// among the passages (see mixedLabel).
+	labels map[string][][]string
 }
 
 // score rates one unit. ok is false when the unit cannot answer: it lacks
@@ -1780,7 +1784,7 @@ func (e *Extractive) score(q question, u unit, terms map[string]bool, ctx unitCo
 		// gives its length.
 		return candidate{}, false
 	}
-	if u.kind == kindRow && otherLabel(q, u) {
+	if u.kind == kindRow && (otherLabel(q, u) || otherState(q, u) || mixedLabel(q, u, ctx.labels[u.header])) {
 		// "table 8 denver co fixed": the row "CO Boulder" shares the
 		// state, and Denver is in no passage.
 		return candidate{}, false

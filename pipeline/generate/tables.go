@@ -104,7 +104,7 @@ func otherLabel(q question, u unit) bool {
 		return false
 	}
 	label := splitCells(u.text)[0]
-	words := analysis.Terms(label)
+	words := labelWords(label)
 	header := analysis.Terms(u.header)
 	var missing []string
 	for _, w := range words {
@@ -134,6 +134,134 @@ func otherLabel(q question, u unit) bool {
 		}
 		return true
 	})
+}
+
+// otherState reports whether a table row's label names a US state by its
+// postal code ("ME Portland"), the question names the row's place and only
+// other states, in
+// full or by a code that is no English word: "portland oregon" is not "ME
+// Portland", "charleston wv" not "SC Charleston".
+func otherState(q question, u unit) bool {
+	if u.header == "" {
+		return false
+	}
+	code, named := "", false
+	for _, f := range strings.Fields(splitCells(u.text)[0]) {
+		if c := strings.ToLower(f); f == strings.ToUpper(f) && stateCodes[c] {
+			code = c
+		} else {
+			named = named || slices.ContainsFunc(analysis.Terms(f), func(t string) bool { return q.has[t] })
+		}
+	}
+	if code == "" || !named {
+		// A row the question does not name by its place is told apart
+		// by the rest of the question.
+		return false
+	}
+	other := false
+	for name, c := range usStates {
+		if q.excluded[name] || q.excluded[c] {
+			continue // "portland me (not the oregon one)"
+		}
+		said := q.words[name]
+		if strings.Contains(name, " ") {
+			said = q.joined[strings.ReplaceAll(name, " ", "")]
+		}
+		if said || !englishCodes[c] && q.words[c] {
+			if c == code {
+				return false
+			}
+			other = true
+		}
+	}
+	return other
+}
+
+// usStates are the US states by name, with their postal codes.
+var usStates = map[string]string{"alabama": "al", "alaska": "ak", "arizona": "az", "arkansas": "ar", "california": "ca",
+	"colorado": "co", "connecticut": "ct", "delaware": "de", "florida": "fl", "georgia": "ga", "hawaii": "hi", "idaho": "id",
+	"illinois": "il", "indiana": "in", "iowa": "ia", "kansas": "ks", "kentucky": "ky", "louisiana": "la", "maine": "me",
+	"maryland": "md", "massachusetts": "ma", "michigan": "mi", "minnesota": "mn", "mississippi": "ms", "missouri": "mo",
+	"montana": "mt", "nebraska": "ne", "nevada": "nv", "new hampshire": "nh", "new jersey": "nj", "new mexico": "nm",
+	"new york": "ny", "north carolina": "nc", "north dakota": "nd", "ohio": "oh", "oklahoma": "ok", "oregon": "or",
+	"pennsylvania": "pa", "rhode island": "ri", "south carolina": "sc", "south dakota": "sd", "tennessee": "tn",
+	"texas": "tx", "utah": "ut", "vermont": "vt", "virginia": "va", "washington": "wa", "west virginia": "wv",
+	"wisconsin": "wi", "wyoming": "wy"}
+
+// stateCodes are the postal codes of usStates; englishCodes those that are
+// English words too, which a question may say for themselves ("or", "in").
+var (
+	stateCodes = func() map[string]bool {
+		m := map[string]bool{}
+		for _, c := range usStates {
+			m[c] = true
+		}
+		return m
+	}()
+	englishCodes = set(`al ar co de hi id in la me ma mi mo ne oh ok or pa ut`)
+)
+
+// labelWords returns the terms of a row's label with the codes in capitals
+// the analyser reads as stopwords: "ME" and "OR" of "ME Portland" and "OR
+// Portland" name states.
+func labelWords(label string) []string {
+	words := analysis.Terms(label)
+	for _, f := range strings.Fields(label) {
+		if len(f) >= 2 && len(f) <= 3 && strings.ToUpper(f) == f && strings.ToLower(f) != f {
+			if w := strings.ToLower(f); !slices.Contains(words, w) {
+				words = append(words, w)
+			}
+		}
+	}
+	return words
+}
+
+// tableLabels returns the words of the label (first cell) of every table row
+// among units, by the row's header.
+func tableLabels(units []unit) map[string][][]string {
+	var out map[string][][]string
+	for _, u := range units {
+		if u.kind != kindRow || u.header == "" {
+			continue
+		}
+		if out == nil {
+			out = map[string][][]string{}
+		}
+		out[u.header] = append(out[u.header], labelWords(splitCells(u.text)[0]))
+	}
+	return out
+}
+
+// mixedLabel reports whether the question names a row of a table by words
+// of two rows' labels: "charleston wv" holds "WV" of "WV Elkins" and, right
+// beside it, "Charleston" of "SC Charleston" — a place the table does not
+// list, so neither row answers. labels are the label words of the table's
+// rows.
+func mixedLabel(q question, u unit, labels [][]string) bool {
+	if u.header == "" || len(labels) < 2 {
+		return false
+	}
+	words := labelWords(splitCells(u.text)[0])
+	named := 0
+	for _, w := range words {
+		if q.has[w] {
+			named++
+		}
+	}
+	if named == 0 || named == len(words) {
+		return false
+	}
+	for _, t := range q.terms {
+		if t.frame || slices.Contains(words, t.term) || !besideLabel(q.order, t.term, words) {
+			continue
+		}
+		for _, other := range labels {
+			if slices.Contains(other, t.term) && !slices.Equal(other, words) {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // besideLabel reports whether term stands in the question right before or
