@@ -264,6 +264,8 @@ func TestAnalyse(t *testing.T) {
 			text: "siemens sinvert pvs351 ul - Weight is it", dims: []guard.Dimension{guard.DimMass}},
 		{name: "a model's min ambient temp is its column", in: "min ambient temp of the sb3800-us, sandia inverter list",
 			text: "Tamb Low of the sb3800-us, sandia inverter list"},
+		{name: "an abbreviation equal to a question mark asks what it stands for", in: "pvpmc = ? (the one in the iea intro)",
+			text: "what does pvpmc stand for? (the one in the iea intro)"},
 		{name: "1p or 2p asks a tracker's configuration", in: "scenario a2 - 1p or 2p, and what ground surface",
 			text: "scenario a2 - configuration, and what ground surface"},
 		{name: "the number of things asks a count", in: "sinvert pvm20 number of mppt trackers",

@@ -112,6 +112,10 @@ var loHi = regexp.MustCompile(`(?i)\b(lo|hi)\s*/\s*(lo|hi)\b`)
 // trackers are sold: "1p or 2p", "1-up or 2-up" asks the configuration.
 var rowsChoice = regexp.MustCompile(`(?i)\b[12]-?(?:p|up)\s+or\s+[12]-?(?:p|up)\b`)
 
+// equalsWhat is an abbreviation asked after as a sum left open: "pvpmc =
+// ?" asks what PVPMC stands for.
+var equalsWhat = regexp.MustCompile(`(?i)\b([a-z][a-z&]{1,9})\s*=\s*\?`)
+
 // loHiEnds spells out the ends loHi reads.
 var loHiEnds = map[string]string{"lo": "low", "hi": "high"}
 
@@ -139,6 +143,12 @@ func expandWith(text string) (string, []Correction) {
 	text = rowsChoice.ReplaceAllStringFunc(text, func(m string) string {
 		out = append(out, Correction{From: m, To: "configuration"})
 		return "configuration"
+	})
+	text = equalsWhat.ReplaceAllStringFunc(text, func(m string) string {
+		word := equalsWhat.FindStringSubmatch(m)[1]
+		to := "what does " + word + " stand for?"
+		out = append(out, Correction{From: m, To: to})
+		return to
 	})
 	text = ampersand.ReplaceAllStringFunc(text, func(string) string {
 		out = append(out, Correction{From: "&", To: "and"})
