@@ -786,6 +786,8 @@ func TestExtractiveReadsTheQuestion(t *testing.T) {
 			category: "technical_value", chunks: []store.Chunk{table8West}, want: "ME Portland — Fixed: 10.1 % [S1]."},
 		{name: "a state set aside does not name the place asked", question: "table 8 portland me (not the oregon one) fixed",
 			category: "technical_value", chunks: []store.Chunk{table8West}, want: "ME Portland — Fixed: 10.1 % [S1]."},
+		{name: "a place asked in its state and another", question: "table 8 portland maine or oregon fixed",
+			category: "technical_value", chunks: []store.Chunk{table8West}, want: "ME Portland — Fixed: 10.1 % [S1]."},
 		{name: "a place named by two rows' labels is neither row", question: "table 8 portland co fixed",
 			category: "technical_value", chunks: []store.Chunk{table8West}, want: generate.NotFoundText},
 		{name: "no column for the combination of cases asked", question: "table 8 honolulu 2-axis premium",

@@ -138,9 +138,8 @@ func otherLabel(q question, u unit) bool {
 
 // otherState reports whether a table row's label names a US state by its
 // postal code ("ME Portland"), the question names the row's place and only
-// other states, in
-// full or by a code that is no English word: "portland oregon" is not "ME
-// Portland", "charleston wv" not "SC Charleston".
+// other states, in full or by a code that is no English word: "portland
+// oregon" is not "ME Portland", "charleston wv" not "SC Charleston".
 func otherState(q question, u unit) bool {
 	if u.header == "" {
 		return false
@@ -158,7 +157,7 @@ func otherState(q question, u unit) bool {
 		// by the rest of the question.
 		return false
 	}
-	other := false
+	own, other := false, false
 	for name, c := range usStates {
 		if q.excluded[name] || q.excluded[c] {
 			continue // "portland me (not the oregon one)"
@@ -168,13 +167,11 @@ func otherState(q question, u unit) bool {
 			said = q.joined[strings.ReplaceAll(name, " ", "")]
 		}
 		if said || !englishCodes[c] && q.words[c] {
-			if c == code {
-				return false
-			}
-			other = true
+			own = own || c == code
+			other = other || c != code
 		}
 	}
-	return other
+	return other && !own
 }
 
 // usStates are the US states by name, with their postal codes.

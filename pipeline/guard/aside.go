@@ -40,9 +40,10 @@ func SetAside(text string, toks []analysis.Token) map[int]bool {
 		switch t := toks[i].Text; {
 		case t == "not" && i+1 < len(toks) && (articles[toks[i+1].Text] || strings.ContainsAny(gap(i), "(,;")):
 			start = i + 1
-		case t == "without":
+		case t == "without" && !(i >= 2 && toks[i-1].Text == "or" && toks[i-2].Text == "with"):
 			// "the sc 500he-us without the transformer": one thing,
-			// "1-axis without backtracking vs with backtracking" asks on.
+			// "1-axis without backtracking vs with backtracking" asks on;
+			// "with or without" sets nothing aside.
 			end := i + 1
 			for end < len(toks) && articles[toks[end].Text] {
 				end++

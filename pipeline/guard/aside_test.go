@@ -28,6 +28,7 @@ func TestWithoutAside(t *testing.T) {
 			strings.Repeat(" ", len("besides irradiance")) + ", " + strings.Repeat(" ", len("module temps and dc power")) + " what else do they want"},
 		{"without sets one thing aside", "weight of the sc 500he-us without the transformer",
 			"weight of the sc 500he-us " + strings.Repeat(" ", len("without the transformer"))},
+		{"with or without sets nothing aside", "1-axis with or without backtracking", "1-axis with or without backtracking"},
 		{"what follows the thing without still asks", "1-axis without backtracking vs with backtracking",
 			"1-axis " + strings.Repeat(" ", len("without backtracking")) + " vs with backtracking"},
 		{"a negated verb sets nothing aside", "does pvwatts not model snow", "does pvwatts not model snow"},

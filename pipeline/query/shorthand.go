@@ -112,9 +112,9 @@ var loHi = regexp.MustCompile(`(?i)\b(lo|hi)\s*/\s*(lo|hi)\b`)
 // trackers are sold: "1p or 2p", "1-up or 2-up" asks the configuration.
 var rowsChoice = regexp.MustCompile(`(?i)\b[12]-?(?:p|up)\s+or\s+[12]-?(?:p|up)\b`)
 
-// equalsWhat is an abbreviation asked after as a sum left open: "pvpmc =
-// ?" asks what PVPMC stands for.
-var equalsWhat = regexp.MustCompile(`(?i)\b([a-z][a-z&]{1,9})\s*=\s*\?`)
+// equalsWhat is an abbreviation that opens a question as a sum left open:
+// "pvpmc = ?" asks what PVPMC stands for ("eq 3: cos = ?" asks no such thing).
+var equalsWhat = regexp.MustCompile(`(?i)^\s*([a-z][a-z&]{1,9})\s*=\s*\?`)
 
 // loHiEnds spells out the ends loHi reads.
 var loHiEnds = map[string]string{"lo": "low", "hi": "high"}
