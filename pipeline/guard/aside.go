@@ -22,8 +22,9 @@ func IsAsideCue(w string) bool { return asideCues[w] }
 // end of the clause (at most maxAsideWords, or else the first word but an
 // article) — "diehl platinum 100 cs-a (not the cs-a he)", "the cec 2015
 // listing not the 2014 one". The cue is among them (IsAsideCue tells it
-// apart). "does pvwatts not model snow" sets nothing aside. It returns nil
-// when nothing is.
+// apart). "without the" sets aside the one word after it ("the sc
+// 500he-us without the transformer"). "does pvwatts not model snow" sets
+// nothing aside. It returns nil when nothing is.
 func SetAside(text string, toks []analysis.Token) map[int]bool {
 	gap := func(i int) string {
 		if i == 0 {
@@ -40,10 +41,11 @@ func SetAside(text string, toks []analysis.Token) map[int]bool {
 		switch t := toks[i].Text; {
 		case t == "not" && i+1 < len(toks) && (articles[toks[i+1].Text] || strings.ContainsAny(gap(i), "(,;")):
 			start = i + 1
-		case t == "without" && !(i >= 2 && toks[i-1].Text == "or" && toks[i-2].Text == "with"):
-			// "the sc 500he-us without the transformer": one thing,
-			// "1-axis without backtracking vs with backtracking" asks on;
-			// "with or without" sets nothing aside.
+		case t == "without" && i+1 < len(toks) && articles[toks[i+1].Text] && !(i >= 2 && toks[i-1].Text == "or" && toks[i-2].Text == "with"):
+			// "the sc 500he-us without the transformer" sets one thing
+			// aside, the variant that has it; "an engine without
+			// leakage" asks for the property, and "with or without the
+			// transformer" sets nothing aside.
 			end := i + 1
 			for end < len(toks) && articles[toks[end].Text] {
 				end++
