@@ -70,6 +70,10 @@ type Hints struct {
 	// AllowGlossary keeps glossary and definition lists, which ranking
 	// otherwise penalises.
 	AllowGlossary bool
+	// AllowNotice keeps legal notice pages (disclaimers, ordering
+	// addresses), which ranking otherwise penalises, for a question that
+	// asks about one.
+	AllowNotice bool
 	// ExpandTerms are spellings of abbreviations in the question (and
 	// abbreviations of spelled-out terms) that retrieval may add.
 	ExpandTerms []string
@@ -527,9 +531,27 @@ func classifyQuestion(msg string, rest []word, texts []string) Intent {
 		PreferTables:   in.Category == CategorySelection || sig.selection,
 		PreferDrawings: in.Category == CategoryDrawing || sig.drawing,
 		AllowGlossary:  in.Category == CategoryDefinition,
+		AllowNotice:    asksNotice(texts),
 		ExpandTerms:    expansions(msg, rest),
 	}
 	return in
+}
+
+// asksNotice recognises a question about a document's legal notice page:
+// "the notice page", "the disclaimer", "does it endorse …". A notice of
+// intent or of termination is a permit filing, not that page.
+func asksNotice(texts []string) bool {
+	for i, t := range texts {
+		switch {
+		case t == "notice" || t == "notices":
+			if i+1 == len(texts) || texts[i+1] != "of" {
+				return true
+			}
+		case strings.HasPrefix(t, "disclaim"), strings.HasPrefix(t, "endors"):
+			return true
+		}
+	}
+	return false
 }
 
 type signals struct {

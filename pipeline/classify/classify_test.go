@@ -242,6 +242,9 @@ func TestClassifyHints(t *testing.T) {
 		{name: "spelled-out term gets abbreviation", in: "what is the ground coverage ratio default", want: Hints{PreferNumbers: true},
 			expand: []string{"GCR"}},
 		{name: "ambiguous word in lower case", in: "what is the lid made of", want: Hints{}},
+		{name: "notice page allowed", in: "osti fax number from the notice page of the pvwatts manual", want: Hints{AllowNotice: true}},
+		{name: "disclaimer allowed", in: "does the disclaimer say they endorse the products named", want: Hints{AllowNotice: true}},
+		{name: "notice of termination is a filing", in: "when do we file the notice of termination", want: Hints{}},
 		{name: "ambiguous word in capitals", in: "what LID loss is assumed", want: Hints{PreferNumbers: true},
 			expand: []string{"light-induced degradation"}},
 	}
@@ -250,7 +253,8 @@ func TestClassifyHints(t *testing.T) {
 			got := Classify(tc.in).Hints
 			exp := got.ExpandTerms
 			if got.PreferNumbers != tc.want.PreferNumbers || got.PreferTables != tc.want.PreferTables ||
-				got.PreferDrawings != tc.want.PreferDrawings || got.AllowGlossary != tc.want.AllowGlossary {
+				got.PreferDrawings != tc.want.PreferDrawings || got.AllowGlossary != tc.want.AllowGlossary ||
+				got.AllowNotice != tc.want.AllowNotice {
 				t.Errorf("Classify(%q).Hints = %+v, want %+v", tc.in, got, tc.want)
 			}
 			if !slices.Equal(exp, tc.expand) {

@@ -97,7 +97,7 @@ func scoreFactor(c *store.Chunk, hints classify.Hints) float64 {
 	if kind.contents {
 		f *= contentsFactor
 	}
-	if kind.notice {
+	if kind.notice && !hints.AllowNotice {
 		f *= noticeFactor
 	}
 	if kind.cover {

@@ -108,6 +108,12 @@ func TestSelectManualBoilerplate(t *testing.T) {
 			assertSorted(t, got)
 		})
 	}
+	// A question about the notice page itself ("osti fax number from the
+	// notice page") keeps it where retrieval put it.
+	got := ids(Select(hits, SelectOptions{Hints: classify.Hints{AllowNotice: true}}))
+	if i, j := slices.Index(got, notice.ID), slices.Index(got, losses.ID); i < 0 || i > j {
+		t.Errorf("AllowNotice: order %v, want the notice page %s above the losses table", got, notice.ID)
+	}
 }
 
 func TestSelect(t *testing.T) {
