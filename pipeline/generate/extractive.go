@@ -1092,7 +1092,16 @@ func (e *Extractive) pick(q question, cands []candidate, total float64) []candid
 			slices.SortStableFunc(items, func(a, b candidate) int { return a.pos - b.pos })
 			return items
 		}
-		return append(cands[:1:1], variants(q, cands)...)
+		picked := append(cands[:1:1], variants(q, cands)...)
+		if q.everyRow && best.kind == kindRow {
+			// Each row a value picks out, in the table's order: the best
+			// row's chunk first, then the chunks the table goes on in.
+			slices.SortStableFunc(picked, func(a, b candidate) int {
+				return cmp.Or(cmp.Compare(b2i(a.chunk != best.chunk), b2i(b.chunk != best.chunk)),
+					cmp.Compare(a.chunk, b.chunk), cmp.Compare(a.pos, b.pos))
+			})
+		}
+		return picked
 	}
 	return nil
 }
@@ -3069,4 +3078,12 @@ func commonPrefix(a, b string) int {
 // guard.Denies): "not", "never", "no", "without", "unless", ….
 func denies(toks []analysis.Token) bool {
 	return slices.ContainsFunc(toks, func(t analysis.Token) bool { return guard.Denies(t.Text) })
+}
+
+// b2i is 1 for true and 0 for false.
+func b2i(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
 }

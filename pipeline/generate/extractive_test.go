@@ -847,6 +847,13 @@ func TestExtractiveReadsTheQuestion(t *testing.T) {
 			category: "technical_value", chunks: []store.Chunk{ieaScenarios, ieaScenariosNext},
 			want: "Scenario Scenario GCR* Albedo Hub | Configuration Ground | number | name | Height | surface: 4 | A3 | 0.4 0.2 3.5 m 1-Up portrait Horizontal [S1]. " +
 				"7 | Ref-B 0.4 | 0.2 3.5 m 2-Up portrait Horizontal [S2]."},
+		{name: "every row a bare number picks out, in the table's order", question: "which scenario names have a gcr of 0.4, list them all",
+			category: "technical_value", chunks: []store.Chunk{scenarioTable, scenarioNotes}, want: "1 — Scenario name: Ref-A; GCR*: 0.4 [S1]. 3 — Scenario name: A2; GCR*: 0.4 [S1]. " +
+				"5 — Scenario name: A4; GCR*: 0.4 [S2]. 7 — Scenario name: Ref-B; GCR*: 0.4 [S2]."},
+		{name: "every row with the asked percentage", question: "tbl 6 - which loss rows have a 0% default",
+			category: "technical_value", chunks: []store.Chunk{pvwattsLosses}, want: "Snow — Default value: 0% [S1]. Age — Default value: 0% [S1]."},
+		{name: "a bare number picks one row when the question asks for one", question: "iea bifi scenario at gcr 0.4 with a 0.5 albedo",
+			category: "technical_value", chunks: []store.Chunk{scenarioTable, scenarioNotes}, want: "3 — Scenario name: A2; GCR*: 0.4; Albedo: 0.5 [S1]."},
 		{name: "a row whose header names another extent", question: "iea bifi pitch for 2-up at gcr 0.25",
 			category: "technical_value", chunks: []store.Chunk{ieaScenariosNext, ieaScenarios}, want: generate.NotFoundText},
 		{name: "a row whose column the question's label names holds another number", question: "iea bifi albedo for the 2-up scenario at gcr 0.25",

@@ -93,6 +93,10 @@ type question struct {
 	// model account for shading"): the answer is the sentence that states
 	// or denies what it asks, the one holding most of its words.
 	polar bool
+	// everyRow is set for a question after each row a value picks out
+	// ("which scenarios are at gcr 0.4", "list them all"): each table row
+	// holding the value answers (see sameValueRows).
+	everyRow bool
 	// expect is what the question analysis says the answer must hold.
 	expect guard.Expectation
 	// qualifierTerms lists, for each of expect.Qualifiers, the indexes of
@@ -362,6 +366,7 @@ func parseQuestion(text, category, complexity string, expect guard.Expectation) 
 		}
 	}
 	q.bins = bracketedNumbers(kept)
+	q.everyRow = asksEveryRow(toks)
 	if category == "technical_value" {
 		q.want, q.mustNumber = numberAnswer, true
 	}
@@ -474,6 +479,36 @@ func pronounOne(toks []analysis.Token, i int) bool {
 		return false
 	}
 	return i+1 == len(toks) || toks[i+1].Kind != analysis.Word || analysis.IsStopword(toks[i+1].Text)
+}
+
+// asksEveryRow reports whether a question asks for every row a value picks
+// out: "which" or "what" before a plural ("which loss rows have a 0 %
+// default", "what models …"), or "list all", "list them all".
+func asksEveryRow(toks []analysis.Token) bool {
+	for i, t := range toks {
+		switch t.Text {
+		case "which", "what":
+			for _, n := range toks[i+1 : min(i+3, len(toks))] {
+				if n.Kind == analysis.Word && pluralNoun(n.Text) {
+					return true
+				}
+			}
+		case "list":
+			for _, n := range toks[i+1 : min(i+3, len(toks))] {
+				if n.Text == "all" {
+					return true
+				}
+			}
+		}
+	}
+	return false
+}
+
+// pluralNoun reports whether a word reads as a plural noun: "scenarios",
+// "rows", not "loss", "status" or "is".
+func pluralNoun(w string) bool {
+	return len(w) > 3 && strings.HasSuffix(w, "s") && !strings.HasSuffix(w, "ss") &&
+		!strings.HasSuffix(w, "us") && !strings.HasSuffix(w, "is") && !analysis.IsStopword(w)
 }
 
 // thingTerms returns the indexes of the terms of X in a question that opens

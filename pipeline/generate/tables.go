@@ -3,6 +3,7 @@ package generate
 import (
 	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 	"unicode"
 
@@ -931,19 +932,24 @@ func sameValueRows(q question, cands []candidate) []candidate {
 	best := cands[0]
 	var numbers []int
 	for i, t := range q.terms {
-		if t.exact && best.matched[i] == 1 && slices.ContainsFunc(q.stated, func(v guard.Value) bool { return v.Num == t.term }) {
+		if t.exact && best.matched[i] == 1 && (statesTerm(q.stated, t.term) || q.everyRow && isNumber(t.term)) {
 			numbers = append(numbers, i)
 		}
 	}
 	if len(numbers) == 0 {
 		return nil
 	}
+	limit := maxVariants - 1
+	if q.everyRow {
+		limit = maxListedRows - 1
+	}
 	var out []candidate
 	for _, c := range cands[1:] {
-		if len(out) == maxVariants-1 {
+		if len(out) == limit {
 			break
 		}
-		if c.kind != kindRow || c.unnamed || c.docID != best.docID || c.quote == best.quote {
+		if c.kind != kindRow || c.unnamed || c.docID != best.docID || c.quote == best.quote ||
+			c.header != "" && best.header != "" && c.header != best.header {
 			continue
 		}
 		if !slices.ContainsFunc(numbers, func(i int) bool { return c.matched[i] < 1 }) {
@@ -951,6 +957,24 @@ func sameValueRows(q question, cands []candidate) []candidate {
 		}
 	}
 	return out
+}
+
+// maxListedRows bounds the rows quoted for a question after every row a
+// value picks out (question.everyRow).
+const maxListedRows = 8
+
+// statesTerm reports whether a question term is one of the quantities the
+// question states: "0%" is the term of 0 %.
+func statesTerm(stated []guard.Value, term string) bool {
+	return slices.ContainsFunc(stated, func(v guard.Value) bool {
+		return v.Num == term || strings.EqualFold(strings.ReplaceAll(v.Text, " ", ""), term)
+	})
+}
+
+// isNumber reports whether a term is a bare number: "0.4", not "v5".
+func isNumber(term string) bool {
+	_, err := strconv.ParseFloat(term, 64)
+	return err == nil
 }
 
 // listTerms are the terms of notMakers: words that name a list or what is
