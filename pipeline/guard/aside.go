@@ -9,7 +9,14 @@ import (
 
 // asideCues are the words of the cues SetAside reads.
 var asideCues = map[string]bool{"not": true, "other": true, "than": true, "except": true, "excluding": true,
-	"besides": true, "without": true, "apart": true, "aside": true, "from": true, "instead": true, "of": true}
+	"besides": true, "without": true, "apart": true, "aside": true, "from": true, "instead": true, "of": true,
+	"like": true}
+
+// seemWords before "like" make it say how something seems ("looks like deg
+// F") or what someone wants ("we would like"), not what it is compared
+// with; so does a contraction ("we'd like").
+var seemWords = map[string]bool{"look": true, "looks": true, "looked": true, "seem": true, "seems": true,
+	"sound": true, "sounds": true, "feel": true, "feels": true, "would": true, "i": true, "we": true, "you": true, "they": true}
 
 // IsAsideCue reports whether the lower-cased word w is one of the words
 // that set something aside, not a word of what is set aside.
@@ -17,8 +24,8 @@ func IsAsideCue(w string) bool { return asideCues[w] }
 
 // SetAside returns the positions of the tokens of what a question sets
 // aside: the words after "not the", "(not", ", not", "other than",
-// "instead of", "except", "excluding", "besides", "apart from" or "aside
-// from", to the
+// "instead of", "except", "excluding", "besides", "apart from", "aside
+// from" or a comparison's "like" ("hidden like the module temp coeffs"), to the
 // end of the clause (at most maxAsideWords, or else the first word but an
 // article) — "diehl platinum 100 cs-a (not the cs-a he)", "the cec 2015
 // listing not the 2014 one". The cue is among them (IsAsideCue tells it
@@ -60,6 +67,10 @@ func SetAside(text string, toks []analysis.Token) map[int]bool {
 			i = end - 1
 			continue
 		case t == "except" || t == "excluding" || t == "besides":
+			start = i + 1
+		case t == "like" && i > 0 && i+1 < len(toks) && !seemWords[toks[i-1].Text] && !strings.Contains(toks[i-1].Text, "'"):
+			// "is it hidden like the module temp coeffs": what it is
+			// compared with is not what it asks about.
 			start = i + 1
 		case (t == "apart" || t == "aside") && i+1 < len(toks) && toks[i+1].Text == "from":
 			start = i + 2
