@@ -62,6 +62,12 @@ func KeyTerms(question string) []KeyTerm {
 			}
 			add(KeyTerm{Text: question[t.Start:t.End], Term: t.Term, Kind: analysis.Word})
 		case analysis.Number, analysis.Identifier:
+			if phaseCount.MatchString(t.Text) {
+				// "se10k 3ph 480": how many phases describes the
+				// variant, and model lists seldom say it; no passage
+				// need.
+				continue
+			}
 			q, next := quantityAt(question, toks, i)
 			switch {
 			case q.Code != "":
@@ -85,6 +91,9 @@ func KeyTerms(question string) []KeyTerm {
 	}
 	return out
 }
+
+// phaseCount matches a phase count written short: "3ph", "1-ph", "3phase".
+var phaseCount = regexp.MustCompile(`^[123]-?(?:ph|phase|φ)$`)
 
 // offered reports whether the quantity of toks[i:next] is one side of an
 // "or": a choice the question offers ("hourly or 15 min", "600 V or

@@ -38,6 +38,8 @@ func TestKeyTerms(t *testing.T) {
 				{"depth", analysis.Word, false}}},
 		{name: "word then number with unit is not a designator", question: "cables 800 mm deep",
 			want: []term{{"cables", analysis.Word, false}, {"800 mm", analysis.Number, true}, {"deep", analysis.Word, false}}},
+		{name: "a phase count describes the variant", question: "se10k 3ph vdcmax",
+			want: []term{{"se10k", analysis.Identifier, true}, {"vdcmax", analysis.Word, false}}},
 		{name: "small count not required", question: "List the 3 largest losses",
 			want: []term{{"3", analysis.Number, false}, {"largest", analysis.Word, false}, {"losses", analysis.Word, false}}},
 		{name: "a number offered as one side of a choice not required", question: "results hourly or 15 min",
