@@ -2828,17 +2828,35 @@ func spacedOut(text string, toks []analysis.Token, code string) bool {
 	if len(runs) < 2 {
 		return false
 	}
-next:
-	for i := 0; i+len(runs) <= len(toks); i++ {
-		for k, r := range runs {
-			t := toks[i+k]
-			if t.Text != r || k > 0 && !spacedBy(text[toks[i+k-1].End:t.Start]) {
-				continue next
-			}
+	for i := range toks {
+		if spacedFrom(text, toks, i, runs) {
+			return true
 		}
-		return true
 	}
 	return false
+}
+
+// spacedFrom reports whether the runs of a model number are written from
+// toks[i] on, each run one token, or a run of letters several short
+// tokens joined by hyphens ("sa" is "S-A"), the runs spaced apart (see
+// spacedBy).
+func spacedFrom(text string, toks []analysis.Token, i int, runs []string) bool {
+	j := i
+	for k, r := range runs {
+		if j >= len(toks) || k > 0 && !spacedBy(text[toks[j-1].End:toks[j].Start]) {
+			return false
+		}
+		got := toks[j].Text
+		j++
+		for got != r && strings.HasPrefix(r, got) && j < len(toks) && text[toks[j-1].End:toks[j].Start] == "-" {
+			got += toks[j].Text
+			j++
+		}
+		if got != r {
+			return false
+		}
+	}
+	return true
 }
 
 // spacedBy reports whether the text between two parts of a model number

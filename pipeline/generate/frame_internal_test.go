@@ -140,6 +140,9 @@ func TestSpacedOut(t *testing.T) {
 		{"Model: KC 158 G", "kc158g", true},
 		{"ID: PVI 15 kW", "pvi", false},
 		{"SB7000TL-US-22", "sb7000tl-us-22", false},
+		{"Name: Diehl AKO: 4301 S-A (240 Vac)", "4301sa", true},
+		{"Name: Diehl AKO: 4301 S-B (240 Vac)", "4301sa", false},
+		{"Name: Diehl AKO: 4301 S-A-X", "4301sa", true},
 	}
 	for _, tc := range tests {
 		if got := spacedOut(tc.in, analysis.Tokens(tc.in), tc.code); got != tc.want {

@@ -69,6 +69,9 @@ func newEvidence(c store.Chunk) *evidence {
 			// "Inverter 42" is also the code "inverter42".
 			ev.codes[compact(toks[i-1].Text)+compact(t.Text)] = struct{}{}
 		}
+		if code := spacedSuffix(full, toks, i); code != "" {
+			ev.codes[code] = struct{}{}
+		}
 		if i >= 2 {
 			ev.trigrams[[3]string{toks[i-2].Term, toks[i-1].Term, t.Term}] = struct{}{}
 		}
@@ -94,6 +97,33 @@ func newEvidence(c store.Chunk) *evidence {
 	ev.sequence = termSequence(full, toks)
 	ev.negatedRuns = negatedRuns(full, toks)
 	return ev
+}
+
+// spacedSuffix returns the code a number and the hyphenated letters after
+// it make, as a question writes it run together: "4301 S-A" is "4301sa".
+// It returns "" unless toks[i] is a number followed by a space and a run of
+// one- or two-letter words joined by hyphens.
+func spacedSuffix(text string, toks []analysis.Token, i int) string {
+	j := i + 1
+	if toks[i].Kind != analysis.Number || j >= len(toks) || text[toks[i].End:toks[j].Start] != " " {
+		return ""
+	}
+	short := func(t analysis.Token) bool { return t.Kind == analysis.Word && len(t.Text) <= 2 }
+	if !short(toks[j]) {
+		return ""
+	}
+	k := j + 1
+	for k < len(toks) && text[toks[k-1].End:toks[k].Start] == "-" && short(toks[k]) {
+		k++
+	}
+	if k == j+1 {
+		return ""
+	}
+	code := compact(toks[i].Text)
+	for _, t := range toks[j:k] {
+		code += compact(t.Text)
+	}
+	return code
 }
 
 // addCodeEnds adds the compact forms of the separator-delimited beginnings
