@@ -2056,8 +2056,9 @@ func voltageColumn(fields []string, term string) bool {
 }
 
 // otherVoltage reports whether the question states voltages and the row
-// states none of them: "ts-s3000 vdcmax 208v vs 240v" asks about both
-// variants, each row states one.
+// states none of them, in its values or as the last part of its model
+// number: "ts-s3000 vdcmax 208v vs 240v" asks about both variants, each
+// row states one.
 func otherVoltage(stated []guard.Value, row string) bool {
 	var asked []string
 	for _, v := range stated {
@@ -2065,7 +2066,23 @@ func otherVoltage(stated []guard.Value, row string) bool {
 			asked = append(asked, v.Num)
 		}
 	}
-	return len(asked) > 0 && !slices.ContainsFunc(guard.Values(row), func(w guard.Value) bool { return slices.Contains(asked, w.Num) })
+	if len(asked) == 0 || slices.ContainsFunc(guard.Values(row), func(w guard.Value) bool { return slices.Contains(asked, w.Num) }) {
+		return false
+	}
+	// "photowatt pw6-230-24 (the 24v one)": the model number's last part
+	// names the voltage the row's values are not.
+	name, _, _ := strings.Cut(row, ";")
+	for _, t := range analysis.Tokens(name) {
+		if t.Kind != analysis.Identifier {
+			continue
+		}
+		for _, end := range analysis.Ends(t.Text) {
+			if slices.ContainsFunc(asked, func(n string) bool { return end == n || end == n+"v" }) {
+				return false
+			}
+		}
+	}
+	return true
 }
 
 // wordField reports whether a spreadsheet row's quote holds a field the

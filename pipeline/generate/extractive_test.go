@@ -820,6 +820,11 @@ func TestExtractiveReadsTheQuestion(t *testing.T) {
 				{ID: "sandia/1/1336", DocID: "sandia", DocNumber: "SANDIA-INVERTERS", Sheet: "Parameters", Row: 1336, Text: "Manufacturer: Solectria; ID: PVI 2500; Source: CEC; ac Voltage: 208; Vintage: 2005; Paco: 2500; Pnt: 0.1"},
 			},
 			want: "Manufacturer: Solectria; ID: PVI 2500; Pnt: 0.1 [S2]."},
+		{name: "a voltage the question states is the last part of the model number", question: "photowatt pw6-230-24 (the 24v one not the 12v) - module area",
+			category: "technical_value", chunks: []store.Chunk{
+				sheetRow("SANDIA-MODULE-DB", "Data", 224, "Model: Photowatt PW6-230-24; Vintage: 2003 (E); Module Area [m^2]: 1.866; Voco: 43.5"),
+				sheetRow("SANDIA-MODULE-DB", "Data", 225, "Model: Photowatt PW6-230-12V; Vintage: 2003 (E); Module Area [m^2]: 1.866; Voco: 21.7")},
+			want: "Model: Photowatt PW6-230-24; Module Area [m^2]: 1.866 [S1]."},
 		{name: "words in brackets no passage says remark on the model", question: "xantrex sw5548 gti (the 120v grid tie unit) - night tare + mppt low",
 			category: "technical_value", chunks: []store.Chunk{
 				{ID: "cec/1/1895", DocID: "cec", DocNumber: "CEC-INVERTERS", Sheet: "CEC_Inverters", Row: 1895, Text: "Name: Xantrex Technologies, Inc.: SW5548+GTI 120V [CEC 2005]; Vac (V): 120; Paco (W): 4627; Pnt (W): 34.1; Mppt_low (V): 44; Mppt_high (V): 48"},
