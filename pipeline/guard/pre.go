@@ -31,9 +31,12 @@ type KeyTerm struct {
 // identifiers (drawing and model numbers, and a name followed by a number
 // such as "Inverter 42" or "IEC 62548"), numbers with their units, and
 // content words (not stopwords, not words that only frame the question such
-// as "explain" or "document").
+// as "explain" or "document"). What the question sets aside (see SetAside:
+// "besides the 92-99% curves") is no key term: a passage that answers need
+// not say it.
 func KeyTerms(question string) []KeyTerm {
 	toks := analysis.Tokens(question)
+	aside := SetAside(question, toks)
 	var out []KeyTerm
 	seen := map[string]bool{}
 	add := func(k KeyTerm) {
@@ -46,6 +49,9 @@ func KeyTerms(question string) []KeyTerm {
 	}
 	for i := 0; i < len(toks); i++ {
 		t := toks[i]
+		if aside[i] {
+			continue
+		}
 		switch t.Kind {
 		case analysis.Word:
 			if isDesignator(question, toks, i) {

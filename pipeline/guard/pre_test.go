@@ -40,6 +40,8 @@ func TestKeyTerms(t *testing.T) {
 			want: []term{{"cables", analysis.Word, false}, {"800 mm", analysis.Number, true}, {"deep", analysis.Word, false}}},
 		{name: "a phase count describes the variant", question: "se10k 3ph vdcmax",
 			want: []term{{"se10k", analysis.Identifier, true}, {"vdcmax", analysis.Word, false}}},
+		{name: "what the question sets aside is no key term", question: "fig 4 - besides the 92-99% curves, what other curve",
+			want: []term{{"fig 4", analysis.Identifier, false}, {"curve", analysis.Word, false}}},
 		{name: "small count not required", question: "List the 3 largest losses",
 			want: []term{{"3", analysis.Number, false}, {"largest", analysis.Word, false}, {"losses", analysis.Word, false}}},
 		{name: "a number offered as one side of a choice not required", question: "results hourly or 15 min",
