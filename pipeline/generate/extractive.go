@@ -1891,6 +1891,12 @@ func (e *Extractive) score(q question, u unit, terms map[string]bool, ctx unitCo
 	if c.quote == "" || !c.typed && !q.expect.AcceptsValues(c.quote, said, ownNumbers(q, said)) && !acceptsEntries(q, ctx.entries) {
 		return candidate{}, false
 	}
+	if q.expect.WantsValue() && !slices.Contains(q.expect.Dims, guard.DimDate) && referenceEntry.MatchString(u.text) {
+		// "how many test arrays did fuentes use": an entry of a
+		// reference list numbers, dates and pages a work; it measures
+		// nothing.
+		return candidate{}, false
+	}
 	if u.kind == kindRow && echoesNumbers(q, c.quote) {
 		// "V2 — Date: 2001" for "which conference was the 2001 version
 		// 2 paper presented at": the row gives back the question's own

@@ -241,9 +241,11 @@ func citedEntries(u unit, chunks []store.Chunk, found map[[2]string]string) stri
 
 // acceptsEntries reports whether the entries a unit cites hold a value of
 // the kind the question asks for: the year of "what year was the paper
-// published".
+// published", the web address of "refs [20] and [21] - web links". An entry
+// dates a work; its other numbers (volume, pages, report number) measure
+// nothing a question asks a count or a quantity of.
 func acceptsEntries(q question, entries string) bool {
-	if entries == "" {
+	if entries == "" || q.expect.WantsValue() && !slices.Contains(q.expect.Dims, guard.DimDate) {
 		return false
 	}
 	vals := guard.Values(entries)

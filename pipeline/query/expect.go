@@ -117,6 +117,11 @@ func expectation(text string, technical bool) guard.Expectation {
 		// what it is about.
 		exp.Dims, exp.Cues = nil, nil
 	}
+	if at >= 1 && slices.Equal(exp.Cues, []string{"number", "of"}) && namedNumbers[toks[at-1].Text] {
+		// "the report number of the fuentes paper": a number that names
+		// a document, a part or a line is no count.
+		exp.Dims, exp.Cues = nil, nil
+	}
 	if at >= 0 && asksNoMeasure(toks, at) {
 		// "LID - when does the module power drop": the question asks
 		// when or why; the cue after it is its subject.
@@ -237,6 +242,13 @@ func changeOf(toks []analysis.Token, at int) bool {
 	}
 	return false
 }
+
+// namedNumbers are the things a number names rather than counts: a
+// "report number", a "part number", a "phone number".
+var namedNumbers = map[string]bool{"report": true, "document": true, "drawing": true, "part": true, "model": true,
+	"serial": true, "catalog": true, "catalogue": true, "phone": true, "telephone": true, "fax": true, "permit": true,
+	"contract": true, "project": true, "ticket": true, "page": true, "section": true, "table": true, "figure": true,
+	"equation": true, "revision": true, "version": true, "reference": true, "id": true, "identification": true}
 
 // asksNoMeasure reports whether the first question word before the cue at
 // toks[at] asks for no value: "when", "why" or "who" ("who has the power

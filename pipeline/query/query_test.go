@@ -40,6 +40,8 @@ func TestAnalyse(t *testing.T) {
 			text: "gap between modules about the torque tube, required by section 404, pvwatts v1"},
 		{name: "number of clipped", in: "no. of systems in the measured data comparison, # of sites and num of modules",
 			text: "number of systems in the measured data comparison, number of sites and number of modules", dims: []guard.Dimension{guard.DimCount}},
+		{name: "a report number is no count", in: "what is the report number of the fuentes thermal model report",
+			text: "what is the report number of the fuentes thermal model report"},
 		{name: "a hash ending a word is no number of", in: "unique id# of the pvp250kw-480 in the sandia list",
 			text: "unique id# of the pvp250kw-480 in the sandia list"},
 		{name: "uid is unique id", in: "delta si 2500 us sandia uid", text: "delta si 2500 us sandia unique id"},
