@@ -68,9 +68,11 @@ func SetAside(text string, toks []analysis.Token) map[int]bool {
 			continue
 		case t == "except" || t == "excluding" || t == "besides":
 			start = i + 1
-		case t == "like" && i > 0 && i+1 < len(toks) && !seemWords[toks[i-1].Text] && !strings.Contains(toks[i-1].Text, "'"):
+		case t == "like" && i > 0 && i+1 < len(toks) && !seemWords[toks[i-1].Text] && !strings.Contains(toks[i-1].Text, "'") &&
+			(articles[toks[i+1].Text] || !analysis.IsStopword(toks[i+1].Text)):
 			// "is it hidden like the module temp coeffs": what it is
-			// compared with is not what it asks about.
+			// compared with is not what it asks about. "what was life
+			// like in 1900" asks how it was: a comparison names a thing.
 			start = i + 1
 		case (t == "apart" || t == "aside") && i+1 < len(toks) && toks[i+1].Text == "from":
 			start = i + 2
