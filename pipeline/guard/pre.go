@@ -63,7 +63,8 @@ func KeyTerms(question string) []KeyTerm {
 				i++
 				continue
 			}
-			if analysis.IsStopword(t.Text) || utf8.RuneCountInString(t.Text) < 2 || isQuestionWord(t.Term) {
+			if analysis.IsStopword(t.Text) || analysis.IsStopword(t.Term) || utf8.RuneCountInString(t.Text) < 2 || isQuestionWord(t.Term) {
+				// The stem of chat's "whats" or "hows" is a stopword too.
 				continue
 			}
 			add(KeyTerm{Text: question[t.Start:t.End], Term: t.Term, Kind: analysis.Word})

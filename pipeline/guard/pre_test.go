@@ -42,6 +42,8 @@ func TestKeyTerms(t *testing.T) {
 			want: []term{{"se10k", analysis.Identifier, true}, {"vdcmax", analysis.Word, false}}},
 		{name: "what the question sets aside is no key term", question: "fig 4 - besides the 92-99% curves, what other curve",
 			want: []term{{"fig 4", analysis.Identifier, false}, {"curve", analysis.Word, false}}},
+		{name: "chat's whats asks, it names nothing", question: "whats the paco of the se10k",
+			want: []term{{"paco", analysis.Word, false}, {"se10k", analysis.Identifier, true}}},
 		{name: "small count not required", question: "List the 3 largest losses",
 			want: []term{{"3", analysis.Number, false}, {"largest", analysis.Word, false}, {"losses", analysis.Word, false}}},
 		{name: "a number offered as one side of a choice not required", question: "results hourly or 15 min",
