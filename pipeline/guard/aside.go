@@ -25,11 +25,11 @@ func IsAsideCue(w string) bool { return asideCues[w] }
 // SetAside returns the positions of the tokens of what a question sets
 // aside: the words after "not the", "(not", ", not", "other than",
 // "instead of", "except", "excluding", "besides", "apart from", "aside
-// from" or a comparison's "like" ("hidden like the module temp coeffs"), to the
-// end of the clause (at most maxAsideWords, or else the first word but an
-// article) — "diehl platinum 100 cs-a (not the cs-a he)", "the cec 2015
-// listing not the 2014 one". The cue is among them (IsAsideCue tells it
-// apart). "without the" sets aside the one word after it ("the sc
+// from" or a comparison's "like" ("hidden like the module temp coeffs"),
+// to the end of the clause (at most maxAsideWords, or else the first word
+// but an article) — "diehl platinum 100 cs-a (not the cs-a he)", "the cec
+// 2015 listing not the 2014 one". The cue is among them (IsAsideCue tells
+// it apart). "without the" sets aside the one word after it ("the sc
 // 500he-us without the transformer"). "does pvwatts not model snow" sets
 // nothing aside. It returns nil when nothing is.
 func SetAside(text string, toks []analysis.Token) map[int]bool {

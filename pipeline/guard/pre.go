@@ -71,8 +71,8 @@ func KeyTerms(question string) []KeyTerm {
 		case analysis.Number, analysis.Identifier:
 			if phaseCount.MatchString(t.Text) {
 				// "se10k 3ph 480": how many phases describes the
-				// variant, and model lists seldom say it; no passage
-				// need.
+				// variant, and model lists seldom say it; a passage
+				// need not.
 				continue
 			}
 			q, next := quantityAt(question, toks, i)
