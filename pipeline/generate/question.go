@@ -507,8 +507,7 @@ func asksEveryRow(toks []analysis.Token) bool {
 // pluralNoun reports whether a word reads as a plural noun: "scenarios",
 // "rows", not "loss", "status" or "is".
 func pluralNoun(w string) bool {
-	return len(w) > 3 && strings.HasSuffix(w, "s") && !strings.HasSuffix(w, "ss") &&
-		!strings.HasSuffix(w, "us") && !strings.HasSuffix(w, "is") && !analysis.IsStopword(w)
+	return guard.Plural(w) && !analysis.IsStopword(w)
 }
 
 // thingTerms returns the indexes of the terms of X in a question that opens

@@ -18,6 +18,13 @@ var asideCues = map[string]bool{"not": true, "other": true, "than": true, "excep
 var seemWords = map[string]bool{"look": true, "looks": true, "looked": true, "seem": true, "seems": true,
 	"sound": true, "sounds": true, "feel": true, "feels": true, "would": true, "i": true, "we": true, "you": true, "they": true}
 
+// Plural reports whether a lower-cased word reads as a plural noun:
+// "measurements", not "loss", "status" or "this".
+func Plural(w string) bool {
+	return len(w) > 3 && strings.HasSuffix(w, "s") && !strings.HasSuffix(w, "ss") &&
+		!strings.HasSuffix(w, "us") && !strings.HasSuffix(w, "is")
+}
+
 // IsAsideCue reports whether the lower-cased word w is one of the words
 // that set something aside, not a word of what is set aside.
 func IsAsideCue(w string) bool { return asideCues[w] }
@@ -69,10 +76,12 @@ func SetAside(text string, toks []analysis.Token) map[int]bool {
 		case t == "except" || t == "excluding" || t == "besides":
 			start = i + 1
 		case t == "like" && i > 0 && i+1 < len(toks) && !seemWords[toks[i-1].Text] && !strings.Contains(toks[i-1].Text, "'") &&
-			(articles[toks[i+1].Text] || !analysis.IsStopword(toks[i+1].Text)):
+			!Plural(toks[i-1].Text) && (articles[toks[i+1].Text] || !analysis.IsStopword(toks[i+1].Text)):
 			// "is it hidden like the module temp coeffs": what it is
 			// compared with is not what it asks about. "what was life
 			// like in 1900" asks how it was: a comparison names a thing.
+			// After a plural, "like" gives examples ("measurements like
+			// time or space"), which are what is asked about.
 			start = i + 1
 		case (t == "apart" || t == "aside") && i+1 < len(toks) && toks[i+1].Text == "from":
 			start = i + 2

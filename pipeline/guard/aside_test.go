@@ -36,6 +36,8 @@ func TestWithoutAside(t *testing.T) {
 			"nominal inverter eff - can the user set it or is it hidden " + strings.Repeat(" ", len("like the module temp coeffs")) + "? ticket 3318"},
 		{"like after a contraction says what someone wants", "we'd like the 240v paco", "we'd like the 240v paco"},
 		{"like before a preposition asks how it was", "what was life like in 1900 for the miners", "what was life like in 1900 for the miners"},
+		{"like after a plural gives examples", "what function is used to define measurements like time or space",
+			"what function is used to define measurements like time or space"},
 		{"looks like says how it seems", "unique id + tamb max (looks like deg F?)", "unique id + tamb max (looks like deg F?)"},
 		{"a negated verb sets nothing aside", "does pvwatts not model snow", "does pvwatts not model snow"},
 		{"nothing set aside", "paco of SB7000TL-US-22 at 208V", "paco of SB7000TL-US-22 at 208V"},
