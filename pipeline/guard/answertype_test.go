@@ -220,6 +220,9 @@ func TestContradictsLabelledNumber(t *testing.T) {
 		{"suniva titan 250 voco", "Model: Suniva Titan 230; Voco: 37.26", true},
 		{"suniva titan 250 voco", "Model: Suniva Titan 250; Voco: 37.5", false},
 		{"suniva titan 250 voco", "Model: Suniva Titan-250 (2012); Voco: 37.5", false},
+		// A column that numbers its rows names the label's number.
+		{"iea bifi scenario 1 - name + hub height", "2 | A1 | 0.25 | 1.5 m\nScenario number: 2; Scenario name: A1; GCR: 0.25; Hub Height: 1.5 m", true},
+		{"iea bifi scenario 1 - name + hub height", "1 | Ref-A | 0.4 | 1.5 m\nScenario number: 1; Scenario name: Ref-A; GCR: 0.4; Hub Height: 1.5 m", false},
 		// The label followed by a word, not a number, states nothing.
 		{"suniva titan 250 voco", "Titan series modules come in 230 and 240 W", false},
 		// A model number written with a suffix is the one asked; one that

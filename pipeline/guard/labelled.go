@@ -91,13 +91,19 @@ func contradictsLabel(text string, toks []analysis.Token, l Labelled) (string, b
 				}
 				break
 			}
-			if n.Kind == analysis.Word && !analysis.IsStopword(n.Text) {
+			if n.Kind == analysis.Word && !analysis.IsStopword(n.Text) && !numberingWords[n.Text] {
+				// "Scenario number: 2" numbers the scenario as much as
+				// "scenario 2" does.
 				break
 			}
 		}
 	}
 	return stated, stated != ""
 }
+
+// numberingWords say that the number after them is the one of the word before
+// them: "Scenario number: 2", "Site No. 4".
+var numberingWords = map[string]bool{"number": true, "no": true, "nr": true, "num": true}
 
 // equalNumbers compares two numbers as written ("0.40" = "0.4", "1,500" =
 // "1500").
