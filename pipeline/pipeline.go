@@ -242,7 +242,7 @@ func (r *run) answer(ctx context.Context, req Request) (answer.Answer, error) {
 	r.stage("generate", func() {
 		gen, err = r.p.cfg.Generator.Generate(ctx, generate.Request{
 			Question: question, Category: string(intent.Category), Complexity: string(intent.Complexity),
-			Expect: qa.Expect, Chunks: chunks, QueryVector: r.queryVector, OnToken: req.OnToken, Imprint: imprint,
+			Expect: qa.Expect, Stray: qa.Stray, Chunks: chunks, QueryVector: r.queryVector, OnToken: req.OnToken, Imprint: imprint,
 			Before: before,
 		})
 	})

@@ -131,6 +131,12 @@ const (
 	// definitionBonus favours a sentence that opens by saying what the
 	// subject of a "what is X" question is.
 	definitionBonus = 1.5
+	// reasonBonus favours, for a "why" question, a sentence that gives a
+	// reason (givesReason).
+	reasonBonus = 1.3
+	// reasonlessPenalty weighs down, for a "why" question, a sentence
+	// that gives no reason.
+	reasonlessPenalty = 0.7
 	// rankBonus is added for the first chunk, decreasing to 0 for the
 	// last: retrieval's order breaks near ties.
 	rankBonus = 0.03
@@ -233,6 +239,11 @@ func (e *Extractive) Generate(ctx context.Context, req Request) (Result, error) 
 		return Result{}, fmt.Errorf("generate: %w", err)
 	}
 	q := parseQuestion(req.Question, req.Category, req.Complexity, req.Expect)
+	for _, s := range req.Stray {
+		// "pvwatts v2 paper (ref 9) - who's on it besides marion": the
+		// aside names the entry the question is about.
+		q.refs = append(q.refs, NamedReferences(s)...)
+	}
 	if req.Expect.Imprint {
 		var titles, all []string
 		q.imprintAt, titles, all = imprintChunks(req)
@@ -2015,6 +2026,23 @@ func (e *Extractive) score(q question, u unit, terms map[string]bool, ctx unitCo
 		// answers "what is a brownfield"; "EPA's Brownfield Program
 		// provides funding for … brownfield sites" only mentions it.
 		score = min(1, score*definitionBonus)
+	}
+	if q.why && u.kind == kindSentence {
+		// "why did v5 replace the derate factor": "The decision to
+		// switch … was made to bring PVWatts in line with common
+		// practice" says why; "This replaces the former DC-to-AC derate
+		// factor" only that it did.
+		if givesReason(q, u.text, toks) {
+			score = min(1, score*reasonBonus)
+			if c.prev == "" && u.before != "" && consequence.MatchString(u.text) {
+				// "Consequently, the loss mechanisms for shading and
+				// availability were set to zero": the reason is the
+				// sentence before, quoted first.
+				c.prev = u.before
+			}
+		} else {
+			score *= reasonlessPenalty
+		}
 	}
 	if c.label {
 		// The row is about what the question names ("Module type" in a

@@ -1112,6 +1112,28 @@ func TestExtractiveReadsTheQuestion(t *testing.T) {
 		{name: "a shortened model name quotes every row it names", question: "paco SB7000TL-US-22",
 			category: "technical_value", chunks: []store.Chunk{inverter240, inverter208},
 			want: "Manufacturer: SMA America; ID: SB7000TL-US-22-240V; Paco: 7000 [S1]. Manufacturer: SMA America; ID: SB7000TL-US-22-208V; Paco: 6650 [S2]."},
+		{name: "a why question is answered by the sentence that gives a reason", question: "Why did PVWatts Version 5 replace the DC-to-AC derate factor with a system loss percentage?",
+			category: "general", chunks: []store.Chunk{
+				manualPage(39, 13, "11 System Losses", "Total system losses are specified as a percentage, with a default value of 14 %. "+
+					"This replaces the former DC-to-AC derate factor in PVWatts V1."),
+				manualPage(40, 14, "11 System Losses", "Change from PVWatts V1 PVWatts V1 used a DC-to-AC derate factor with a default value of 0.77. "+
+					"The decision to switch to a system loss percentage input was made to bring PVWatts in line with common practice in the industry.")},
+			want: "The decision to switch to a system loss percentage input was made to bring PVWatts in line with common practice in the industry [S2]."},
+		{name: "a reason that follows from the sentence before is quoted with it", question: "why were the shading and availability losses set to zero for both models",
+			category: "general", chunks: []store.Chunk{manualPage(47, 16, "15 Comparison with Measured Data",
+				"All of the systems considered were unshaded, and the periods during which the system was unavailable were removed from the comparison. "+
+					"Consequently, the loss mechanisms for shading and availability were set to zero for both models.")},
+			want: "All of the systems considered were unshaded, and the periods during which the system was unavailable were removed from the comparison [S1]. " +
+				"Consequently, the loss mechanisms for shading and availability were set to zero for both models [S1]."},
+		{name: "a reference named in an aside is answered by its entry", question: "pvwatts v2 paper (ref 9) - who's on it besides marion and anderberg",
+			category: "general", chunks: []store.Chunk{
+				{ID: "nrel/1/8", DocID: "nrel", DocNumber: "NREL-TP-6A20-62641", Title: "PVWatts Version 5 Manual", Page: 5, Section: "Table 1. Version History",
+					Text: "Table 1. Version History\nVersion | Description\nV2 | Modified to utilize a gridded 40 km monthly weather data.\n" +
+						"SOAP | A web service version of V2 using the SOAP protocol for monthly predictions."},
+				manualPage(61, 18, "References",
+					"[8] Marion, W.; Anderberg, M. (2000). PVWATTS - An Online Performance Calculator for Grid-Connected PV Systems.\n"+
+						"[9] Marion, W.; Anderberg, M.; George, R.; Gray-Hann, P.; Heimiller, D.; (2001) PVWATTS Version 2.")},
+			want: "[9] Marion, W.; Anderberg, M.; George, R.; Gray-Hann, P.; Heimiller, D.; (2001) PVWATTS Version 2 [S2]."},
 	}
 	g := generate.NewExtractive(generate.ExtractiveOptions{})
 	for _, tc := range tests {
@@ -1269,7 +1291,7 @@ func askAnalysed(t *testing.T, g *generate.Extractive, question, category string
 	t.Helper()
 	qa := query.Analyse(question, query.Input{Technical: category == "technical_value"})
 	res, err := g.Generate(context.Background(), generate.Request{Question: qa.Text, Category: category,
-		Complexity: "simple", Expect: qa.Expect, Chunks: chunks})
+		Complexity: "simple", Expect: qa.Expect, Stray: qa.Stray, Chunks: chunks})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -29,6 +29,10 @@ type Request struct {
 	// its value, the qualifiers it names); the zero value wants nothing in
 	// particular.
 	Expect guard.Expectation
+	// Stray are the parts of the question that ask nothing of their own
+	// (query.Analysis.Stray: "(ref 9)", "#4412"), left out of Question;
+	// they are read only for the references they name by number.
+	Stray []string
 	// Chunks are numbered [S1]… in this order.
 	Chunks []store.Chunk
 	// QueryVector is the question's embedding when retrieval made one.

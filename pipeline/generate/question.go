@@ -179,6 +179,9 @@ type question struct {
 	// that compares ("subject to more regulatory requirements than")
 	// answers it.
 	compares bool
+	// why is set for a question that asks why ("why'd they pull the v1
+	// correction"): a sentence that gives a reason answers it.
+	why bool
 	// work is set for a question that names a kind of work ("michalsky
 	// sun position paper", "the deline shading testbed report"): an
 	// entry of a reference list whose first author it names is the work
@@ -375,6 +378,9 @@ func parseQuestion(text, category, complexity string, expect guard.Expectation) 
 	}
 	q.refs = NamedReferences(text)
 	q.compares = comparedChoice.MatchString(text)
+	q.why = slices.ContainsFunc(toks, func(t analysis.Token) bool {
+		return t.Kind == analysis.Word && (t.Text == "why" || strings.HasPrefix(t.Text, "why'") || strings.HasPrefix(t.Text, "why’"))
+	})
 	if q.work = slices.ContainsFunc(workWords, func(w string) bool { return q.words[w] }) && !reportVerb.MatchString(text); q.work {
 		// "michalsky sun position paper - what yr was it published": the
 		// entry that answers names the work, not its kind or that it was
@@ -1084,4 +1090,29 @@ var comparing = regexp.MustCompile(`(?i)\b(?:` + comparativeWords + `)\b`)
 func inBrackets(text string, pos int) bool {
 	open := strings.LastIndexByte(text[:pos], '(')
 	return open >= 0 && !strings.ContainsRune(text[open:pos], ')')
+}
+
+// reasonMarker opens or joins a reason or purpose: "because", "due to",
+// "so that", "in line with", "was made to bring".
+var reasonMarker = regexp.MustCompile(`(?i)\b(because|since|due to|owing to|as a result|results? (of|from)|reasons?|so that|in order to|` +
+	`in line with|(was|were|is|are) (made|done|chosen|designed|intended|needed|used) to|therefore|thus|hence|consequently)\b`)
+
+// consequence opens a sentence that follows from the one before it.
+var consequence = regexp.MustCompile(`^(?i)(consequently|therefore|thus|hence|accordingly|as a result|for this reason)\b`)
+
+// givesReason reports whether a sentence gives a reason: it holds a
+// reasonMarker, or names the question's own word for what happens and,
+// right after it, by what ("redevelopment is complicated by real or
+// perceived environmental contamination" for "why is redevelopment of a
+// brownfield site complicated").
+func givesReason(q question, text string, toks []analysis.Token) bool {
+	if reasonMarker.MatchString(text) {
+		return true
+	}
+	for i := 1; i < len(toks); i++ {
+		if toks[i].Text == "by" && toks[i-1].Kind == analysis.Word && !analysis.IsStopword(toks[i-1].Text) && q.has[toks[i-1].Term] {
+			return true
+		}
+	}
+	return false
 }
