@@ -217,8 +217,11 @@ func (r *run) answer(ctx context.Context, req Request) (answer.Answer, error) {
 	r.stage("rank", func() {
 		ranked = r.rank(ctx, qa.Subject, hits, intent.Hints)
 		// A document's title and back pages are retrieved for a question
-		// about the document, before the pre-guard judges what was found.
+		// about the document, and the entries of its reference list for
+		// one about a work it cites, before the pre-guard judges what
+		// was found.
 		ranked, imprint = r.withImprint(ctx, req.Tenant, qa, ranked)
+		ranked = r.withReferences(ctx, req.Tenant, qa, ranked, hits)
 	})
 
 	var pre guard.PreVerdict
@@ -231,7 +234,6 @@ func (r *run) answer(ctx context.Context, req Request) (answer.Answer, error) {
 		return r.notFound(pre.Reason, pre.Detail, ranked), nil
 	}
 
-	r.stage("rank", func() { ranked = r.withReferences(ctx, req.Tenant, qa, ranked, hits) })
 	chunks := make([]store.Chunk, len(ranked))
 	for i, h := range ranked {
 		chunks[i] = h.Chunk

@@ -38,7 +38,6 @@ type Analysis struct {
 	Corrections []Correction
 	// Stray are the references removed ("#3", "(see table 6)").
 	Stray []string
-	// ("table 6", "figure 3").
 	// Expansions are spellings of the question's abbreviations (and
 	// abbreviations of its spelled-out terms) that retrieval adds.
 	Expansions []string
