@@ -183,6 +183,10 @@ type candidate struct {
 	unit
 	score    float64
 	coverage float64
+	// lacking marks a table row whose cell is blank in the column the
+	// question asks a row not to have (see lackedColumn): each such row
+	// of its table answers.
+	lacking bool
 	// side is set for a spreadsheet row one side of a "vs" question names
 	// though rows of the other side name more of it (see otherSide): it is
 	// quoted beside the best row of the other side.
@@ -1080,7 +1084,9 @@ func (e *Extractive) decide(q question, cands []candidate, total float64) []cand
 
 // pick returns the candidates that answer, or none.
 func (e *Extractive) pick(q question, cands []candidate, total float64) []candidate {
-	if q.complex {
+	if q.complex && !cands[0].lacking {
+		// The rows that lack what the question names are the whole
+		// answer, whatever parts it has.
 		if picked := e.combine(q, cands, total); len(picked) > 1 {
 			// Quoted in reading order: the chunks' order, then each
 			// chunk's own.
@@ -1104,7 +1110,7 @@ func (e *Extractive) pick(q question, cands []candidate, total float64) []candid
 			return items
 		}
 		picked := append(cands[:1:1], variants(q, cands)...)
-		if q.everyRow && best.kind == kindRow {
+		if (q.everyRow || best.lacking) && best.kind == kindRow {
 			// Each row a value picks out, in the table's order: the best
 			// row's chunk first, then the chunks the table goes on in.
 			slices.SortStableFunc(picked, func(a, b candidate) int {
@@ -1835,10 +1841,11 @@ func (e *Extractive) score(q question, u unit, terms map[string]bool, ctx unitCo
 		// important open questions" is about the other end.
 		return candidate{}, false
 	}
-	if q.negated && !q.polar && u.kind == kindSentence && !denies(toks) {
+	if (q.negated && !q.polar || len(q.lacks) > 0) && u.kind == kindSentence && !denies(toks) {
 		// "when is an EIS not needed": "an EIS … may be required" says
 		// when it is; "what does article 102 not allow" is not answered
-		// by what it allows.
+		// by what it allows, "which loss has no v1 derate" by a sentence
+		// about the derate.
 		return candidate{}, false
 	}
 	if named && q.expect.Format.Holds(u.text) {
@@ -1895,6 +1902,20 @@ func (e *Extractive) score(q question, u unit, terms map[string]bool, ctx unitCo
 		return candidate{}, false
 	}
 	c.quote, c.typed = e.quoteText(q, c)
+	lacking := false // the row is the one whose cell the question asks to be blank
+	if heads, cells := splitCells(u.header), splitCells(u.text); u.kind == kindRow && len(heads) == len(cells) {
+		if j := lackedColumn(q, heads); j > 0 {
+			// "which loss category has no related v1 derate": the row
+			// whose cell in that column is blank ("Light-induced
+			// degradation | 1.5 % | –"), quoted with it; a row with a
+			// value there is not one.
+			if !blankCell(cells[j]) {
+				return candidate{}, false
+			}
+			c.quote = strings.TrimSpace(cells[0]) + rowLabelSep + strings.TrimSpace(heads[j]) + rowValueSep + strings.TrimSpace(cells[j])
+			c.typed, lacking = true, true
+		}
+	}
 	c.values = guard.Values(c.quote)
 	// A number in a row's name ("Solis-20K-US", "[CEC 2015]") is no value
 	// of the kind asked for.
@@ -1961,7 +1982,7 @@ func (e *Extractive) score(q question, u unit, terms map[string]bool, ctx unitCo
 		// ("Site Latitude" in a "degrees" column), number or not.
 		typeOK, unitOK = true, true
 	}
-	c.label = labelAsked(q, u)
+	c.label, c.lacking = labelAsked(q, u) || lacking, lacking
 	if c.label && !q.expect.WantsValue() {
 		// "default module type": the row the question names answers
 		// with its cell ("Standard"), a number or not; only a question
@@ -2065,7 +2086,7 @@ func (e *Extractive) score(q question, u unit, terms map[string]bool, ctx unitCo
 	// its table: "albedo for the snow scenario" is not the first
 	// scenario's albedo. It stays a candidate, so that its table still
 	// competes with what else might answer (see decide).
-	c.unnamed = u.kind == kindRow && u.header != "" && !named && !u.imprint
+	c.unnamed = u.kind == kindRow && u.header != "" && !named && !u.imprint && !lacking
 	return c, true
 }
 

@@ -1125,6 +1125,12 @@ func TestExtractiveReadsTheQuestion(t *testing.T) {
 					"Consequently, the loss mechanisms for shading and availability were set to zero for both models.")},
 			want: "All of the systems considered were unshaded, and the periods during which the system was unavailable were removed from the comparison [S1]. " +
 				"Consequently, the loss mechanisms for shading and availability were set to zero for both models [S1]."},
+		{name: "the rows whose cell is blank in the column the question says they lack", question: "tbl 6 - which loss rows only have a v1 derate and no v5 default value",
+			category: "technical_value", chunks: []store.Chunk{pvwattsLosses},
+			want: "AC Wiring — Default value: – [S1]. Inverter — Default value: – [S1]."},
+		{name: "the row that lacks what the question names, not a sentence about it", question: "which pvwatts loss has no v1 derate",
+			category: "technical_value", chunks: []store.Chunk{pvwattsLosses},
+			want: "Light-induced degradation — Related V1 Derate: – [S1]."},
 		{name: "a reference named in an aside is answered by its entry", question: "pvwatts v2 paper (ref 9) - who's on it besides marion and anderberg",
 			category: "general", chunks: []store.Chunk{
 				{ID: "nrel/1/8", DocID: "nrel", DocNumber: "NREL-TP-6A20-62641", Title: "PVWatts Version 5 Manual", Page: 5, Section: "Table 1. Version History",

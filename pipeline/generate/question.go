@@ -179,6 +179,11 @@ type question struct {
 	// that compares ("subject to more regulatory requirements than")
 	// answers it.
 	compares bool
+	// lacks are the terms of what the question asks a row not to have
+	// ("which loss category has no related v1 derate": relat, v1, derat):
+	// a table row whose cell in the column they name is empty answers it
+	// (see lackedColumn).
+	lacks []string
 	// why is set for a question that asks why ("why'd they pull the v1
 	// correction"): a sentence that gives a reason answers it.
 	why bool
@@ -378,6 +383,7 @@ func parseQuestion(text, category, complexity string, expect guard.Expectation) 
 	}
 	q.refs = NamedReferences(text)
 	q.compares = comparedChoice.MatchString(text)
+	q.lacks = lackedTerms(toks, aside)
 	q.why = slices.ContainsFunc(toks, func(t analysis.Token) bool {
 		return t.Kind == analysis.Word && (t.Text == "why" || strings.HasPrefix(t.Text, "why'") || strings.HasPrefix(t.Text, "why’"))
 	})
@@ -1115,4 +1121,36 @@ func givesReason(q question, text string, toks []analysis.Token) bool {
 		}
 	}
 	return false
+}
+
+// maxLackedWords is how many words after "no" or "without" may name what a
+// row lacks.
+const maxLackedWords = 4
+
+// lackedTerms returns, for a question that asks which thing has no
+// something (see guard.AsksLacking), the terms of the words after "no" or "without" (and an
+// article) up to the next function word, at most maxLackedWords: "which
+// loss category has no related v1 derate at all" lacks "related v1
+// derate". What the question sets aside lacks nothing.
+func lackedTerms(toks []analysis.Token, aside map[int]bool) []string {
+	for i := range toks {
+		if aside[i] || !guard.AsksLacking(toks, i) {
+			continue
+		}
+		j := i + 1
+		for j < len(toks) && (toks[j].Text == "a" || toks[j].Text == "an" || toks[j].Text == "any") {
+			j++
+		}
+		var out []string
+		for ; j < len(toks) && len(out) < maxLackedWords; j++ {
+			if toks[j].Kind == analysis.Word && analysis.IsStopword(toks[j].Text) {
+				break
+			}
+			out = append(out, toks[j].Term)
+		}
+		if len(out) > 0 {
+			return out
+		}
+	}
+	return nil
 }

@@ -927,9 +927,22 @@ func dropUnnamedRows(cands []candidate) []candidate {
 // that hold every quantity of the question (a number with its unit) the
 // best row holds: "which scenarios use the 3.5 m hub height" is answered
 // by each row with 3.5 m, wherever the table goes on. A bare number ("table
-// 5", "#3") picks no rows.
+// 5", "#3") picks no rows. A row that lacks what the question asks it to
+// lack (candidate.lacking) is answered with every other such row of its
+// table.
 func sameValueRows(q question, cands []candidate) []candidate {
 	best := cands[0]
+	if best.lacking {
+		// "which loss rows have no v5 default value": each row blank
+		// there, AC Wiring and Inverter.
+		var out []candidate
+		for _, c := range cands[1:] {
+			if c.lacking && c.docID == best.docID && c.header == best.header && len(out) < maxListedRows-1 {
+				out = append(out, c)
+			}
+		}
+		return out
+	}
 	var numbers []int
 	for i, t := range q.terms {
 		if t.exact && best.matched[i] == 1 && (statesTerm(q.stated, t.term) || q.everyRow && isNumber(t.term)) {
@@ -1041,4 +1054,41 @@ func onlyParticiple(q question, term, column string) bool {
 		found = true
 	}
 	return found
+}
+
+// lackedColumn returns the column of a table row's header that names what
+// the question asks a row not to have (question.lacks): the heading's last
+// word and at least half its words are among them ("Related V1 Derate" of
+// "no v1 derate", "Default value" of "no v5 default value"); -1 when none
+// does. The label column names no such thing.
+func lackedColumn(q question, heads []string) int {
+	if len(q.lacks) == 0 {
+		return -1
+	}
+	for j := 1; j < len(heads); j++ {
+		terms := analysis.Terms(heads[j])
+		if len(terms) == 0 || !slices.Contains(q.lacks, terms[len(terms)-1]) {
+			continue
+		}
+		found := 0
+		for _, t := range terms {
+			if slices.Contains(q.lacks, t) {
+				found++
+			}
+		}
+		if 2*found >= len(terms) {
+			return j
+		}
+	}
+	return -1
+}
+
+// blankCell reports whether a table cell says nothing: empty, a dash, "n/a"
+// or "none".
+func blankCell(cell string) bool {
+	switch strings.ToLower(strings.TrimSpace(cell)) {
+	case "", "-", "–", "—", "n/a", "na", "none":
+		return true
+	}
+	return false
 }

@@ -187,3 +187,35 @@ func droppedNegation(claimSeq string, claimToks []analysis.Token, evs []*evidenc
 	}
 	return ""
 }
+
+// maxLackingGap is how far after "which" the "no" of a question that asks
+// which thing lacks something may come.
+const maxLackingGap = 10
+
+// lackingVerbs say what a thing has, before the "no" of what it lacks.
+var lackingVerbs = map[string]bool{"has": true, "have": true, "had": true, "with": true, "get": true, "gets": true,
+	"show": true, "shows": true, "list": true, "lists": true, "give": true, "gives": true, "carry": true, "carries": true}
+
+// AsksLacking reports whether toks[i] is the "no" or "without" of a
+// question that asks which thing lacks something: "which loss category has
+// no related v1 derate", "which rows only have a v1 derate and no v5
+// default value", "which scenario is without a tracker". A "which" comes at
+// most maxLackingGap words before it, and "no" follows a verb of having
+// between them; "which article states that no restrictions apply" asks no
+// such thing.
+func AsksLacking(toks []analysis.Token, i int) bool {
+	if i < 0 || i >= len(toks) || toks[i].Text != "no" && toks[i].Text != "without" {
+		return false
+	}
+	which := -1
+	for j := i - 1; j >= max(0, i-maxLackingGap); j-- {
+		if toks[j].Text == "which" {
+			which = j
+			break
+		}
+	}
+	if which < 0 {
+		return false
+	}
+	return toks[i].Text == "without" || slices.ContainsFunc(toks[which+1:i], func(t analysis.Token) bool { return lackingVerbs[t.Text] })
+}

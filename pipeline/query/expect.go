@@ -155,6 +155,11 @@ func expectation(text string, technical bool) guard.Expectation {
 		// name answers; "albedo" says which, it is not asked for.
 		exp.Thing, exp.Dims, exp.Cues, exp.NeedsValue = true, nil, nil, false
 	}
+	if asksLacking(toks) {
+		// "which v5 loss category has no related v1 derate": the row
+		// that lacks it answers by its name; "loss" asks for no value.
+		exp.Thing, exp.Dims, exp.Cues, exp.NeedsValue = true, nil, nil, false
+	}
 	if slices.ContainsFunc(toks, func(t analysis.Token) bool { return t.Text == "legend" }) {
 		// "ixxo in the module db legend - current at what voltage": a
 		// legend says in words what a heading is; its "(A)" is the
@@ -673,6 +678,17 @@ func asksWhich(toks []analysis.Token) bool {
 			return false
 		}
 		return !namesValue(toks[j:])
+	}
+	return false
+}
+
+// asksLacking reports whether the question asks which thing has no
+// something (see guard.AsksLacking).
+func asksLacking(toks []analysis.Token) bool {
+	for i := range toks {
+		if guard.AsksLacking(toks, i) {
+			return true
+		}
 	}
 	return false
 }

@@ -199,6 +199,8 @@ func TestAnalyse(t *testing.T) {
 			technical: true, text: "which two irradiance values does pvwatts output", dims: []guard.Dimension{guard.DimIrradiance}},
 		{name: "equal to what asks what it equals", in: "2-axis tracking - the surface tilt gets set equal to what each hour",
 			technical: true, text: "2-axis tracking - the surface tilt gets set equal to what each hour"},
+		{name: "which thing has no value asks for the thing", in: "which v5 loss category has no related v1 derate",
+			technical: true, text: "which v5 loss category has no related v1 derate"},
 		{name: "based on asks what it follows", in: "1-axis without backtracking - what does v5 base the self-shading loss on",
 			technical: true, text: "1-axis without backtracking - what does v5 base the self-shading loss on"},
 		{name: "a version is no model whose maker a cue names", in: "annual energy v5 vs v1",
