@@ -1722,6 +1722,12 @@ func (e *Extractive) score(q question, u unit, terms map[string]bool, ctx unitCo
 			// is the Sandia list's "PVI 15 kW".
 			c.matched[i] = 1
 			own, named = true, true
+		case q.namesDate && dateWords[t.term] && holdsYear(q, toks):
+			// "nepa year": "the National Environmental Policy Act of
+			// 1969" gives the year without saying the word. ("In what
+			// year did …" asks a whole question, which the year alone
+			// does not answer.)
+			c.matched[i] = 1
 		case cited[t.term] || t.exact && hasParts(cited, t.term):
 			// "which nrel report": the entry the unit cites is quoted
 			// with it and says what the unit does not.

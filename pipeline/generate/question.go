@@ -184,6 +184,9 @@ type question struct {
 	// a table row whose cell in the column they name is empty answers it
 	// (see lackedColumn).
 	lacks []string
+	// namesDate is set for a question that asks for a date by naming it,
+	// without a question word ("nepa year"): a year answers for the word.
+	namesDate bool
 	// why is set for a question that asks why ("why'd they pull the v1
 	// correction"): a sentence that gives a reason answers it.
 	why bool
@@ -314,6 +317,7 @@ func parseQuestion(text, category, complexity string, expect guard.Expectation) 
 		q.words["stands"] || q.words["definition"] || q.words["define"] || q.words["meaning"] || q.words["represent"] ||
 		q.words["represents"] || q.words["legend"]
 	q.want, q.mustNumber = expectedAnswer(toks)
+	q.namesDate = q.want == dateAnswer && !slices.ContainsFunc(toks, func(t analysis.Token) bool { return whWords[t.Text] })
 	q.asksChange = slices.ContainsFunc(toks, func(t analysis.Token) bool { return changeAsked[t.Term] || changeAsked[t.Text] })
 	q.counts = q.mustNumber
 	q.subject = askedSubject(toks)
@@ -1128,10 +1132,10 @@ func givesReason(q question, text string, toks []analysis.Token) bool {
 const maxLackedWords = 4
 
 // lackedTerms returns, for a question that asks which thing has no
-// something (see guard.AsksLacking), the terms of the words after "no" or "without" (and an
-// article) up to the next function word, at most maxLackedWords: "which
-// loss category has no related v1 derate at all" lacks "related v1
-// derate". What the question sets aside lacks nothing.
+// something (see guard.AsksLacking), the terms of the words after "no" or
+// "without" (and an article) up to the next function word, at most
+// maxLackedWords: "which loss category has no related v1 derate at all"
+// lacks "related v1 derate". What the question sets aside lacks nothing.
 func lackedTerms(toks []analysis.Token, aside map[int]bool) []string {
 	for i := range toks {
 		if aside[i] || !guard.AsksLacking(toks, i) {
@@ -1153,4 +1157,15 @@ func lackedTerms(toks []analysis.Token, aside map[int]bool) []string {
 		}
 	}
 	return nil
+}
+
+// dateWords are the terms of words that name a date.
+var dateWords = analysis.TermSet("year yr date")
+
+// holdsYear reports whether a unit's tokens hold a year the question does
+// not state itself.
+func holdsYear(q question, toks []analysis.Token) bool {
+	return slices.ContainsFunc(toks, func(t analysis.Token) bool {
+		return t.Kind == analysis.Number && isYear(t.Text) && !q.numbers[t.Text]
+	})
 }
