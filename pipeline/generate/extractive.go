@@ -1909,8 +1909,9 @@ func (e *Extractive) score(q question, u unit, terms map[string]bool, ctx unitCo
 	}
 	c.quote, c.typed = e.quoteText(q, c)
 	lacking := false // the row is the one whose cell the question asks to be blank
-	if heads, cells := splitCells(u.header), splitCells(u.text); u.kind == kindRow && len(heads) == len(cells) {
-		if j := lackedColumn(q, heads); j > 0 {
+	if len(q.lacks) > 0 && u.kind == kindRow {
+		heads, cells := splitCells(u.header), splitCells(u.text)
+		if j := lackedColumn(q, heads); j > 0 && len(heads) == len(cells) {
 			// "which loss category has no related v1 derate": the row
 			// whose cell in that column is blank ("Light-induced
 			// degradation | 1.5 % | –"), quoted with it; a row with a
