@@ -129,6 +129,9 @@ func match(query string, e Entry) float64 {
 	if len(q) >= 4 && strings.Contains(num, q) {
 		return 0.9
 	}
+	if !numbersAgree(query, e) {
+		return 0
+	}
 	qWords := words(query)
 	text := words(e.Title + " " + e.Number)
 	have := map[string]bool{}
@@ -149,6 +152,36 @@ func match(query string, e Entry) float64 {
 	return 0.85 * max(coverage, sim)
 }
 
+// numbersAgree reports whether every number the query names is one the
+// document carries in its number, title or date: "PVWatts Version 1
+// (NREL/TP-6A20-60272)" names another document than "PVWatts Version 5
+// Manual", however many title words they share. The value after "rev" or
+// "revision" asks which revision, so it is not part of the name.
+func numbersAgree(query string, e Entry) bool {
+	have := map[string]bool{}
+	for _, w := range fields(e.Title + " " + e.Number + " " + e.Date) {
+		have[w] = true
+	}
+	q := fields(query)
+	for i, w := range q {
+		if !strings.ContainsFunc(w, unicode.IsDigit) || have[w] {
+			continue
+		}
+		if i > 0 && (q[i-1] == "rev" || q[i-1] == "revision") {
+			continue
+		}
+		return false
+	}
+	return true
+}
+
+// fields splits s into lower-case runs of letters and digits.
+func fields(s string) []string {
+	return strings.FieldsFunc(strings.ToLower(s), func(r rune) bool {
+		return !unicode.IsLetter(r) && !unicode.IsDigit(r)
+	})
+}
+
 // compact lower-cases and keeps letters and digits only, so "277 007 D-C"
 // and "277-007-d-c" compare equal.
 func compact(s string) string {
@@ -163,9 +196,7 @@ func compact(s string) string {
 
 func words(s string) []string {
 	var out []string
-	for _, w := range strings.FieldsFunc(strings.ToLower(s), func(r rune) bool {
-		return !unicode.IsLetter(r) && !unicode.IsDigit(r)
-	}) {
+	for _, w := range fields(s) {
 		if len(w) > 1 && !ignorable[w] {
 			out = append(out, w)
 		}

@@ -34,6 +34,9 @@ func TestLookup(t *testing.T) {
 		{"title words", "pvwatts manual", []string{"NREL-TP-6A20-62641"}},
 		{"title with a typo", "trenchs crosing layout", []string{"277-007-D-C-40327"}},
 		{"no match", "concrete mix design", nil},
+		{"another version of a title", "PVWatts Version 1 manual", nil},
+		{"another number beside title words", "pvwatts manual NREL/TP-6A20-60272", nil},
+		{"title words and the revision asked", "trenches crossing layout rev 4", []string{"277-007-D-C-40327"}},
 		{"everything", "", []string{"277-007-D-C-40327", "CEC-INVERTERS", "NREL-TP-6A20-62641"}},
 	}
 	for _, tc := range tests {
