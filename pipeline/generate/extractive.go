@@ -933,8 +933,9 @@ func nameRow(q question, u unit, aside func(term string) bool) (rowName, bool) {
 	name := strings.Join(nameWords(fields), " ")
 	terms := analysis.TermSet(name)
 	values := guard.Values(name)
-	n := rowName{doc: u.docID, label: strings.TrimSpace(label), other: namesOtherQuantity(q.stated, values) || namesOtherBin(q.bins, name),
-		states: statesQuantityOf(q.stated, values)}
+	stated := slices.Concat(q.stated, bareVoltage(q, name, values))
+	n := rowName{doc: u.docID, label: strings.TrimSpace(label), other: namesOtherQuantity(stated, values) || namesOtherBin(q.bins, name),
+		states: statesQuantityOf(stated, values)}
 	for t := range q.excluded {
 		n.aside = n.aside || terms[t] && aside(t)
 	}
@@ -965,6 +966,29 @@ func nameRow(q question, u unit, aside func(term string) bool) (rowName, bool) {
 		}
 	}
 	return n, true
+}
+
+// bareVoltage returns the question's bare numbers read as voltages when
+// a row's name states a voltage of as many digits and the question states
+// none: "solectria pvi85kw on 277" asks about a 277 V variant, which the
+// rows named "PVI85kW-240 240V" and "PVI85kW-480 480V" are not. A number
+// the name holds is part of it ("blueplanet 875 tl3"), not a voltage.
+func bareVoltage(q question, name string, named []guard.Value) []guard.Value {
+	if slices.ContainsFunc(q.stated, func(v guard.Value) bool { return v.Dim == guard.DimVoltage }) {
+		return nil
+	}
+	var out []guard.Value
+	for _, v := range named {
+		if v.Dim != guard.DimVoltage {
+			continue
+		}
+		for _, n := range q.bare {
+			if len(n) == len(v.Num) && (n == v.Num || !strings.Contains(name, n)) {
+				out = append(out, guard.Value{Text: n, Num: n, Unit: v.Unit, Dim: v.Dim})
+			}
+		}
+	}
+	return out
 }
 
 // nameWords returns the values of a row's cells of words, which name it:

@@ -438,6 +438,10 @@ func TestExtractiveReadsTheQuestion(t *testing.T) {
 	pitch := store.Chunk{ID: "iea/1/3", DocID: "iea", DocNumber: "IEA-PVPS-T13-BIFI", Page: 2, Section: "Scenarios",
 		Text: "A GCR of 0.4 for the Trina Vertex module (length = 2.384m) corresponds to a row-to-row spacing or pitch of 5.96m. " +
 			"For a GCR of 0.25 the pitch is 9.536m."}
+	solectria := []store.Chunk{ // the voltage variants of one model
+		sheetRow("CEC-INVERTERS", "CEC_Inverters", 1719, "Name: Solectria Renewables: PVI85kW-240 240V [CEC 2013]; Vac (V): 240; Idcmax (A): 299; Mppt_low (V): 300"),
+		sheetRow("CEC-INVERTERS", "CEC_Inverters", 1720, "Name: Solectria Renewables: PVI85kW-480 480V [CEC 2013]; Vac (V): 480; Idcmax (A): 285; Mppt_low (V): 312"),
+	}
 	solfocus := []store.Chunk{
 		sheetRow("SANDIA-MODULE-DB", "Data", 1193, "Model: SolFocus SF-1100S-CPV-28 (330); Vintage: 2010; Isco: 8.050570596"),
 		sheetRow("SANDIA-MODULE-DB", "Data", 1192, "Model: SolFocus SF-1100S-CPV-28 (315); Vintage: 2010; Isco: 8.165578747")}
@@ -612,6 +616,12 @@ func TestExtractiveReadsTheQuestion(t *testing.T) {
 		{name: "the row named for the quantity asked", question: "gtib-480-100 600 vdc version vdco",
 			category: "technical_value", chunks: gtib,
 			want: "Name: Princeton Power Systems: GTIB-480-100 (600 VDC) 480V [CEC 2010]; Vdco (V): 489.4402778 [S1]."},
+		{name: "a bare number beside a model named for its voltages is the voltage asked", question: "solectria pvi85kw on 277 - idcmax",
+			category: "technical_value", chunks: solectria,
+			want: generate.NotFoundText},
+		{name: "the voltage variant asked by a bare number", question: "solectria pvi85kw on 480 - idcmax",
+			category: "technical_value", chunks: solectria,
+			want: "Name: Solectria Renewables: PVI85kW-480 480V [CEC 2013]; Idcmax (A): 285 [S2]."},
 		{name: "a sentence holding no word of the question is not its answer", question: "iea task 13 bifacial tracker simulation scenarios: dc power reported from which strings",
 			category: "technical_value", chunks: []store.Chunk{{ID: "iea/1/2", DocID: "iea", DocNumber: "IEA-PVPS-T13-BIFI", Page: 2,
 				Title: "IEA PVPS Task 13 bifacial tracker simulation", Section: "Scenarios",

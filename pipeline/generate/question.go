@@ -211,6 +211,11 @@ type question struct {
 	// refs are the numbers of the references the question names ("ref
 	// 17"): their entries may answer it (see namedEntries).
 	refs []string
+	// bare are the whole numbers the question writes without a unit
+	// ("solectria pvi85kw on 277"): beside a model whose rows are named
+	// for their voltages (240V, 480V), a number of as many digits names
+	// the voltage variant asked for (see bareVoltage).
+	bare []string
 	// bins are the bare numbers the question puts in brackets after a
 	// model name, as databases name a model's power bin or variant
 	// ("solfocus sf-1100s (345)"): a row named for another is another
@@ -372,9 +377,17 @@ func parseQuestion(text, category, complexity string, expect guard.Expectation) 
 		// Each case is a part of the answer.
 		q.complex = true
 	}
+	unitless := map[int]bool{}
 	for _, v := range guard.Values(kept) {
 		if v.Unit != "" {
 			q.stated = append(q.stated, v)
+		} else if v.Text == v.Num {
+			unitless[v.Start] = true
+		}
+	}
+	for _, t := range analysis.Tokens(kept) {
+		if t.Kind == analysis.Number && unitless[t.Start] && strings.Trim(t.Text, "0123456789") == "" {
+			q.bare = append(q.bare, t.Text)
 		}
 	}
 	q.bins = bracketedNumbers(kept)

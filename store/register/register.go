@@ -6,6 +6,8 @@ package register
 import (
 	"context"
 	"fmt"
+	"regexp"
+	"slices"
 	"sort"
 	"strings"
 	"time"
@@ -153,7 +155,8 @@ func match(query string, e Entry) float64 {
 }
 
 // numbersAgree reports whether every number the query names is one the
-// document carries in its number, title or date: "PVWatts Version 1
+// document carries in its number, title or date, alone or as the digits of
+// a code: "PVWatts Version 1
 // (NREL/TP-6A20-60272)" names another document than "PVWatts Version 5
 // Manual", however many title words they share. The value after "rev" or
 // "revision" asks which revision, so it is not part of the name.
@@ -161,10 +164,14 @@ func numbersAgree(query string, e Entry) bool {
 	have := map[string]bool{}
 	for _, w := range fields(e.Title + " " + e.Number + " " + e.Date) {
 		have[w] = true
+		for _, run := range digitRun.FindAllString(w, -1) {
+			have[run] = true // "Task 13" names the "T13" document
+		}
 	}
 	q := fields(query)
 	for i, w := range q {
-		if !strings.ContainsFunc(w, unicode.IsDigit) || have[w] {
+		runs := digitRun.FindAllString(w, -1)
+		if len(runs) == 0 || have[w] || !slices.ContainsFunc(runs, func(r string) bool { return !have[r] }) {
 			continue
 		}
 		if i > 0 && (q[i-1] == "rev" || q[i-1] == "revision") {
@@ -174,6 +181,8 @@ func numbersAgree(query string, e Entry) bool {
 	}
 	return true
 }
+
+var digitRun = regexp.MustCompile(`[0-9]+`)
 
 // fields splits s into lower-case runs of letters and digits.
 func fields(s string) []string {
