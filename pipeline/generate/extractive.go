@@ -936,6 +936,10 @@ func nameRow(q question, u unit, aside func(term string) bool) (rowName, bool) {
 	stated := slices.Concat(q.stated, bareVoltage(q, name, values))
 	n := rowName{doc: u.docID, label: strings.TrimSpace(label), other: namesOtherQuantity(stated, values) || namesOtherBin(q.bins, name),
 		states: statesQuantityOf(stated, values)}
+	if n.other && codeNamesVoltage(voltagesOf(stated), name) {
+		// "GVFX3524 120V" is the 24 V model: its number says so.
+		n.other, n.states = namesOtherBin(q.bins, name), true
+	}
 	for t := range q.excluded {
 		n.aside = n.aside || terms[t] && aside(t)
 	}
@@ -1858,7 +1862,7 @@ func (e *Extractive) score(q question, u unit, terms map[string]bool, ctx unitCo
 		// series' model of the same number.
 		return candidate{}, false
 	}
-	if u.kind == kindRecord && len(q.makers) > 0 && !slices.ContainsFunc(q.makers, func(w string) bool { return terms[w] }) {
+	if u.kind == kindRecord && len(q.makers) > 0 && !slices.ContainsFunc(q.makers, func(w string) bool { return terms[w] || misspeltIn(w, terms) }) {
 		// "delta si 3000-us weight": a Growatt 3000-US row holds the
 		// number, not the maker.
 		return candidate{}, false
@@ -2146,29 +2150,88 @@ func voltageColumn(fields []string, term string) bool {
 // number: "ts-s3000 vdcmax 208v vs 240v" asks about both variants, each
 // row states one.
 func otherVoltage(stated []guard.Value, row string) bool {
-	var asked []string
-	for _, v := range stated {
-		if v.Dim == guard.DimVoltage {
-			asked = append(asked, v.Num)
-		}
-	}
+	asked := voltagesOf(stated)
 	if len(asked) == 0 || slices.ContainsFunc(guard.Values(row), func(w guard.Value) bool { return slices.Contains(asked, w.Num) }) {
 		return false
 	}
-	// "photowatt pw6-230-24 (the 24v one)": the model number's last part
-	// names the voltage the row's values are not.
 	name, _, _ := strings.Cut(row, ";")
+	return !codeNamesVoltage(asked, name)
+}
+
+// voltagesOf returns the numbers of the voltages among stated.
+func voltagesOf(stated []guard.Value) []string {
+	var out []string
+	for _, v := range stated {
+		if v.Dim == guard.DimVoltage {
+			out = append(out, v.Num)
+		}
+	}
+	return out
+}
+
+// codeNamesVoltage reports whether a model number in name names one of
+// the asked voltages by its last part ("photowatt pw6-230-24 (the 24v
+// one)") or its last digits ("outback gvfx3524 (the 24v one)"), as
+// battery-based models are named for their battery's voltage.
+func codeNamesVoltage(asked []string, name string) bool {
 	for _, t := range analysis.Tokens(name) {
 		if t.Kind != analysis.Identifier {
 			continue
 		}
 		for _, end := range analysis.Ends(t.Text) {
 			if slices.ContainsFunc(asked, func(n string) bool { return end == n || end == n+"v" }) {
-				return false
+				return true
 			}
 		}
+		if digits := trailingDigits(t.Text); slices.ContainsFunc(asked, func(n string) bool { return len(digits) > len(n) && strings.HasSuffix(digits, n) }) {
+			return true
+		}
 	}
-	return true
+	return false
+}
+
+// trailingDigits returns the digits an identifier ends with ("3524" of
+// "gvfx3524"), or "".
+func trailingDigits(ident string) string {
+	i := len(ident)
+	for i > 0 && ident[i-1] >= '0' && ident[i-1] <= '9' {
+		i--
+	}
+	return ident[i:]
+}
+
+// misspeltIn reports whether terms hold a word one letter away from a
+// maker's name of six letters or more, as a sheet may misspell it
+// ("Misubishi PV-MF120UE4N").
+func misspeltIn(maker string, terms map[string]bool) bool {
+	if len(maker) < 6 {
+		return false
+	}
+	for t := range terms {
+		if oneEdit(maker, t) {
+			return true
+		}
+	}
+	return false
+}
+
+// oneEdit reports whether b is a with one letter added, dropped or
+// changed.
+func oneEdit(a, b string) bool {
+	if len(a) < len(b) {
+		a, b = b, a
+	}
+	if len(a)-len(b) > 1 || a == b {
+		return false
+	}
+	i := 0
+	for i < len(b) && a[i] == b[i] {
+		i++
+	}
+	if len(a) == len(b) {
+		return a[i+1:] == b[i+1:]
+	}
+	return a[i+1:] == b[i:]
 }
 
 // wordField reports whether a spreadsheet row's quote holds a field the

@@ -622,6 +622,15 @@ func TestExtractiveReadsTheQuestion(t *testing.T) {
 		{name: "the voltage variant asked by a bare number", question: "solectria pvi85kw on 480 - idcmax",
 			category: "technical_value", chunks: solectria,
 			want: "Name: Solectria Renewables: PVI85kW-480 480V [CEC 2013]; Idcmax (A): 285 [S2]."},
+		{name: "a model number's last digits name the voltage asked", question: "outback power systems gvfx3524 (the 24v one) vdco",
+			category: "technical_value", chunks: []store.Chunk{
+				sheetRow("CEC-INVERTERS", "CEC_Inverters", 1008, "Name: OutBack Power Systems: GVFX3524 120V [CEC 2014]; Vac (V): 120; Vdco (V): 24.041"),
+				sheetRow("CEC-INVERTERS", "CEC_Inverters", 1010, "Name: OutBack Power Systems: GVFX3648 120V [CEC 2005]; Vac (V): 120; Vdco (V): 48.3")},
+			want: "Name: OutBack Power Systems: GVFX3524 120V [CEC 2014]; Vdco (V): 24.041 [S1]."},
+		{name: "a maker the sheet misspells", question: "mitsubishi pv-mf120ue4n model isco",
+			category: "technical_value", chunks: []store.Chunk{
+				sheetRow("SANDIA-MODULE-DB", "Data", 184, "Model: Misubishi PV-MF120UE4N; Vintage: 2008 (E); Isco: 7.75")},
+			want: "Model: Misubishi PV-MF120UE4N; Isco: 7.75 [S1]."},
 		{name: "a sentence holding no word of the question is not its answer", question: "iea task 13 bifacial tracker simulation scenarios: dc power reported from which strings",
 			category: "technical_value", chunks: []store.Chunk{{ID: "iea/1/2", DocID: "iea", DocNumber: "IEA-PVPS-T13-BIFI", Page: 2,
 				Title: "IEA PVPS Task 13 bifacial tracker simulation", Section: "Scenarios",

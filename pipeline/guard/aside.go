@@ -1,6 +1,7 @@
 package guard
 
 import (
+	"slices"
 	"strings"
 	"unicode"
 
@@ -53,7 +54,10 @@ func SetAside(text string, toks []analysis.Token) map[int]bool {
 		// one that ends the question ends plainly.
 		delimited := strings.ContainsAny(gap(i), "(,;")
 		switch t := toks[i].Text; {
-		case t == "not" && i+1 < len(toks) && (articles[toks[i+1].Text] || strings.ContainsAny(gap(i), "(,;")):
+		case t == "not" && i+1 < len(toks) && (articles[toks[i+1].Text] || strings.ContainsAny(gap(i), "(,;") ||
+			otherEnding(toks, i+1)):
+			// "pw1650-12 (the 12v one not -24)": a model number's other
+			// ending names the variant set aside.
 			start = i + 1
 		case t == "without" && i+1 < len(toks) && articles[toks[i+1].Text] && !(i >= 2 && toks[i-1].Text == "or" && toks[i-2].Text == "with"):
 			// "the sc 500he-us without the transformer" sets one thing
@@ -186,3 +190,16 @@ var articles = map[string]bool{"the": true, "a": true, "an": true, "one": true}
 // no.
 var questionWords = map[string]bool{"what": true, "which": true, "who": true, "whom": true, "whose": true,
 	"when": true, "where": true, "why": true, "how": true}
+
+// otherEnding reports whether toks[i] is a hyphen and a whole number
+// ("-24") in a question naming a model number with a hyphen: another
+// ending of it, which names another variant.
+func otherEnding(toks []analysis.Token, i int) bool {
+	t := toks[i].Text
+	if len(t) < 2 || t[0] != '-' || strings.Trim(t[1:], "0123456789") != "" {
+		return false
+	}
+	return slices.ContainsFunc(toks, func(u analysis.Token) bool {
+		return u.Kind == analysis.Identifier && strings.Contains(u.Text, "-")
+	})
+}

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"regexp"
+	"slices"
 	"strings"
 	"unicode/utf8"
 
@@ -94,6 +95,15 @@ func KeyTerms(question string) []KeyTerm {
 				add(KeyTerm{Text: question[t.Start:t.End], Term: t.Term, Kind: analysis.Word})
 			}
 			i = next - 1
+		}
+	}
+	for i, k := range out {
+		if k.Kind == analysis.Identifier && slices.ContainsFunc(out, func(o KeyTerm) bool {
+			return o.Kind == analysis.Identifier && len(o.Term) > len(k.Term) && strings.HasSuffix(o.Term, k.Term)
+		}) {
+			// "sanyo hip-186da3 (da3, not the da1)": the end of a model
+			// number the question names says it again.
+			out[i].Required = false
 		}
 	}
 	return out

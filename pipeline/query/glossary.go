@@ -207,8 +207,20 @@ func namesModel(text string, toks []analysis.Token) bool {
 				return true
 			}
 		}
+		if t.Kind == analysis.Word && i+2 < len(toks) && toks[i+1].Kind == analysis.Word && rated(text, toks[i+2]) &&
+			!isEnglishWord(t.Text) && !analysis.IsStopword(t.Text) && !isShorthand(t.Text) && !analysis.IsStopword(toks[i+1].Text) {
+			// "satcon equinox 1mw": a maker, a series and its rating.
+			return true
+		}
 	}
 	return false
+}
+
+// rated reports whether t is a power written with its unit ("1mw",
+// "500 kw"), as a series names its models by their rating.
+func rated(text string, t analysis.Token) bool {
+	vs := guard.Values(text[t.Start:])
+	return len(vs) > 0 && vs[0].Start == 0 && vs[0].Dim == guard.DimPower
 }
 
 // isoDate is a date written year-month-day: "2022-06-15".
