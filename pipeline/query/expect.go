@@ -100,6 +100,11 @@ func expectation(text string, technical bool) guard.Expectation {
 		// kind the cue names; the question asks which, not for a value.
 		exp.Dims, exp.Cues = nil, nil
 	}
+	if at >= 0 && perChoice(toks) {
+		// "series_cells in the module db - per module or per
+		// cell-string": what the number counts is asked, not the number.
+		exp.Dims, exp.Cues = nil, nil
+	}
 	if at >= 0 && changeOf(toks, at) && !slices.Contains(exp.Dims, guard.DimPercent) {
 		// "increase in annual energy": the change is as often stated
 		// as a percentage ("8 % more annual energy").
@@ -655,6 +660,17 @@ func choice(toks []analysis.Token, at int, cue []string) bool {
 			}
 		}
 		return false
+	}
+	return false
+}
+
+// perChoice reports whether the question offers two bases to choose
+// from: "per module or per cell-string".
+func perChoice(toks []analysis.Token) bool {
+	for k := 2; k+1 < len(toks); k++ {
+		if toks[k].Text == "or" && toks[k+1].Text == "per" && slices.ContainsFunc(toks[max(0, k-3):k], func(t analysis.Token) bool { return t.Text == "per" }) {
+			return true
+		}
 	}
 	return false
 }

@@ -298,6 +298,8 @@ func TestAnalyse(t *testing.T) {
 			text: "default system 4kw ac rating", dims: []guard.Dimension{guard.DimPower}},
 		{name: "a cell count asks for a count", in: "sanyo hip-186da3 cell count",
 			text: "sanyo hip-186da3 Series Cells", dims: []guard.Dimension{guard.DimCount}},
+		{name: "a choice of bases asks which, not how many", in: "series cells in the module db - per module or per cell-string",
+			text: "series cells in the module database - per module or per cell-string"},
 		{name: "numbers in three parts name a model", in: "ig plus v 10.0-3-208 delta night tare",
 			text: "ig plus v 10.0-3-208 delta Pnt", dims: []guard.Dimension{guard.DimPower}},
 		{name: "a date in three parts names no model", in: "night tare on 2022-06-15",
