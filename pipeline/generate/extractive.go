@@ -419,6 +419,11 @@ func (e *Extractive) candidates(q question, chunks, before []store.Chunk) ([]can
 		// say it.
 		cands = slices.DeleteFunc(cands, func(c candidate) bool { return c.entry && !holdsCode(c.text) })
 	}
+	if q.pages {
+		// "page numbers in the proceedings": neither an entry that gives
+		// none nor a sentence citing the work says them.
+		cands = slices.DeleteFunc(cands, func(c candidate) bool { return !statesPages(c.text) })
+	}
 	cands = dropUnnamedRows(cands)
 	cands = dropOddRecords(q, cands, units, unitTerms)
 	cands = dropSiblingRecords(q, cands, units, numbers)
@@ -450,6 +455,42 @@ func (e *Extractive) candidates(q question, chunks, before []store.Chunk) ([]can
 	sortByScore(cands)
 	return cands, total
 }
+
+// asksContact reports whether the question asks for a web address or a
+// number to call, fax or write to.
+func asksContact(q question) bool {
+	switch q.expect.Format {
+	case guard.FormatURL, guard.FormatPhone, guard.FormatFax, guard.FormatTDD, guard.FormatEmail:
+		return true
+	}
+	return false
+}
+
+// statesPages reports whether a reference entry gives pages: "pp. 12",
+// "271-289", not the dates of a conference ("June 15-21, 2000") or the
+// end of a report number ("CP-560-30941").
+func statesPages(text string) bool {
+	if pagesMark.MatchString(text) {
+		return true
+	}
+	for _, m := range numberSpan.FindAllStringIndex(text, -1) {
+		if m[0] > 0 && strings.ContainsRune("-/", rune(text[m[0]-1])) {
+			continue // the end of a report number: "CP-560-30941"
+		}
+		before := strings.Fields(strings.ToLower(text[:m[0]]))
+		if len(before) == 0 || !monthNames[strings.TrimRight(before[len(before)-1], ".,")] {
+			return true
+		}
+	}
+	return false
+}
+
+var (
+	// pagesMark is a page or pages written out.
+	pagesMark = regexp.MustCompile(`(?i)\b(?:pp?\.\s*\d|pages?\s+\d)`)
+	// numberSpan is a span of whole numbers: "271-289", "15–21".
+	numberSpan = regexp.MustCompile(`\b\d+\s*[-–]\s*\d+\b`)
+)
 
 // sourceWords name the kind of document a question looks in.
 var sourceWords = analysis.TermSet("list sheet spreadsheet library csv xlsx")
@@ -2072,9 +2113,10 @@ func (e *Extractive) score(q question, u unit, terms map[string]bool, ctx unitCo
 		// equation the text cannot quote: alone it says nothing.
 		score *= introductionPenalty
 	}
-	if u.kind == kindSentence && q.expect.Format != guard.FormatURL && !q.words["where"] && pointsElsewhere(u.text) {
+	if u.kind == kindSentence && !asksContact(q) && !q.words["where"] && pointsElsewhere(u.text) {
 		// "For more information on C&D wastes, go to www.epa.gov/…"
-		// names no building material the question asks for.
+		// names no building material the question asks for; it is
+		// the answer to one that asks where to call or look.
 		score *= pointerPenalty
 	}
 	if u.kind == kindSentence && (definesSubject(q.subject, toks) || glossesSubject(q.subject, u.text, toks)) {

@@ -707,6 +707,13 @@ func TestExtractiveReadsTheQuestion(t *testing.T) {
 					"[15] Fuentes, M. K. (1987). A Simplified Thermal Model for Flat-Plate Photovoltaic Arrays. SAND85-0330.\n[16] California Energy Commission. (2013). CEC PV Calculator Version 4.0.")},
 			want: "PVWatts implements a thermal model to calculate the operating cell temperature using a heat transfer energy balance model developed by Fuentes [15] [S1]. " +
 				"[15] Fuentes, M. K. (1987). [S2] A Simplified Thermal Model for Flat-Plate Photovoltaic Arrays. [S2] SAND85-0330 [S2]."},
+		{name: "an entry that gives no pages does not say them", question: "ref 15 fuentes 1987 thermal model report - page numbers",
+			category: "general", chunks: []store.Chunk{
+				manualPage(30, 12, "9 Thermal Model",
+					"PVWatts implements a thermal model to calculate the operating cell temperature using a heat transfer energy balance model developed by Fuentes [15]."),
+				manualPage(62, 19, "References",
+					"[15] Fuentes, M. K. (1987). A Simplified Thermal Model for Flat-Plate Photovoltaic Arrays. SAND85-0330.\n[16] California Energy Commission. (2013). CEC PV Calculator Version 4.0.")},
+			want: generate.NotFoundText},
 		{name: "a reference entry counts nothing", question: "how many test arrays did fuentes use to validate the thermal model in SAND85-0330",
 			category: "technical_value", chunks: []store.Chunk{
 				manualPage(30, 12, "9 Thermal Model",

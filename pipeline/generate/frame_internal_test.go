@@ -895,3 +895,21 @@ func TestNumberCell(t *testing.T) {
 		}
 	}
 }
+
+func TestStatesPages(t *testing.T) {
+	tests := []struct {
+		entry string
+		want  bool
+	}{
+		{"Perez, R. (1990). Modeling daylight availability. Solar Energy 44:5, 271-289.", true},
+		{"Fuentes, M. (1987). A simplified thermal model. SAND85-0330, pp. 12.", true},
+		{"Marion, W.; Anderberg, M. (2000). PVWATTS. Proceedings of the ASES Solar Conference, June 15-21, 2000, Madison, Wisconsin", false},
+		{"User's Manual for TMY2. Accessed September 3, 2013.", false},
+		{"Marion, W. (2001). PVWATTS Version 2. CP-560-30941. Golden CO: NREL.", false},
+	}
+	for _, tc := range tests {
+		if got := statesPages(tc.entry); got != tc.want {
+			t.Errorf("statesPages(%q) = %v, want %v", tc.entry, got, tc.want)
+		}
+	}
+}

@@ -128,6 +128,10 @@ type question struct {
 	// ("report # of the tmy2 users manual"): an entry without a report
 	// number does not answer it.
 	entryNumber bool
+	// pages is set for a question that asks for a work's pages ("page
+	// numbers in the proceedings"): an entry that gives none does not
+	// say them (see statesPages).
+	pages bool
 	// negated is set for a question about what is not so ("when is an EIS
 	// not needed"): a sentence that denies nothing answers the opposite.
 	negated bool
@@ -426,6 +430,12 @@ func parseQuestion(text, category, complexity string, expect guard.Expectation) 
 		q.citesList = slices.ContainsFunc([]string{"cite", "cites", "cited", "bibliography"}, func(w string) bool { return q.words[w] }) ||
 			(q.words["reference"] || q.words["references"] || q.words["ref"] || q.words["refs"]) && q.words["list"]
 		q.entryNumber = q.words["number"] || q.words["no"] || q.words["num"] || q.words["nr"] || strings.Contains(text, "#")
+		q.pages = q.words["pages"] || q.words["pp"] || q.words["page"] && (q.words["numbers"] || q.words["range"])
+		if q.pages {
+			// "page numbers": the numbers asked are pages, not a
+			// report's number.
+			q.entryNumber = false
+		}
 	}
 	if q.polar = expect.Polar; q.polar {
 		q.want, q.mustNumber, q.counts = anyAnswer, false, false

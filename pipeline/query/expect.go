@@ -36,7 +36,7 @@ var strongCues = analysis.NewPhraseTable(map[string][]guard.Dimension{
 	"cable size": {guard.DimArea}, "conductor size": {guard.DimArea}, "cross section": {guard.DimArea},
 	"hub height": length, "row spacing": length, "row pitch": length,
 	"ground coverage ratio": ratio, "dc to ac ratio": ratio, "dc-to-ac ratio": ratio, "dc/ac ratio": ratio,
-	"unique id": {}, "air mass": {}, "how many": count, "number of": count, "quantity": count,
+	"unique id": {}, "air mass": {}, "author": {}, "authors": {}, "co-authors": {}, "how many": count, "number of": count, "quantity": count,
 	"cell count": count, "module count": count, "string count": count, "row count": count, "series cells": count, "cells in series": count, "how deep": length, "how wide": length, "how high": length, "how tall": length,
 	"how far": length, "how thick": length, "how long": {guard.DimLength, guard.DimTime},
 	"how hot": temperature, "how cold": temperature, "how warm": temperature, "how heavy": {guard.DimMass},
