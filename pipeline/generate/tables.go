@@ -160,6 +160,9 @@ func otherState(q question, u unit) bool {
 	}
 	own, other := false, false
 	for name, c := range usStates {
+		if q.excluded[name] && c == code {
+			return true // "OR Portland" for "portland me (not the oregon one)"
+		}
 		if q.excluded[name] || q.excluded[c] {
 			continue // "portland me (not the oregon one)"
 		}

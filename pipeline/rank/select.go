@@ -122,9 +122,11 @@ func scoreFactor(c *store.Chunk, hints classify.Hints) float64 {
 // same page and in the same section of the same document revision: the
 // chunker overlaps neighbours only within a section, so a table next to the
 // prose that introduces it is a passage of its own. Spreadsheet rows are
-// exempt: neighbouring rows are different records, not overlapping passages.
+// exempt: neighbouring rows are different records, not overlapping passages;
+// so are the rows of a table rebuilt from a PDF ("OR Portland | 11.6 % | …"),
+// whose neighbour holds the next rows, another place's.
 func adjacentToKept(kept []store.Hit, c store.Chunk) bool {
-	if c.Sheet != "" || c.Row > 0 {
+	if c.Sheet != "" || c.Row > 0 || tableRows(c.Text) {
 		return false
 	}
 	for _, h := range kept {
@@ -135,6 +137,19 @@ func adjacentToKept(kept []store.Hit, c store.Chunk) bool {
 		}
 	}
 	return false
+}
+
+// tableRows reports whether most lines of a text are table rows, their
+// cells set apart by " | ".
+func tableRows(text string) bool {
+	lines := strings.Split(strings.TrimSpace(text), "\n")
+	rows := 0
+	for _, l := range lines {
+		if strings.Contains(l, " | ") {
+			rows++
+		}
+	}
+	return 2*rows > len(lines)
 }
 
 // docTerm is a term of a document.

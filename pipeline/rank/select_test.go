@@ -151,9 +151,16 @@ func TestSelect(t *testing.T) {
 		},
 		{
 			name: "adjacent chunk kept when it holds a word of the query no kept chunk holds",
-			hits: hitsOf(page("p20i1", 20, 1, "Location | Fixed | 2 Axis\nAK Anchorage | 14.7 % | 9.6 %"),
-				page("p20i2", 20, 2, "WV Elkins | 10.7 % | 9.0 %"), page("p20i3", 20, 3, "WY Cheyenne | 8.8 % | 7.2 %")),
+			hits: hitsOf(page("p16i1", 16, 1, "Table 8 compares fixed and tracking systems."),
+				page("p16i2", 16, 2, "At Elkins the fixed system gains most."), page("p16i3", 16, 3, "Tracking systems gain less.")),
 			opts: SelectOptions{Query: "table 8 elkins fixed increase"},
+			want: []string{"p16i1", "p16i2"},
+		},
+		{
+			name: "the next rows of a table are kept though they add no word of the query",
+			hits: hitsOf(page("p20i1", 20, 1, "Location | Fixed | 2 Axis\nME Portland | 9.6 % | 6.9 %"),
+				page("p20i2", 20, 2, "Location | Fixed | 2 Axis\nOR Portland | 11.6 % | 9.9 %")),
+			opts: SelectOptions{Query: "portland oregon fixed increase"},
 			want: []string{"p20i1", "p20i2"},
 		},
 		{
