@@ -466,9 +466,9 @@ func asksContact(q question) bool {
 	return false
 }
 
-// statesPages reports whether a reference entry gives pages: "pp. 12",
-// "271-289", not the dates of a conference ("June 15-21, 2000") or the
-// end of a report number ("CP-560-30941").
+// statesPages reports whether a passage gives pages: "pp. 12", "271-289",
+// not the dates of a conference ("June 15-21, 2000") or the end of a
+// report number ("CP-560-30941").
 func statesPages(text string) bool {
 	if pagesMark.MatchString(text) {
 		return true

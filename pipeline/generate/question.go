@@ -129,8 +129,8 @@ type question struct {
 	// number does not answer it.
 	entryNumber bool
 	// pages is set for a question that asks for a work's pages ("page
-	// numbers in the proceedings"): an entry that gives none does not
-	// say them (see statesPages).
+	// numbers in the proceedings"): a passage that gives none, entry or
+	// sentence, does not say them (see statesPages).
 	pages bool
 	// negated is set for a question about what is not so ("when is an EIS
 	// not needed"): a sentence that denies nothing answers the opposite.

@@ -156,10 +156,12 @@ func match(query string, e Entry) float64 {
 
 // numbersAgree reports whether every number the query names is one the
 // document carries in its number, title or date, alone or as the digits of
-// a code: "PVWatts Version 1
-// (NREL/TP-6A20-60272)" names another document than "PVWatts Version 5
-// Manual", however many title words they share. The value after "rev" or
-// "revision" asks which revision, so it is not part of the name.
+// a code: "PVWatts Version 1 (NREL/TP-6A20-60272)" names another document
+// than "PVWatts Version 5 Manual", however many title words they share. A
+// mistyped number is therefore no match: a register answer about another
+// document is worse than none. The value after "rev" or "revision" asks
+// which revision, and an ordinal ("2nd") counts, so neither is part of the
+// name.
 func numbersAgree(query string, e Entry) bool {
 	have := map[string]bool{}
 	for _, w := range fields(e.Title + " " + e.Number + " " + e.Date) {
@@ -174,7 +176,7 @@ func numbersAgree(query string, e Entry) bool {
 		if len(runs) == 0 || have[w] || !slices.ContainsFunc(runs, func(r string) bool { return !have[r] }) {
 			continue
 		}
-		if i > 0 && (q[i-1] == "rev" || q[i-1] == "revision") {
+		if i > 0 && (q[i-1] == "rev" || q[i-1] == "revision") || ordinal.MatchString(w) {
 			continue
 		}
 		return false
@@ -182,7 +184,10 @@ func numbersAgree(query string, e Entry) bool {
 	return true
 }
 
-var digitRun = regexp.MustCompile(`[0-9]+`)
+var (
+	digitRun = regexp.MustCompile(`[0-9]+`)
+	ordinal  = regexp.MustCompile(`^[0-9]+(?:st|nd|rd|th)$`)
+)
 
 // fields splits s into lower-case runs of letters and digits.
 func fields(s string) []string {

@@ -38,6 +38,7 @@ func TestLookup(t *testing.T) {
 		{"another number beside title words", "pvwatts manual NREL/TP-6A20-60272", nil},
 		{"digits of a code in the number", "pvwatts manual, tp 6a 20", []string{"NREL-TP-6A20-62641"}},
 		{"title words and the revision asked", "trenches crossing layout rev 4", []string{"277-007-D-C-40327"}},
+		{"an ordinal is no number of the name", "the 2nd trenches crossing layout", []string{"277-007-D-C-40327"}},
 		{"everything", "", []string{"277-007-D-C-40327", "CEC-INVERTERS", "NREL-TP-6A20-62641"}},
 	}
 	for _, tc := range tests {
