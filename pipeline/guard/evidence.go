@@ -65,8 +65,9 @@ func newEvidence(c store.Chunk) *evidence {
 		ev.terms[t.Term] = struct{}{}
 		ev.codes[compact(t.Text)] = struct{}{}
 		ev.negated = ev.negated || isNegation(t.Text)
-		if i > 0 && t.Kind == analysis.Number {
-			// "Inverter 42" is also the code "inverter42".
+		if i > 0 && (t.Kind == analysis.Number || toks[i-1].Kind == analysis.Number && t.Kind == analysis.Word) {
+			// "Inverter 42" is also the code "inverter42", and a
+			// table's "2 Axis" column the "2-axis" a question names.
 			ev.codes[compact(toks[i-1].Text)+compact(t.Text)] = struct{}{}
 		}
 		if code := spacedSuffix(full, toks, i); code != "" {
