@@ -2242,7 +2242,7 @@ func trailingDigits(ident string) string {
 	return ident[i:]
 }
 
-// misspeltIn reports whether terms hold a word one letter away from a
+// misspeltIn reports whether terms hold a word one edit away from a
 // maker's name of six letters or more, as a sheet may misspell it
 // ("Misubishi PV-MF120UE4N").
 func misspeltIn(maker string, terms map[string]bool) bool {
@@ -2250,30 +2250,11 @@ func misspeltIn(maker string, terms map[string]bool) bool {
 		return false
 	}
 	for t := range terms {
-		if oneEdit(maker, t) {
+		if analysis.EditDistance(maker, t, 1) == 1 {
 			return true
 		}
 	}
 	return false
-}
-
-// oneEdit reports whether b is a with one letter added, dropped or
-// changed.
-func oneEdit(a, b string) bool {
-	if len(a) < len(b) {
-		a, b = b, a
-	}
-	if len(a)-len(b) > 1 || a == b {
-		return false
-	}
-	i := 0
-	for i < len(b) && a[i] == b[i] {
-		i++
-	}
-	if len(a) == len(b) {
-		return a[i+1:] == b[i+1:]
-	}
-	return a[i+1:] == b[i:]
 }
 
 // wordField reports whether a spreadsheet row's quote holds a field the

@@ -207,8 +207,8 @@ func namesModel(text string, toks []analysis.Token) bool {
 				return true
 			}
 		}
-		if t.Kind == analysis.Word && i+2 < len(toks) && toks[i+1].Kind == analysis.Word && rated(text, toks[i+2]) &&
-			!isEnglishWord(t.Text) && !analysis.IsStopword(t.Text) && !isShorthand(t.Text) && !analysis.IsStopword(toks[i+1].Text) {
+		if t.Kind == analysis.Word && i+2 < len(toks) && toks[i+1].Kind == analysis.Word && !isEnglishWord(t.Text) &&
+			!analysis.IsStopword(t.Text) && !isShorthand(t.Text) && !analysis.IsStopword(toks[i+1].Text) && rated(text, toks[i+2]) {
 			// "satcon equinox 1mw": a maker, a series and its rating.
 			return true
 		}

@@ -364,25 +364,6 @@ func TestSpellerCorrect(t *testing.T) {
 	}
 }
 
-func TestEditDistance(t *testing.T) {
-	tests := []struct {
-		a, b string
-		max  int
-		want int
-	}{
-		{"defualt", "default", 2, 1},
-		{"sytem", "system", 2, 1},
-		{"kitten", "sitting", 3, 3},
-		{"abc", "abcdef", 2, 3},
-		{"same", "same", 1, 0},
-	}
-	for _, tc := range tests {
-		if got := editDistance(tc.a, tc.b, tc.max); got != tc.want {
-			t.Errorf("editDistance(%q, %q, %d) = %d, want %d", tc.a, tc.b, tc.max, got, tc.want)
-		}
-	}
-}
-
 func TestQualifiersAndSiblings(t *testing.T) {
 	asked := guard.Qualifiers("What is the minimum trench depth for AC cables?")
 	if len(asked) != 2 {
