@@ -131,7 +131,9 @@ func reasonFor(f confidence.Features, sources int, qa query.Analysis) string {
 	if f["label"] == 1 {
 		parts = append(parts, "the table row is the one asked about")
 	}
-	if f["codes_whole"] == 1 {
+	if f["place"] == 1 {
+		parts = append(parts, "the place matches the row's")
+	} else if f["codes_whole"] == 1 {
 		parts = append(parts, "the model number matches exactly")
 	} else if f["codes"] == 1 {
 		parts = append(parts, "the model number matches only part of a longer one")

@@ -31,6 +31,8 @@ import (
 //     and the question names the row's label;
 //   - codes, codes_whole: the question names a model or drawing number,
 //     and the unit holds it whole rather than as part of a longer one;
+//     place: the unit is the row of the place the question names in a
+//     table by locations (see placeRow), which counts as a code too;
 //   - qualifiers: the question names a contrasting case and the unit (or
 //     its context) names it too;
 //   - consensus: the share of other good units that state one of the
@@ -96,6 +98,11 @@ func evidence(q question, picked, cands []candidate) map[string]float64 {
 	}
 	if best.label {
 		f["label"] = 1
+	}
+	if best.place {
+		// "yakima fixed": a place names its row of a table by locations
+		// as a model number names its record.
+		f["place"], f["codes"], f["codes_whole"] = 1, 1, 1
 	}
 	for _, t := range q.terms {
 		if !t.code {

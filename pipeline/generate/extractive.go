@@ -202,6 +202,9 @@ type candidate struct {
 	// typed is set when a table says the quoted cell is of the dimension
 	// asked for; label when the question names the row's label.
 	typed, label bool
+	// place is set for a table row of the place the question names, in
+	// every case it asks about (see placeRow).
+	place bool
 	// sense is the quote's similarity to the question, when embedded.
 	sense float64
 	// values are the values the quote states (guard.Values), read once.
@@ -1885,7 +1888,7 @@ func (e *Extractive) score(q question, u unit, terms map[string]bool, ctx unitCo
 		// gives its length.
 		return candidate{}, false
 	}
-	if u.kind == kindRow && (otherLabel(q, u) || otherState(q, u) || mixedLabel(q, u, ctx.labels[u.header])) {
+	if u.kind == kindRow && (otherLabel(q, u) || otherState(q, u) || mixedLabel(q, u, ctx.labels[u.header]) || otherSetting(q, terms, header)) {
 		// "table 8 denver co fixed": the row "CO Boulder" shares the
 		// state, and Denver is in no passage.
 		return candidate{}, false
@@ -2058,7 +2061,8 @@ func (e *Extractive) score(q question, u unit, terms map[string]bool, ctx unitCo
 		// ("Site Latitude" in a "degrees" column), number or not.
 		typeOK, unitOK = true, true
 	}
-	c.label, c.lacking = labelAsked(q, u) || lacking, lacking
+	c.place = placeRow(q, u, ctx)
+	c.label, c.lacking = labelAsked(q, u) || lacking || c.place, lacking
 	if c.label && !q.expect.WantsValue() {
 		// "default module type": the row the question names answers
 		// with its cell ("Standard"), a number or not; only a question

@@ -830,6 +830,8 @@ func TestExtractiveReadsTheQuestion(t *testing.T) {
 			category: "technical_value", chunks: []store.Chunk{table8West}, want: generate.NotFoundText},
 		{name: "no column for the combination of cases asked", question: "table 8 honolulu 2-axis premium",
 			category: "technical_value", chunks: []store.Chunk{table8}, want: generate.NotFoundText},
+		{name: "a row computed for another setting than the one asked", question: "table 8 cheyenne 1-axis at gcr 0.3, % over v1",
+			category: "technical_value", chunks: []store.Chunk{table8}, want: generate.NotFoundText},
 		{name: "a row of another maker is not the model asked about", question: "kaco blueplanet 5.0 tl1 277v paco",
 			category: "technical_value", chunks: []store.Chunk{
 				{ID: "cec/1/700", DocID: "cec", Sheet: "CEC_Inverters", Row: 700, Text: "Name: KACO new energy: blueplanet 5.0 TL1 240V [CEC 2019]; Vac (V): 240; Paco (W): 5000"},
@@ -1188,6 +1190,10 @@ func TestExtractiveReadsTheQuestion(t *testing.T) {
 // reads: what kind of unit answered, a value of the asked kind, a table
 // row, a question word no candidate holds.
 func TestExtractiveEvidence(t *testing.T) {
+	table8 := store.Chunk{ID: "nrel/1/60", DocID: "nrel", DocNumber: "NREL-TP-6A20-62641", Title: "PVWatts Version 5 Manual", Page: 20,
+		Section: "Table 8. Comparison with PVWatts V1 for selected TMY2 locations",
+		Text: "Location | Fixed | Fixed+Premium | 1 Axis | Backtracking | 2 Axis\nHI Honolulu | 8.7 % | 10.9 % | 3.0 % | 3.4 % | 7.8 %\n" +
+			"WY Cheyenne | 8.8 % | 9.2 % | 2.9 % | 3.4 % | 7.2 %"}
 	epcra := store.Chunk{ID: "epa/A/7", DocID: "epa", Page: 4, Section: "SOLID AND HAZARDOUS WASTES",
 		Text: "Each EPCRA hazardous chemical has an associated “reportable quantity.” If you spill or release more than this quantity at your construction site, you are required to report the spill."}
 	lead := store.Chunk{ID: "epa/A/6", DocID: "epa", Page: 3, Section: "SOLID AND HAZARDOUS WASTES",
@@ -1243,6 +1249,12 @@ func TestExtractiveEvidence(t *testing.T) {
 			category: "general", chunks: []store.Chunk{{ID: "vf/1/1", DocID: "vf", Page: 1,
 				Text: "The visible sky arc runs clockwise and the visible ground arc counterclockwise from the slanted surface."}},
 			want: map[string]float64{"polar": 0}},
+		{name: "a place names its row as a code does", question: "cheyenne fixed+premium increase v5 vs v1",
+			category: "technical_value", chunks: []store.Chunk{table8, pvwattsLosses},
+			want: map[string]float64{"structured": 1, "label": 1, "place": 1, "codes": 1, "codes_whole": 1}},
+		{name: "a place in a case its table never tells apart", question: "cheyenne fixed roof mount increase v5 vs v1",
+			category: "technical_value", chunks: []store.Chunk{table8, pvwattsLosses},
+			want: map[string]float64{"structured": 1, "place": 0, "codes": 0}},
 	}
 	g := generate.NewExtractive(generate.ExtractiveOptions{})
 	for _, tc := range tests {

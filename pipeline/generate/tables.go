@@ -68,7 +68,8 @@ func definesTerm(u unit) bool {
 
 // labelAsked reports whether the question names a table row's label (its
 // first cell): at least half its words, the first of them included ("tilt"
-// names "Tilt angle").
+// names "Tilt angle"). A place after a state's code is named by its own
+// words (see placeRow).
 func labelAsked(q question, u unit) bool {
 	var label string
 	switch {
@@ -176,6 +177,54 @@ func otherState(q question, u unit) bool {
 		}
 	}
 	return other && !own
+}
+
+// placeAsked reports whether the question names every word of the place a
+// table row's label gives after a state's postal code: "yakima" names "WA
+// Yakima", "des moines" "IA Des Moines" (otherState settles a question
+// that names another state).
+func placeAsked(q question, label string) bool {
+	place := statePlace(label)
+	return len(place) > 0 && !slices.ContainsFunc(place, func(w string) bool { return !q.has[w] })
+}
+
+// placeRow reports whether a table row answers for a place the question
+// names (placeAsked) in every case it asks about: the row, its header, its
+// passage or the passage's section (Table 8's "Comparison with Version 1
+// Results") name each contrasting case the question names
+// (guard.Qualifiers), or a sibling of it. "phoenix fixed roof mount" is
+// not answered for sure by the "AZ Phoenix" row of a table that never says
+// how its fixed arrays are mounted; a limit ("minimum") and a tool are
+// left to the other checks.
+func placeRow(q question, u unit, ctx unitContext) bool {
+	if u.kind != kindRow || u.header == "" || !placeAsked(q, splitCells(u.text)[0]) {
+		return false
+	}
+	named := slices.Concat(guard.Qualifiers(u.header+"\n"+u.text+"\n"+ctx.frame), ctx.cases)
+	return !slices.ContainsFunc(q.expect.Qualifiers, func(qual guard.Qualifier) bool {
+		return !guard.IsBound(qual) && !guard.IsScope(qual) && !guard.Mentions(named, qual) && !namesSibling(named, qual)
+	})
+}
+
+// otherSetting reports whether the question sets a quantity to a decimal
+// number ("1-axis at gcr 0.3") that a table row and its header do not
+// state: the row answers for the setting its table was computed with, not
+// the one asked about. Ticket numbers and table references are whole.
+func otherSetting(q question, terms, header map[string]bool) bool {
+	return slices.ContainsFunc(q.terms, func(t qterm) bool {
+		return t.exact && !t.code && !q.excluded[t.term] && strings.Contains(t.term, ".") && !terms[t.term] && !header[t.term]
+	})
+}
+
+// statePlace returns the terms of the place a table row's label names after
+// a state's postal code ("yakima" of "WA Yakima"), or nil when the label
+// does not open with one.
+func statePlace(label string) []string {
+	code, place, ok := strings.Cut(strings.TrimSpace(label), " ")
+	if !ok || code != strings.ToUpper(code) || !stateCodes[strings.ToLower(code)] {
+		return nil
+	}
+	return analysis.Terms(place)
 }
 
 // usStates are the US states by name, with their postal codes.
