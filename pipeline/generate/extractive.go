@@ -362,6 +362,10 @@ func (e *Extractive) candidates(q question, chunks, before []store.Chunk) ([]can
 	var asides []candidate // questions of the document that answer by their aside alone
 	noted := footnoteRows(q, units, chunks)
 	labels := tableLabels(units)
+	var legends map[string]map[string]string
+	if len(q.expect.Qualifiers) > 0 {
+		legends = columnLegends(units, chunks)
+	}
 	for i, u := range units {
 		answers := asideNone
 		if u.asks {
@@ -378,7 +382,8 @@ func (e *Extractive) candidates(q question, chunks, before []store.Chunk) ([]can
 			cases[u.chunk] = guard.Qualifiers(chunks[u.chunk].Text)
 		}
 		uc := unitContext{title: titles[u.chunk], section: sections[u.chunk],
-			frame: chunks[u.chunk].Section + "\n" + chunks[u.chunk].Title, cases: cases[u.chunk], headers: headers, labels: labels}
+			frame: chunks[u.chunk].Section + "\n" + chunks[u.chunk].Title, cases: cases[u.chunk], headers: headers, labels: labels,
+			legends: legends[chunks[u.chunk].DocID]}
 		if q.expect.Source {
 			uc.entries = citedEntries(u, chunks, entries)
 		}
@@ -1666,6 +1671,10 @@ type unitContext struct {
 	// labels holds the label words of every row of each table header
 	// among the passages (see mixedLabel).
 	labels map[string][][]string
+	// legends says what the columns of the unit's document's tables
+	// stand for (see columnLegends), read when the question names a
+	// contrasting case.
+	legends map[string]string
 }
 
 // score rates one unit. ok is false when the unit cannot answer: it lacks
@@ -1968,7 +1977,19 @@ func (e *Extractive) score(q question, u unit, terms map[string]bool, ctx unitCo
 	if !novel {
 		return candidate{}, false
 	}
-	if _, _, bad := guard.SiblingOnly(q.expect.Qualifiers, u.text, u.header+"\n"+u.prev+"\n"+ctx.frame); bad {
+	sibText, sibContext := u.text, u.header+"\n"+u.prev+"\n"+ctx.frame
+	if u.kind == kindRow && !u.carried && len(ctx.legends) > 0 {
+		if cells, _, none := askedCells(q, u); cells != "" && !none {
+			if legends, ok := quotedLegends(ctx.legends, u.header, cells); ok {
+				// "charlotte fixed tilt w/ the standard module": the row
+				// answers with its Fixed cell, whose legend says it is a
+				// standard module's; the Fixed+Premium column beside it
+				// is not quoted.
+				sibText, sibContext = cells, legends+"\n"+u.prev+"\n"+ctx.frame
+			}
+		}
+	}
+	if _, _, bad := guard.SiblingOnly(q.expect.Qualifiers, sibText, sibContext); bad {
 		return candidate{}, false
 	}
 	around := u.text + "\n" + ctx.frame

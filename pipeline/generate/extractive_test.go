@@ -422,6 +422,9 @@ func TestExtractiveReadsTheQuestion(t *testing.T) {
 		Section: "Table 8. Comparison with PVWatts V1 for selected TMY2 locations",
 		Text: "Location | Fixed | Fixed+Premium | 1 Axis | Backtracking | 2 Axis\nHI Honolulu | 8.7 % | 10.9 % | 3.0 % | 3.4 % | 7.8 %\n" +
 			"WY Cheyenne | 8.8 % | 9.2 % | 2.9 % | 3.4 % | 7.2 %"}
+	table8Legend := store.Chunk{ID: "nrel/1/55", DocID: "nrel", DocNumber: "NREL-TP-6A20-62641", Title: "PVWatts Version 5 Manual", Page: 16,
+		Section: "14 Comparison with Version 1 Results", Text: "The following cases were compared:\n1. Fixed: Fixed 20 degree tilt, south facing, standard module\n" +
+			"2. Fixed+Premium: Fixed 20 degree tilt, south facing, premium module in PVWatts V5\n3. 2 Axis: Two axis tracking, standard module"}
 	table8West := store.Chunk{ID: "nrel/1/61", DocID: "nrel", DocNumber: "NREL-TP-6A20-62641", Title: "PVWatts Version 5 Manual", Page: 20,
 		Section: "Table 8. Comparison with PVWatts V1 for selected TMY2 locations",
 		Text: "Location | Fixed | Fixed+Premium | 1 Axis | Backtracking | 2 Axis\nCO Boulder | 8.9 % | 10.2 % | 3.2 % | 3.9 % | 7.3 %\n" +
@@ -830,6 +833,10 @@ func TestExtractiveReadsTheQuestion(t *testing.T) {
 			category: "technical_value", chunks: []store.Chunk{table8West}, want: generate.NotFoundText},
 		{name: "no column for the combination of cases asked", question: "table 8 honolulu 2-axis premium",
 			category: "technical_value", chunks: []store.Chunk{table8}, want: generate.NotFoundText},
+		{name: "a column whose legend names the case asked, beside a column of its sibling", question: "cheyenne fixed tilt standard module, % over v1",
+			category: "technical_value", chunks: []store.Chunk{table8Legend, table8}, want: "WY Cheyenne — Fixed: 8.8 % [S2]."},
+		{name: "a column whose legend names a sibling of the case asked", question: "cheyenne fixed tilt thin film module, % over v1",
+			category: "technical_value", chunks: []store.Chunk{table8Legend, table8}, want: generate.NotFoundText},
 		{name: "a row computed for another setting than the one asked", question: "table 8 cheyenne 1-axis at gcr 0.3, % over v1",
 			category: "technical_value", chunks: []store.Chunk{table8}, want: generate.NotFoundText},
 		{name: "a row of another maker is not the model asked about", question: "kaco blueplanet 5.0 tl1 277v paco",

@@ -216,6 +216,58 @@ func otherSetting(q question, terms, header map[string]bool) bool {
 	})
 }
 
+// columnLegends returns, by document and then by column heading (lower
+// case), the sentences of a document that say what a column of one of its
+// tables stands for: Table 8's "Fixed: Fixed 20 degree tilt, south facing,
+// standard module", on the page before the table.
+func columnLegends(units []unit, chunks []store.Chunk) map[string]map[string]string {
+	heads := map[[2]string]bool{}
+	for _, u := range units {
+		if u.kind == kindRow && u.header != "" {
+			for _, h := range splitCells(u.header)[1:] {
+				heads[[2]string{chunks[u.chunk].DocID, strings.ToLower(strings.TrimSpace(h))}] = true
+			}
+		}
+	}
+	var out map[string]map[string]string
+	for _, u := range units {
+		if u.kind == kindRow || u.kind == kindRecord || len(heads) == 0 {
+			continue
+		}
+		name, desc, ok := strings.Cut(u.text, ":")
+		doc, head := chunks[u.chunk].DocID, strings.ToLower(strings.TrimLeft(strings.TrimSpace(name), "0123456789. "))
+		if !ok || !heads[[2]string{doc, head}] || strings.TrimSpace(desc) == "" {
+			continue
+		}
+		if out == nil {
+			out = map[string]map[string]string{}
+		}
+		if out[doc] == nil {
+			out[doc] = map[string]string{}
+		}
+		out[doc][head] = strings.TrimSpace(desc)
+	}
+	return out
+}
+
+// quotedLegends returns the legends (see columnLegends) of the columns a
+// table row's quote gives, or ok false when a quoted column has none.
+func quotedLegends(legends map[string]string, header, quote string) (string, bool) {
+	var out []string
+	for _, h := range splitCells(header)[1:] {
+		h = strings.TrimSpace(h)
+		if !strings.Contains(quote, rowLabelSep+h+rowValueSep) && !strings.Contains(quote, rowCellSep+h+rowValueSep) {
+			continue
+		}
+		l, ok := legends[strings.ToLower(h)]
+		if !ok {
+			return "", false
+		}
+		out = append(out, l)
+	}
+	return strings.Join(out, "\n"), len(out) > 0
+}
+
 // statePlace returns the terms of the place a table row's label names after
 // a state's postal code ("yakima" of "WA Yakima"), or nil when the label
 // does not open with one.
