@@ -297,6 +297,7 @@ func (e *Extractive) candidates(q question, chunks, before []store.Chunk) ([]can
 			// is kept.
 			if key := strings.ToLower(u.text); !seen[key] {
 				seen[key] = true
+				u.docID = chunks[u.chunk].DocID
 				units = append(units, u)
 			}
 		}
@@ -1258,7 +1259,7 @@ func pairedRow(q question, cands []candidate) (candidate, bool) {
 		if c.score < pairedShare*best.score {
 			break
 		}
-		if c.kind != kindRow || c.chunk != best.chunk || c.header != best.header || c.unnamed {
+		if !sameTable(best, c) || c.unnamed {
 			continue
 		}
 		if ownsTerm(q, c, best) && ownsTerm(q, best, c) {
@@ -1624,13 +1625,14 @@ func addsPart(q question, first, c candidate, share float64) bool {
 }
 
 // sameTable reports whether two units are rows of one table: spreadsheet
-// rows of one document, or lines of one table in a page.
+// rows of one document, or lines of a page's table under one header, in
+// one passage or two (Table 8's rows fill several).
 func sameTable(a, b candidate) bool {
 	switch {
 	case a.kind == kindRecord && b.kind == kindRecord:
 		return a.docID == b.docID
 	case a.kind == kindRow && b.kind == kindRow:
-		return a.chunk == b.chunk && a.header == b.header
+		return a.header == b.header && (a.chunk == b.chunk || a.docID != "" && a.docID == b.docID)
 	}
 	return false
 }
@@ -1897,7 +1899,7 @@ func (e *Extractive) score(q question, u unit, terms map[string]bool, ctx unitCo
 		// gives its length.
 		return candidate{}, false
 	}
-	if u.kind == kindRow && (otherLabel(q, u) || otherState(q, u) || mixedLabel(q, u, ctx.labels[u.header]) || otherSetting(q, terms, header)) {
+	if u.kind == kindRow && (otherLabel(q, u) || otherState(q, u, ctx.labels[u.header]) || mixedLabel(q, u, ctx.labels[u.header]) || otherSetting(q, terms, header)) {
 		// "table 8 denver co fixed": the row "CO Boulder" shares the
 		// state, and Denver is in no passage.
 		return candidate{}, false

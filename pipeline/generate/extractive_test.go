@@ -837,6 +837,8 @@ func TestExtractiveReadsTheQuestion(t *testing.T) {
 			category: "technical_value", chunks: []store.Chunk{table8Legend, table8}, want: "WY Cheyenne — Fixed: 8.8 % [S2]."},
 		{name: "a column whose legend names a sibling of the case asked", question: "cheyenne fixed tilt thin film module, % over v1",
 			category: "technical_value", chunks: []store.Chunk{table8Legend, table8}, want: generate.NotFoundText},
+		{name: "two places of one table in two passages, one named with its state", question: "2-axis numbers for cheyenne wy and boulder in the v1 comparison",
+			category: "technical_value", chunks: []store.Chunk{table8, table8West}, want: "WY Cheyenne — 2 Axis: 7.2 % [S1]. CO Boulder — 2 Axis: 7.3 % [S2]."},
 		{name: "a row computed for another setting than the one asked", question: "table 8 cheyenne 1-axis at gcr 0.3, % over v1",
 			category: "technical_value", chunks: []store.Chunk{table8}, want: generate.NotFoundText},
 		{name: "a row of another maker is not the model asked about", question: "kaco blueplanet 5.0 tl1 277v paco",

@@ -141,18 +141,32 @@ func otherLabel(q question, u unit) bool {
 // otherState reports whether a table row's label names a US state by its
 // postal code ("ME Portland"), the question names the row's place and only
 // other states, in full or by a code that is no English word: "portland
-// oregon" is not "ME Portland", "charleston wv" not "SC Charleston".
-func otherState(q question, u unit) bool {
+// oregon" is not "ME Portland", "charleston wv" not "SC Charleston". A
+// state that is another place's, by the label of another row of the table
+// (labels) whose place the question names too, is not another state of
+// this one: "hartford ct and indianapolis".
+func otherState(q question, u unit, labels [][]string) bool {
 	if u.header == "" {
 		return false
 	}
 	code, named := "", false
+	var place []string
 	for _, f := range strings.Fields(splitCells(u.text)[0]) {
 		if c := strings.ToLower(f); f == strings.ToUpper(f) && stateCodes[c] {
 			code = c
 		} else {
+			place = append(place, analysis.Terms(f)...)
 			named = named || slices.ContainsFunc(analysis.Terms(f), func(t string) bool { return q.has[t] })
 		}
+	}
+	elsewhere := func(c string) bool {
+		return slices.ContainsFunc(labels, func(l []string) bool {
+			if !slices.Contains(l, c) || slices.Contains(l, code) {
+				return false
+			}
+			rest := slices.DeleteFunc(slices.Clone(l), func(w string) bool { return w == c })
+			return len(rest) > 0 && !slices.ContainsFunc(rest, func(w string) bool { return !q.has[w] || slices.Contains(place, w) })
+		})
 	}
 	if code == "" || !named {
 		// A row the question does not name by its place is told apart
@@ -173,7 +187,7 @@ func otherState(q question, u unit) bool {
 		}
 		if said || !englishCodes[c] && q.words[c] {
 			own = own || c == code
-			other = other || c != code
+			other = other || c != code && !elsewhere(c)
 		}
 	}
 	return other && !own
