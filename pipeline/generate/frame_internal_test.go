@@ -837,7 +837,8 @@ func TestAboutOwner(t *testing.T) {
 }
 
 // TestVersusSides: the sides of "vs" are the nearest words either side
-// that are not stopwords, words for a table's line or bracketed marks.
+// that are not stopwords, words for a table's line ("listing") or
+// bracketed marks.
 func TestVersusSides(t *testing.T) {
 	tests := []struct {
 		question string
@@ -846,6 +847,7 @@ func TestVersusSides(t *testing.T) {
 		{"kyocera ks5 voco - 2003 (E) row vs the 2008 (E) row", []string{"2003", "2008"}},
 		{"blueplanet 40.0 tl3 idcmax - M1 vs M3", []string{"m1", "m3"}},
 		{"sunergy elv - isco for the 2008 (E) one vs the 2009 (E) one", []string{"2008", "2009"}},
+		{"replus-250a vdcmax - renesola 2013 listing vs the zhejiang yuhui 2012 one", []string{"2013", "zhejiang"}},
 	}
 	for _, tc := range tests {
 		q := parseQuestion(tc.question, "technical_value", "simple", guard.Expectation{})

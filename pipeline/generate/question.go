@@ -492,7 +492,7 @@ func sideWord(text string, toks []analysis.Token, at, dir int) int {
 }
 
 // lineWords name a line of a table, not what is on it.
-var lineWords = analysis.TermSet("row rows line lines entry entries record one")
+var lineWords = analysis.TermSet("row rows line lines entry entries record records listing listings one")
 
 // bracketedLetter reports whether t is a letter alone in brackets: "(E)".
 func bracketedLetter(text string, t analysis.Token) bool {
