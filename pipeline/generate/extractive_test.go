@@ -129,6 +129,11 @@ func TestExtractive(t *testing.T) {
 				sheetRow("SANDIA-MODULE-DB", "Data", 129, "Model: Evergreen ES-180-RL-T Module; Vintage: 2008 (E); Material: mc-Si; Isco: 7.78; Voco: 32.6"),
 				sheetRow("SANDIA-MODULE-DB", "Data", 128, "Model: Evergreen ES-180-RL-T Module; Vintage: 2008; Material: mc-Si; Isco: 7.638; Voco: 32.55")},
 			want: "Model: Evergreen ES-180-RL-T Module; Vintage: 2008 (E); Isco: 7.78 [S1]. Model: Evergreen ES-180-RL-T Module; Vintage: 2008; Isco: 7.638 [S2]."},
+		{name: "two lines of one model joined by and, each named by a word for a line", question: "evergreen es-180-rl-t voco in the measured 2008 entry and in the (E) one",
+			category: "technical_value", chunks: []store.Chunk{
+				sheetRow("SANDIA-MODULE-DB", "Data", 129, "Model: Evergreen ES-180-RL-T Module; Vintage: 2008 (E); Material: mc-Si; Isco: 7.78; Voco: 32.6"),
+				sheetRow("SANDIA-MODULE-DB", "Data", 128, "Model: Evergreen ES-180-RL-T Module; Vintage: 2008; Material: mc-Si; Isco: 7.638; Voco: 32.55")},
+			want: "Model: Evergreen ES-180-RL-T Module; Vintage: 2008 (E); Voco: 32.6 [S1]. Model: Evergreen ES-180-RL-T Module; Vintage: 2008; Voco: 32.55 [S2]."},
 		{name: "the rows of two voltages compared, not the row stating none", question: "shell sq70 - voco for the 6v one vs the 12v one",
 			category: "technical_value", complexity: "complex", chunks: []store.Chunk{
 				sheetRow("SANDIA-MODULE-DB", "Data", 373, "Model: Shell SQ70 (6V); Vintage: 2002; Material: c-Si; Isco: 9.2; Voco: 10.7"),

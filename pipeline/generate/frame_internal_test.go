@@ -848,6 +848,7 @@ func TestVersusSides(t *testing.T) {
 		{"blueplanet 40.0 tl3 idcmax - M1 vs M3", []string{"m1", "m3"}},
 		{"sunergy elv - isco for the 2008 (E) one vs the 2009 (E) one", []string{"2008", "2009"}},
 		{"replus-250a vdcmax - renesola 2013 listing vs the zhejiang yuhui 2012 one", []string{"2013", "zhejiang"}},
+		{"spr-220-blk-u voco in the measured 2008 entry and in the (E) one", nil}, // the (E) side is its mark alone
 	}
 	for _, tc := range tests {
 		q := parseQuestion(tc.question, "technical_value", "simple", guard.Expectation{})

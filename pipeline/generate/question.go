@@ -332,12 +332,19 @@ func parseQuestion(text, category, complexity string, expect guard.Expectation) 
 	q.subject = askedSubject(toks)
 	q.thing = thingTerms(q, toks)
 	q.versus = q.words["vs"] || q.words["versus"]
+	joined := -1 // the "and" that sets two lines of a table side by side
+	if !q.versus {
+		// Two lines asked side by side are two parts of the answer.
+		joined = linesJoined(toks)
+		q.versus = joined >= 0
+		q.complex = q.complex || q.versus
+	}
 	if q.versus {
 		q.sides = [2]map[string]bool{{}, {}}
 		side := 0
 		q.contrasted = map[string]bool{}
 		for i, t := range toks {
-			if t.Text == "vs" || t.Text == "versus" {
+			if t.Text == "vs" || t.Text == "versus" || i == joined {
 				side = 1
 				if a, b := sideWord(text, toks, i, -1), sideWord(text, toks, i, 1); a >= 0 && b >= 0 {
 					q.contrasted[toks[a].Term], q.contrasted[toks[b].Term] = true, true
@@ -485,6 +492,29 @@ func markName(text string, toks []analysis.Token, i int) (name string, re *regex
 func sideWord(text string, toks []analysis.Token, at, dir int) int {
 	for i := at + dir; i >= 0 && i < len(toks); i += dir {
 		if !analysis.IsStopword(toks[i].Text) && !lineWords[toks[i].Term] && !bracketedLetter(text, toks[i]) {
+			return i
+		}
+	}
+	return -1
+}
+
+// linesJoined returns the index of an "and" that joins two lines of a
+// table as "vs" does, each side named by a word for a line: "voco in the
+// measured 2008 entry and in the (E) one". It returns -1 when there is
+// none.
+func linesJoined(toks []analysis.Token) int {
+	for i, t := range toks {
+		if t.Text != "and" {
+			continue
+		}
+		before, after := false, false
+		for j := max(0, i-2); j < i; j++ {
+			before = before || lineWords[toks[j].Term]
+		}
+		for j := i + 1; j < min(len(toks), i+6); j++ {
+			after = after || lineWords[toks[j].Term]
+		}
+		if before && after {
 			return i
 		}
 	}
