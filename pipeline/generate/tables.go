@@ -68,8 +68,8 @@ func definesTerm(u unit) bool {
 
 // labelAsked reports whether the question names a table row's label (its
 // first cell): at least half its words, the first of them included ("tilt"
-// names "Tilt angle"). A place after a state's code is named by its own
-// words (see placeRow).
+// names "Tilt angle"). A place after a state's code, which the question
+// names without the code, is placeRow's to judge.
 func labelAsked(q question, u unit) bool {
 	var label string
 	switch {
@@ -155,8 +155,9 @@ func otherState(q question, u unit, labels [][]string) bool {
 		if c := strings.ToLower(f); f == strings.ToUpper(f) && stateCodes[c] {
 			code = c
 		} else {
-			place = append(place, analysis.Terms(f)...)
-			named = named || slices.ContainsFunc(analysis.Terms(f), func(t string) bool { return q.has[t] })
+			terms := analysis.Terms(f)
+			place = append(place, terms...)
+			named = named || slices.ContainsFunc(terms, func(t string) bool { return q.has[t] })
 		}
 	}
 	elsewhere := func(c string) bool {
@@ -243,9 +244,12 @@ func columnLegends(units []unit, chunks []store.Chunk) map[string]map[string]str
 			}
 		}
 	}
+	if len(heads) == 0 {
+		return nil
+	}
 	var out map[string]map[string]string
 	for _, u := range units {
-		if u.kind == kindRow || u.kind == kindRecord || len(heads) == 0 {
+		if u.kind == kindRow || u.kind == kindRecord {
 			continue
 		}
 		name, desc, ok := strings.Cut(u.text, ":")
