@@ -134,6 +134,11 @@ func TestExtractive(t *testing.T) {
 				sheetRow("SANDIA-MODULE-DB", "Data", 129, "Model: Evergreen ES-180-RL-T Module; Vintage: 2008 (E); Material: mc-Si; Isco: 7.78; Voco: 32.6"),
 				sheetRow("SANDIA-MODULE-DB", "Data", 128, "Model: Evergreen ES-180-RL-T Module; Vintage: 2008; Material: mc-Si; Isco: 7.638; Voco: 32.55")},
 			want: "Model: Evergreen ES-180-RL-T Module; Vintage: 2008 (E); Voco: 32.6 [S1]. Model: Evergreen ES-180-RL-T Module; Vintage: 2008; Voco: 32.55 [S2]."},
+		{name: "a line set aside names no row asked about", question: "kaco blue planet xp100u-h2 weight and unique id - the 208v one not h4",
+			category: "technical_value", chunks: []store.Chunk{
+				sheetRow("SANDIA-INVERTERS", "Parameters", 333, "Manufacturer: Kaco New Energy GmbH; ID: Blue Planet XP100U-H4; Source: CEC; ac Voltage: 480; Vintage: 2009; Weight: 2425; Unique ID#: 457"),
+				sheetRow("SANDIA-INVERTERS", "Parameters", 332, "Manufacturer: Kaco New Energy GmbH; ID: Blue Planet XP100U-H2; Source: CEC; ac Voltage: 208; Vintage: 2010; Weight: 2646; Unique ID#: 485")},
+			want: "Manufacturer: Kaco New Energy GmbH; ID: Blue Planet XP100U-H2; Weight: 2646; Unique ID#: 485 [S2]."},
 		{name: "the rows of two voltages compared, not the row stating none", question: "shell sq70 - voco for the 6v one vs the 12v one",
 			category: "technical_value", complexity: "complex", chunks: []store.Chunk{
 				sheetRow("SANDIA-MODULE-DB", "Data", 373, "Model: Shell SQ70 (6V); Vintage: 2002; Material: c-Si; Isco: 9.2; Voco: 10.7"),

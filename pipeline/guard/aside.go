@@ -30,11 +30,16 @@ func Plural(w string) bool {
 // that set something aside, not a word of what is set aside.
 func IsAsideCue(w string) bool { return asideCues[w] }
 
+// lineNouns name a line of a table, the one asked about before a "not"
+// that names another.
+var lineNouns = map[string]bool{"one": true, "row": true, "entry": true, "listing": true}
+
 // SetAside returns the positions of the tokens of what a question sets
 // aside: the words after "not the", "(not", ", not", "other than",
 // "instead of", "except", "excluding", "besides", "apart from", "aside
-// from" or a comparison's "like" ("hidden like the module temp coeffs"),
-// to the end of the clause (at most maxAsideWords, or else the first word
+// from", "not" after a word for a table's line ("the 208v one not h4") or
+// a comparison's "like" ("hidden like the module temp coeffs"), to the end
+// of the clause (at most maxAsideWords, or else the first word
 // but an article) — "diehl platinum 100 cs-a (not the cs-a he)", "the cec
 // 2015 listing not the 2014 one". The cue is among them (IsAsideCue tells
 // it apart). "without the" sets aside the one word after it ("the sc
@@ -55,9 +60,11 @@ func SetAside(text string, toks []analysis.Token) map[int]bool {
 		delimited := strings.ContainsAny(gap(i), "(,;")
 		switch t := toks[i].Text; {
 		case t == "not" && i+1 < len(toks) && (articles[toks[i+1].Text] || strings.ContainsAny(gap(i), "(,;") ||
-			otherEnding(toks, i+1)):
+			otherEnding(toks, i+1) || i > 0 && (lineNouns[toks[i-1].Text] || saidEnding(toks, i-1))):
 			// "pw1650-12 (the 12v one not -24)": a model number's other
-			// ending names the variant set aside.
+			// ending names the variant set aside; "the 208v one not h4"
+			// the line set aside, and so does "hip-215hde1 (hde1 not
+			// nkhe1)" the model.
 			start = i + 1
 		case t == "without" && i+1 < len(toks) && articles[toks[i+1].Text] && !(i >= 2 && toks[i-1].Text == "or" && toks[i-2].Text == "with"):
 			// "the sc 500he-us without the transformer" sets one thing
@@ -190,6 +197,19 @@ var articles = map[string]bool{"the": true, "a": true, "an": true, "one": true}
 // no.
 var questionWords = map[string]bool{"what": true, "which": true, "who": true, "whom": true, "whose": true,
 	"when": true, "where": true, "why": true, "how": true}
+
+// saidEnding reports whether toks[i] is a word of letters and digits that
+// ends a longer model number of the question: "hde1" of "hip-215hde1",
+// said again to tell the model from another.
+func saidEnding(toks []analysis.Token, i int) bool {
+	t := toks[i].Text
+	if len(t) < 2 || !strings.ContainsFunc(t, unicode.IsDigit) || !strings.ContainsFunc(t, unicode.IsLetter) {
+		return false
+	}
+	return slices.ContainsFunc(toks, func(u analysis.Token) bool {
+		return u.Kind == analysis.Identifier && len(u.Text) > len(t) && strings.HasSuffix(u.Text, t)
+	})
+}
 
 // otherEnding reports whether toks[i] is a hyphen and a whole number
 // ("-24") in a question naming a model number with a hyphen: another
