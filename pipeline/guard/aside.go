@@ -34,6 +34,13 @@ func IsAsideCue(w string) bool { return asideCues[w] }
 // that names another.
 var lineNouns = map[string]bool{"one": true, "row": true, "entry": true, "listing": true}
 
+// lineAsked reports whether toks[i] is a word for a table's line after an
+// article or a number that says which ("the 208v one", "the 2014
+// listing"); "when does one not need" has the pronoun.
+func lineAsked(toks []analysis.Token, i int) bool {
+	return lineNouns[toks[i].Text] && i > 0 && (articles[toks[i-1].Text] || toks[i-1].Kind == analysis.Number || toks[i-1].Kind == analysis.Identifier)
+}
+
 // SetAside returns the positions of the tokens of what a question sets
 // aside: the words after "not the", "(not", ", not", "other than",
 // "instead of", "except", "excluding", "besides", "apart from", "aside
@@ -60,7 +67,7 @@ func SetAside(text string, toks []analysis.Token) map[int]bool {
 		delimited := strings.ContainsAny(gap(i), "(,;")
 		switch t := toks[i].Text; {
 		case t == "not" && i+1 < len(toks) && (articles[toks[i+1].Text] || strings.ContainsAny(gap(i), "(,;") ||
-			otherEnding(toks, i+1) || i > 0 && (lineNouns[toks[i-1].Text] || saidEnding(toks, i-1))):
+			otherEnding(toks, i+1) || i > 0 && (lineAsked(toks, i-1) || saidEnding(toks, i-1))):
 			// "pw1650-12 (the 12v one not -24)": a model number's other
 			// ending names the variant set aside; "the 208v one not h4"
 			// the line set aside, and so does "hip-215hde1 (hde1 not

@@ -33,6 +33,7 @@ func TestWithoutAside(t *testing.T) {
 		{"another model after the ending of the one asked", "sanyo hip-215hde1 (hde1 not nkhe1) cells in series",
 			"sanyo hip-215hde1 (hde1 " + strings.Repeat(" ", len("not nkhe1")) + ") cells in series"},
 		{"a plain not sets nothing aside", "which inverters are not listed", "which inverters are not listed"},
+		{"one as a pronoun sets nothing aside", "when does one not need to show an algorithm", "when does one not need to show an algorithm"},
 		{"a negative value is no ending", "pw1650-12 temp coeff, is it not -0.47", "pw1650-12 temp coeff, is it not -0.47"},
 		{"without sets one thing aside", "weight of the sc 500he-us without the transformer",
 			"weight of the sc 500he-us " + strings.Repeat(" ", len("without the transformer"))},
