@@ -45,7 +45,9 @@ func lineAsked(toks []analysis.Token, i int) bool {
 // aside: the words after "not the", "(not", ", not", "other than",
 // "instead of", "except", "excluding", "besides", "apart from", "aside
 // from", "not" after a word for a table's line ("the 208v one not h4") or
-// a comparison's "like" ("hidden like the module temp coeffs"), to the end
+// after the ending of the model asked, said again ("hip-215hde1 (hde1 not
+// nkhe1)"), or a comparison's "like" ("hidden like the module temp
+// coeffs"), to the end
 // of the clause (at most maxAsideWords, or else the first word
 // but an article) — "diehl platinum 100 cs-a (not the cs-a he)", "the cec
 // 2015 listing not the 2014 one". The cue is among them (IsAsideCue tells
