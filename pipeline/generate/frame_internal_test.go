@@ -848,13 +848,33 @@ func TestVersusSides(t *testing.T) {
 		{"blueplanet 40.0 tl3 idcmax - M1 vs M3", []string{"m1", "m3"}},
 		{"sunergy elv - isco for the 2008 (E) one vs the 2009 (E) one", []string{"2008", "2009"}},
 		{"replus-250a vdcmax - renesola 2013 listing vs the zhejiang yuhui 2012 one", []string{"2013", "zhejiang"}},
-		{"spr-220-blk-u voco in the measured 2008 entry and in the (E) one", nil}, // the (E) side is its mark alone
 	}
 	for _, tc := range tests {
 		q := parseQuestion(tc.question, "technical_value", "simple", guard.Expectation{})
 		got := slices.Sorted(maps.Keys(q.contrasted))
 		if !slices.Equal(got, tc.want) {
 			t.Errorf("parseQuestion(%q).contrasted = %q, want %q", tc.question, got, tc.want)
+		}
+	}
+}
+
+// TestLinesJoined: an "and" between two words for a table's line sets the
+// lines side by side as "vs" does, and the question has two parts; an
+// "and" between two columns does not.
+func TestLinesJoined(t *testing.T) {
+	tests := []struct {
+		question string
+		want     bool
+	}{
+		{"spr-220-blk-u voco in the measured 2008 entry and in the (E) one", true},
+		{"kyocera ks5 - the 2003 row and the 2008 row, voco", true},
+		{"sr90 pmax and voc", false},
+		{"which row and column hold the albedo", false},
+	}
+	for _, tc := range tests {
+		q := parseQuestion(tc.question, "technical_value", "simple", guard.Expectation{})
+		if q.versus != tc.want || q.complex != tc.want {
+			t.Errorf("parseQuestion(%q): versus %v, complex %v, want both %v", tc.question, q.versus, q.complex, tc.want)
 		}
 	}
 }

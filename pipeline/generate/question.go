@@ -491,7 +491,7 @@ func markName(text string, toks []analysis.Token, i int) (name string, re *regex
 // row" sets 2003 against 2008); -1 when there is none.
 func sideWord(text string, toks []analysis.Token, at, dir int) int {
 	for i := at + dir; i >= 0 && i < len(toks); i += dir {
-		if !analysis.IsStopword(toks[i].Text) && !lineWords[toks[i].Term] && !bracketedLetter(text, toks[i]) {
+		if !analysis.IsStopword(toks[i].Text) && !guard.IsLineWord(toks[i].Term) && !bracketedLetter(text, toks[i]) {
 			return i
 		}
 	}
@@ -509,10 +509,10 @@ func linesJoined(toks []analysis.Token) int {
 		}
 		before, after := false, false
 		for j := max(0, i-2); j < i; j++ {
-			before = before || lineWords[toks[j].Term]
+			before = before || guard.IsLineWord(toks[j].Term)
 		}
 		for j := i + 1; j < min(len(toks), i+6); j++ {
-			after = after || lineWords[toks[j].Term]
+			after = after || guard.IsLineWord(toks[j].Term)
 		}
 		if before && after {
 			return i
@@ -520,9 +520,6 @@ func linesJoined(toks []analysis.Token) int {
 	}
 	return -1
 }
-
-// lineWords name a line of a table, not what is on it.
-var lineWords = analysis.TermSet("row rows line lines entry entries record records listing listings one")
 
 // bracketedLetter reports whether t is a letter alone in brackets: "(E)".
 func bracketedLetter(text string, t analysis.Token) bool {

@@ -30,15 +30,19 @@ func Plural(w string) bool {
 // that set something aside, not a word of what is set aside.
 func IsAsideCue(w string) bool { return asideCues[w] }
 
-// lineNouns name a line of a table, the one asked about before a "not"
-// that names another.
-var lineNouns = map[string]bool{"one": true, "row": true, "entry": true, "listing": true}
+// lineWords name a line of a table ("the 2014 listing", "the (E) one"),
+// not what is on it, by their terms.
+var lineWords = analysis.TermSet("row rows line lines entry entries record records listing listings one")
+
+// IsLineWord reports whether a token's term names a line of a table.
+func IsLineWord(term string) bool { return lineWords[term] }
 
 // lineAsked reports whether toks[i] is a word for a table's line after an
 // article or a number that says which ("the 208v one", "the 2014
-// listing"); "when does one not need" has the pronoun.
+// listing"), the line asked about before a "not" that names another;
+// "when does one not need" has the pronoun.
 func lineAsked(toks []analysis.Token, i int) bool {
-	return lineNouns[toks[i].Text] && i > 0 && (articles[toks[i-1].Text] || toks[i-1].Kind == analysis.Number || toks[i-1].Kind == analysis.Identifier)
+	return lineWords[toks[i].Term] && i > 0 && (articles[toks[i-1].Text] || toks[i-1].Kind == analysis.Number || toks[i-1].Kind == analysis.Identifier)
 }
 
 // SetAside returns the positions of the tokens of what a question sets
