@@ -1786,12 +1786,12 @@ func (e *Extractive) score(q question, u unit, terms map[string]bool, ctx unitCo
 			} else if t.code {
 				missingCode = true
 			}
-		case holds(terms, t) && (!t.code || terms[t.term] || partsTogether(u.text, t.term)) && captionLabel(q, u, ctx.section, t):
+		case holds(terms, t) && (!t.code || terms[t.term] || partsTogether(u.text, t.term)) && statesQuantity(u.text, terms, t) && captionLabel(q, u, ctx.section, t):
 			// "ghi units in the hourly input data": "hourly" is the
 			// table's own name ("Hourly Input Data Fields"), not the
 			// "Hour" row's.
 			c.matched[i] = sectionWeight
-		case holds(terms, t) && (!t.code || terms[t.term] || partsTogether(u.text, t.term)),
+		case holds(terms, t) && (!t.code || terms[t.term] || partsTogether(u.text, t.term)) && statesQuantity(u.text, terms, t),
 			acronym[i]:
 			// "ground coverage ratio" is held by "a GCR of zero" too.
 			c.matched[i] = 1
@@ -2973,6 +2973,21 @@ func cited(text string, chunk int) string {
 // number or identifier, by its parts or in the plural.
 func holds(terms map[string]bool, t qterm) bool {
 	return terms[t.term] || t.exact && (hasParts(terms, t.term) || pluralOf(terms, t.term))
+}
+
+// statesQuantity reports whether a unit holding the parts of a quantity
+// the question names with its unit ("240v") states that quantity: the
+// "240" of "SolarPond 240HF-US (208V)" is the model's name and its "V" the
+// other variant's, no 240 volts. Terms that are no quantity pass.
+func statesQuantity(text string, terms map[string]bool, t qterm) bool {
+	if !t.exact || terms[t.term] {
+		return true
+	}
+	asked := guard.Values(t.term)
+	if len(asked) != 1 || asked[0].Unit == "" || asked[0].Text != t.term {
+		return true
+	}
+	return slices.ContainsFunc(guard.Values(text), func(v guard.Value) bool { return v.Num == asked[0].Num && v.Dim == asked[0].Dim })
 }
 
 // hasParts reports whether every part of a compound number or identifier

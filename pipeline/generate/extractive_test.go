@@ -950,6 +950,12 @@ func TestExtractiveReadsTheQuestion(t *testing.T) {
 				sheetRow("CEC-INVERTERS", "CEC_Inverters", 1845, "Name: Topper Sun Energy Technology: TS-S3000 (240V) 240V [CEC 2010]; Vac (V): 240; Vdcmax (V): 500")},
 			want: "Name: Topper Sun Energy Technology: TS-S3000 (208V) 208V [CEC 2010]; Vdcmax (V): 450 [S1]. " +
 				"Name: Topper Sun Energy Technology: TS-S3000 (240V) 240V [CEC 2010]; Vdcmax (V): 500 [S3]."},
+		{name: "a model named for the other side's voltage is no row of that voltage", question: "samil solarpond 240hf-us paco, 208v row vs 240v row",
+			category: "technical_value", chunks: []store.Chunk{
+				sheetRow("CEC-INVERTERS", "CEC_Inverters", 1249, "Name: Samil Power: SolarPond 240HF-US (208V) 208V [CEC 2013]; Vac (V): 208; Paco (W): 235; Pdco (W): 245.5628649"),
+				sheetRow("CEC-INVERTERS", "CEC_Inverters", 1250, "Name: Samil Power: SolarPond 240HF-US (240V) 240V [CEC 2013]; Vac (V): 240; Paco (W): 237.74; Pdco (W): 248.462583")},
+			want: "Name: Samil Power: SolarPond 240HF-US (208V) 208V [CEC 2013]; Paco (W): 235 [S1]. " +
+				"Name: Samil Power: SolarPond 240HF-US (240V) 240V [CEC 2013]; Paco (W): 237.74 [S2]."},
 		{name: "a side named by a common voltage is the other half however rarer the first", question: "conext xc630-na mppt high 350v vs 300v",
 			category: "technical_value", chunks: []store.Chunk{
 				sheetRow("CEC-INVERTERS", "CEC_Inverters", 1343, "Name: Schneider Electric Solar Inverters USA: Conext XC630-NA 350V [CEC 2014]; Vac (V): 350; Mppt_high (V): 850"),

@@ -68,6 +68,12 @@ func KeyTerms(question string) []KeyTerm {
 				// The stem of chat's "whats" or "hows" is a stopword too.
 				continue
 			}
+			if lineAsked(toks, i) || lineWords[t.Term] && i > 0 && strings.HasPrefix(strings.TrimSpace(question[toks[i-1].End:t.Start]), ")") {
+				// "the 2014 listing", "the 2002 (E) one": a word for the
+				// table's line says which line, and a row does not say
+				// it is an entry.
+				continue
+			}
 			add(KeyTerm{Text: question[t.Start:t.End], Term: t.Term, Kind: analysis.Word})
 		case analysis.Number, analysis.Identifier:
 			if phaseCount.MatchString(t.Text) {

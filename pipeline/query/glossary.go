@@ -78,6 +78,9 @@ var glossary = func() *analysis.PhraseTable[string] {
 			spec[coefficient] = append(spec[coefficient], name+" temperature coefficient",
 				"temperature coefficient of "+name, "temperature coefficient of the "+name)
 		}
+		// "its bvmpo temp coeff": the column named and then said what it
+		// is; a row does not say the words.
+		spec[coefficient] = append(spec[coefficient], strings.ToLower(coefficient)+" temperature coefficient")
 	}
 	for column, phrases := range spec {
 		for _, p := range phrases {

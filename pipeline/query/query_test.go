@@ -13,7 +13,7 @@ var vocabulary = map[string]int{
 	"coefficient": 9, "premium": 6, "modules": 25, "module": 30, "inverter": 40, "efficiency": 15,
 	"nominal": 5, "tracking": 10, "table": 30, "albedo": 4, "coefficent": 1, "backtracking": 3,
 	"sb7000tl": 2, "paco": 1900, "trench": 2, "depth": 3, "average": 12, "avg": 2,
-	"office": 5, "time": 9, "zone": 2, "high": 7, "est": 1, "model": 50, "mode": 80, "under": 9, "user": 10, "pso": 40,
+	"office": 5, "time": 9, "zone": 2, "high": 7, "est": 1, "model": 50, "mode": 80, "under": 9, "user": 10, "pso": 40, "vmpo": 600, "bvmpo": 600,
 }
 
 func TestAnalyse(t *testing.T) {
@@ -218,6 +218,8 @@ func TestAnalyse(t *testing.T) {
 			text: "bp3232g aIsc"},
 		{name: "a coefficient named by its quantity's description", in: "shell s165 short circuit current temp coeff",
 			text: "shell s165 aIsc"},
+		{name: "a coefficient's column said what it is", in: "first solar fs-267 vmpo and its bvmpo temp coeff",
+			text: "first solar fs-267 vmpo and its BVmpo", dims: []guard.Dimension{guard.DimVoltage}},
 		{name: "a coefficient of the quantity described after it", in: "shell s165 temperature coefficient of the open circuit voltage",
 			text: "shell s165 BVoco"},
 		{name: "a model's maximum dc input voltage is its column", in: "recon 30l-100-us maximum dc input voltage",
