@@ -363,8 +363,12 @@ type Expectation struct {
 	Expands []string
 	// Pair is set for a question that joins by "and" two values of
 	// different kinds ("torque tube diameter and max tracker rotation
-	// angle"): it asks for both, as a complex question does.
-	Pair bool
+	// angle"): it asks for both, as a complex question does. Second is
+	// the kind of the second value: Dims holds both kinds, as each unit
+	// of an answer may state one, and the answer as a whole states a
+	// value of each (see Expected).
+	Pair   bool
+	Second []Dimension `json:",omitempty"`
 }
 
 // Format is a written form of an answer: see the Format constants.
@@ -656,7 +660,8 @@ func Expected(v PostVerdict, exp Expectation, chunks []store.Chunk) PostVerdict 
 			text.WriteString(s.Text)
 			text.WriteString("\n")
 		}
-		if claim := StripCitations(text.String()); !exp.Accepts(claim, nil) && !unitLabelled(exp, claim) && !namedCell(exp, claim) {
+		claim := StripCitations(text.String())
+		if !exp.Accepts(claim, nil) && !unitLabelled(exp, claim) && !namedCell(exp, claim) {
 			what := dimensionList(exp)
 			switch {
 			case exp.Format != "":
@@ -665,6 +670,15 @@ func Expected(v PostVerdict, exp Expectation, chunks []store.Chunk) PostVerdict 
 				what = "unit of measure"
 			}
 			return fail(AnswerTypeMismatch, fmt.Sprintf("the answer states no %s", what))
+		}
+		if first, second, ok := exp.pairParts(); ok && (!first.Accepts(claim, nil) || !second.Accepts(claim, nil)) && !namedCell(exp, claim) {
+			// "module length + rated wattage": a length alone answers
+			// half the question.
+			missing := first
+			if first.Accepts(claim, nil) {
+				missing = second
+			}
+			return fail(AnswerTypeMismatch, fmt.Sprintf("the answer states no %s, one of the two values asked", dimensionList(missing)))
 		}
 	}
 	var run []string // the sentences before s that cite what s cites
@@ -694,6 +708,21 @@ func Expected(v PostVerdict, exp Expectation, chunks []store.Chunk) PostVerdict 
 		}
 	}
 	return v
+}
+
+// pairParts splits the expectation of a Pair question into that of its
+// first value and that of its second; ok is false for any other.
+func (e Expectation) pairParts() (first, second Expectation, ok bool) {
+	if !e.Pair || len(e.Second) == 0 || e.WantsUnit || e.Format != "" {
+		return e, e, false
+	}
+	first, second = e, e
+	first.Dims = slices.DeleteFunc(slices.Clone(e.Dims), func(d Dimension) bool { return slices.Contains(e.Second, d) })
+	second.Dims, second.Cues = e.Second, nil
+	if len(first.Dims) == 0 {
+		return e, e, false
+	}
+	return first, second, true
 }
 
 // unitInParens is a unit standing alone in parentheses, as a table row is

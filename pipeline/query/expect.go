@@ -178,11 +178,12 @@ func expectation(text string, technical bool) guard.Expectation {
 	// names, not about the document itself.
 	exp.Imprint = asksImprint(toks) && !citesWork(toks)
 	exp.Expands = expansionAsked(toks)
-	if second := pairAsked(toks); len(second) > 0 {
+	if second := pairAsked(text, toks); len(second) > 0 {
 		exp.Pair = true
 		for _, d := range second {
 			if len(exp.Dims) > 0 && !slices.Contains(exp.Dims, d) {
 				exp.Dims = append(slices.Clone(exp.Dims), d)
+				exp.Second = append(exp.Second, d)
 			}
 		}
 	}
@@ -473,13 +474,21 @@ func asksImprint(toks []analysis.Token) bool {
 
 // pairAsked returns, when "and" joins two values of different kinds, the
 // dimensions of the second: a cue of one dimension among the three words
-// before it and a cue of another among the four after it ("torque tube
-// diameter and max tracker rotation angle": a length and an angle). The
-// answer may hold a value of either.
-func pairAsked(toks []analysis.Token) []guard.Dimension {
+// before it and a cue of another among the four after it, within the
+// clause ("torque tube diameter and max tracker rotation angle": a length
+// and an angle). A "+" joins two columns of a row more often than two
+// kinds of value of a passage, and is left to the row's reading.
+func pairAsked(text string, toks []analysis.Token) []guard.Dimension {
+	// A clause ends at a dash, a comma or a colon: "the 1-axis rotation
+	// angle report - authors n yr" joins the authors and the year, not
+	// the angle the report's title names.
+	breaks := func(i int) bool {
+		return i > 0 && i < len(toks) && strings.ContainsAny(text[toks[i-1].End:toks[i].Start], "-–—,:;(")
+	}
 	cueDims := func(from, to int) map[guard.Dimension]bool {
+		from, to = max(from, 0), min(to, len(toks))
 		out := map[guard.Dimension]bool{}
-		for i := max(from, 0); i < min(to, len(toks)); i++ {
+		for i := from; i < to; i++ {
 			if dims, n, _ := strongCues.Match(toks[i:]); n > 0 && i+n <= to {
 				for _, d := range dims {
 					out[d] = true
@@ -492,7 +501,20 @@ func pairAsked(toks []analysis.Token) []guard.Dimension {
 		if t.Text != "and" {
 			continue
 		}
-		before, after := cueDims(k-3, k), cueDims(k+1, k+5)
+		from := k + 1
+		start, end := max(k-3, 0), min(from+4, len(toks))
+		for i := start + 1; i < k; i++ {
+			if breaks(i) {
+				start = i
+			}
+		}
+		for i := from + 1; i < end; i++ {
+			if breaks(i) {
+				end = i
+				break
+			}
+		}
+		before, after := cueDims(start, k), cueDims(from, end)
 		if len(before) == 0 || len(after) == 0 {
 			continue
 		}

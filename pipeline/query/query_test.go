@@ -476,6 +476,8 @@ func TestPairAsked(t *testing.T) {
 	}{
 		{"torque tube diameter and max tracker rotation angle in the iea bifi sim", true, []guard.Dimension{guard.DimLength, guard.DimAngle}},
 		{"hub height and row spacing for scenario a4", false, []guard.Dimension{guard.DimLength}},
+		{"trina vertex in the iea bifi sim - module length and rated wattage", true, []guard.Dimension{guard.DimLength, guard.DimPower}},
+		{"the 1-axis rotation angle report - authors and yr", false, []guard.Dimension{guard.DimAngle}},
 		{"default soiling loss in pvwatts", false, []guard.Dimension{guard.DimPercent}},
 	}
 	for _, tc := range tests {
