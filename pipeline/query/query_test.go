@@ -218,6 +218,10 @@ func TestAnalyse(t *testing.T) {
 			text: "bp3232g aIsc"},
 		{name: "a coefficient named by its quantity's description", in: "shell s165 short circuit current temp coeff",
 			text: "shell s165 aIsc"},
+		{name: "a model's operating ambient min and max are its two columns", in: "auxin axu-pv2000u @208 - operating ambient min / max",
+			text: "auxin axu-pv2000u @208 - Tamb Low and Tamb Max"},
+		{name: "a model's min ambient is its column", in: "pvp35kw-600 pnt and min ambient",
+			text: "pvp35kw-600 pnt and Tamb Low", dims: []guard.Dimension{guard.DimPower}},
 		{name: "a coefficient's column said what it is", in: "first solar fs-267 vmpo and its bvmpo temp coeff",
 			text: "first solar fs-267 vmpo and its BVmpo", dims: []guard.Dimension{guard.DimVoltage}},
 		{name: "a coefficient of the quantity described after it", in: "shell s165 temperature coefficient of the open circuit voltage",
@@ -337,8 +341,8 @@ func TestSpellerCorrect(t *testing.T) {
 		{"pvwats", "pvwatts"},
 		{"sytem", "system"},
 		{"premuim", "premium"},
-		{"coefficent", ""}, // the index has this spelling itself
-		{"albedos", ""},    // same stem as an indexed word
+		{"coefficent", "coefficient"}, // the index prints it once, the word it misses nine times
+		{"albedos", ""},               // same stem as an indexed word
 		{"table", ""},
 		{"cable", ""}, // English
 		{"xyzzyq", ""},

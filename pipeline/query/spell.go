@@ -204,7 +204,13 @@ func (s *Speller) Knows(w string) bool {
 // Correct returns the replacement for a word, or "" when it stays. w is a
 // lower-case word as analysis folds it.
 func (s *Speller) Correct(w string) string {
-	if s == nil || len(w) < minCorrectLen || !lettersOnly(w) || analysis.IsStopword(w) || s.Knows(w) {
+	if s == nil || len(w) < minCorrectLen || !lettersOnly(w) || analysis.IsStopword(w) {
+		return ""
+	}
+	if c := s.misprint(w); c != "" {
+		return c
+	}
+	if s.Knows(w) {
 		return ""
 	}
 	if a, b, ok := s.split(w); ok {
@@ -260,6 +266,44 @@ func (s *Speller) Correct(w string) string {
 				return v
 			}
 			return ""
+		}
+	}
+	return best
+}
+
+// minMisprintLen is the shortest word read as a misprint of the
+// documents', and misprintRatio how much more often they must write the
+// word it misses.
+const (
+	minMisprintLen = 7
+	misprintRatio  = 3
+)
+
+// misprint returns the English word that w, a word the documents write
+// once or twice and no English word, misses by a letter left out or added
+// ("coefficent", which the PVWatts manual prints once, and "coefficents"
+// of the same stem are its "coefficient" and "coefficients", whose stem
+// several chunks write), or "".
+// A letter typed for another is no such slip: "sunzet" is a model's name,
+// not "sunset".
+func (s *Speller) misprint(w string) string {
+	if len(w) < minMisprintLen || isEnglishWord(w) {
+		return ""
+	}
+	seen := s.stems[analysis.Tokens(w)[0].Term]
+	if seen > 2 {
+		return ""
+	}
+	seen = max(seen, 1)
+	best, bestFreq := "", 0
+	for _, l := range []int{len(w) - 1, len(w) + 1} {
+		for _, c := range s.byLen[l] {
+			if analysis.EditDistance(w, c, 1) != 1 || !isEnglishWord(c) {
+				continue
+			}
+			if f := s.stems[analysis.Tokens(c)[0].Term]; f >= misprintRatio*seen && f > bestFreq {
+				best, bestFreq = c, f
+			}
 		}
 	}
 	return best
