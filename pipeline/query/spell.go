@@ -272,10 +272,11 @@ func (s *Speller) Correct(w string) string {
 }
 
 // minMisprintLen is the shortest word read as a misprint of the
-// documents', and misprintRatio how much more often they must write the
-// word it misses.
+// documents' (a name is often a letter off a word: "Normanz", "Norman"),
+// and misprintRatio how much more often they must write the word it
+// misses.
 const (
-	minMisprintLen = 7
+	minMisprintLen = 9
 	misprintRatio  = 3
 )
 
