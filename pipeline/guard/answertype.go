@@ -672,8 +672,8 @@ func Expected(v PostVerdict, exp Expectation, chunks []store.Chunk) PostVerdict 
 			return fail(AnswerTypeMismatch, fmt.Sprintf("the answer states no %s", what))
 		}
 		if first, second, ok := exp.pairParts(); ok && (!first.Accepts(claim, nil) || !second.Accepts(claim, nil)) && !namedCell(exp, claim) {
-			// "module length + rated wattage": a length alone answers
-			// half the question.
+			// "module length and rated wattage": a length alone
+			// answers half the question.
 			missing := first
 			if first.Accepts(claim, nil) {
 				missing = second

@@ -45,6 +45,18 @@ func lineAsked(toks []analysis.Token, i int) bool {
 	return lineWords[toks[i].Term] && i > 0 && (articles[toks[i-1].Text] || toks[i-1].Kind == analysis.Number || toks[i-1].Kind == analysis.Identifier)
 }
 
+// namesLine reports whether toks[i] is a word for a table's line that says
+// which line is asked: after an article, a number or a model number (see
+// lineAsked), after a bracketed mark ("the 2002 (E) one"), or after a word
+// that follows a number ("the 2001 measured entry").
+func namesLine(text string, toks []analysis.Token, i int) bool {
+	if !lineWords[toks[i].Term] || i == 0 {
+		return false
+	}
+	return lineAsked(toks, i) || strings.HasPrefix(strings.TrimSpace(text[toks[i-1].End:toks[i].Start]), ")") ||
+		i > 1 && toks[i-1].Kind == analysis.Word && (toks[i-2].Kind == analysis.Number || toks[i-2].Kind == analysis.Identifier)
+}
+
 // SetAside returns the positions of the tokens of what a question sets
 // aside: the words after "not the", "(not", ", not", "other than",
 // "instead of", "except", "excluding", "besides", "apart from", "aside

@@ -68,11 +68,8 @@ func KeyTerms(question string) []KeyTerm {
 				// The stem of chat's "whats" or "hows" is a stopword too.
 				continue
 			}
-			if lineAsked(toks, i) || lineWords[t.Term] && i > 0 && strings.HasPrefix(strings.TrimSpace(question[toks[i-1].End:t.Start]), ")") ||
-				lineWords[t.Term] && i > 1 && toks[i-1].Kind == analysis.Word && (toks[i-2].Kind == analysis.Number || toks[i-2].Kind == analysis.Identifier) {
-				// "the 2014 listing", "the 2002 (E) one", "2001 measured
-				// entry": a word for the table's line says which line,
-				// and a row does not say it is an entry.
+			if namesLine(question, toks, i) {
+				// A row does not say it is an entry.
 				continue
 			}
 			add(KeyTerm{Text: question[t.Start:t.End], Term: t.Term, Kind: analysis.Word})

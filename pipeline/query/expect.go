@@ -486,7 +486,6 @@ func pairAsked(text string, toks []analysis.Token) []guard.Dimension {
 		return i > 0 && i < len(toks) && strings.ContainsAny(text[toks[i-1].End:toks[i].Start], "-–—,:;(")
 	}
 	cueDims := func(from, to int) map[guard.Dimension]bool {
-		from, to = max(from, 0), min(to, len(toks))
 		out := map[guard.Dimension]bool{}
 		for i := from; i < to; i++ {
 			if dims, n, _ := strongCues.Match(toks[i:]); n > 0 && i+n <= to {
@@ -501,20 +500,19 @@ func pairAsked(text string, toks []analysis.Token) []guard.Dimension {
 		if t.Text != "and" {
 			continue
 		}
-		from := k + 1
-		start, end := max(k-3, 0), min(from+4, len(toks))
+		start, end := max(k-3, 0), min(k+5, len(toks))
 		for i := start + 1; i < k; i++ {
 			if breaks(i) {
 				start = i
 			}
 		}
-		for i := from + 1; i < end; i++ {
+		for i := k + 2; i < end; i++ {
 			if breaks(i) {
 				end = i
 				break
 			}
 		}
-		before, after := cueDims(start, k), cueDims(from, end)
+		before, after := cueDims(start, k), cueDims(k+1, end)
 		if len(before) == 0 || len(after) == 0 {
 			continue
 		}

@@ -280,13 +280,13 @@ const (
 	misprintRatio  = 3
 )
 
-// misprint returns the English word that w, a word the documents write
-// once or twice and no English word, misses by a letter left out or added
+// misprint returns the English word that w, no English word and one the
+// documents write at most twice (or never), misses by a letter left out or
+// added, when the documents write that word's stem in several chunks
 // ("coefficent", which the PVWatts manual prints once, and "coefficents"
-// of the same stem are its "coefficient" and "coefficients", whose stem
-// several chunks write), or "".
-// A letter typed for another is no such slip: "sunzet" is a model's name,
-// not "sunset".
+// of the same stem are its "coefficient" and "coefficients"), or "". A
+// letter typed for another is no such slip: a model's name is often a
+// letter off a word ("sunzet", "sunset").
 func (s *Speller) misprint(w string) string {
 	if len(w) < minMisprintLen || isEnglishWord(w) {
 		return ""
