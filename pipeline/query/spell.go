@@ -17,9 +17,11 @@ import (
 // by the most frequent word of the index's own vocabulary within a small
 // edit distance — with three safeguards that matter more here than recall:
 // a word the index already knows (as written or by its stem) is never
-// touched, nor is a word of the English dictionary (so "cable" never becomes
-// "table" because the documents say "table" more often), nor anything that
-// is not a plain word (identifiers, numbers, units, model names).
+// touched, unless it is a long word the documents misprint once or twice
+// (see misprint), nor is a word of the English dictionary (so "cable"
+// never becomes "table" because the documents say "table" more often), nor
+// anything that is not a plain word (identifiers, numbers, units, model
+// names).
 
 // englishGz is the SCOWL size-50 American English word list (Debian's
 // wamerican 2020.12.07-2: lower-case alphabetic words, possessives
