@@ -50,10 +50,13 @@ func lineAsked(toks []analysis.Token, i int) bool {
 // lineAsked), after a bracketed mark ("the 2002 (E) one"), or after a word
 // that follows a number ("the 2001 measured entry").
 func namesLine(text string, toks []analysis.Token, i int) bool {
+	if lineAsked(toks, i) {
+		return true
+	}
 	if !lineWords[toks[i].Term] || i == 0 {
 		return false
 	}
-	return lineAsked(toks, i) || strings.HasPrefix(strings.TrimSpace(text[toks[i-1].End:toks[i].Start]), ")") ||
+	return strings.HasPrefix(strings.TrimSpace(text[toks[i-1].End:toks[i].Start]), ")") ||
 		i > 1 && toks[i-1].Kind == analysis.Word && (toks[i-2].Kind == analysis.Number || toks[i-2].Kind == analysis.Identifier)
 }
 
@@ -63,13 +66,12 @@ func namesLine(text string, toks []analysis.Token, i int) bool {
 // from", "not" after a word for a table's line ("the 208v one not h4") or
 // after the ending of the model asked, said again ("hip-215hde1 (hde1 not
 // nkhe1)"), or a comparison's "like" ("hidden like the module temp
-// coeffs"), to the end
-// of the clause (at most maxAsideWords, or else the first word
-// but an article) — "diehl platinum 100 cs-a (not the cs-a he)", "the cec
-// 2015 listing not the 2014 one". The cue is among them (IsAsideCue tells
-// it apart). "without the" sets aside the one word after it ("the sc
-// 500he-us without the transformer"). "does pvwatts not model snow" sets
-// nothing aside. It returns nil when nothing is.
+// coeffs"), to the end of the clause (at most maxAsideWords, or else the
+// first word but an article) — "diehl platinum 100 cs-a (not the cs-a
+// he)", "the cec 2015 listing not the 2014 one". The cue is among them
+// (IsAsideCue tells it apart). "without the" sets aside the one word after
+// it ("the sc 500he-us without the transformer"). "does pvwatts not model
+// snow" sets nothing aside. It returns nil when nothing is.
 func SetAside(text string, toks []analysis.Token) map[int]bool {
 	gap := func(i int) string {
 		if i == 0 {
