@@ -1,6 +1,7 @@
 package query
 
 import (
+	"regexp"
 	"strings"
 
 	"github.com/cewhq/cew/store/analysis"
@@ -146,4 +147,27 @@ func splitPrefix(code string, s *Speller) (string, bool) {
 		return "", false
 	}
 	return letters + " " + rest, true
+}
+
+// sideSuffix is a model number set against another written as the tail the
+// two differ by: "ae-100-60-pv-a vs -pv-f", "sb5000us-11 or -12".
+var sideSuffix = regexp.MustCompile(`(?i)\b([a-z0-9][a-z0-9.]*(?:-[a-z0-9.]+)+)(\s+(?:vs\.?|versus|or|and|&)\s+)(-[a-z0-9.]+(?:-[a-z0-9.]+)*)(?:$|[^a-z0-9.-])`)
+
+// spellSides writes out a model number given as the tail it differs by
+// from the one it is set against: "ae-100-60-pv-a vs -pv-f" names the
+// AE-100-60-PV-F, the first number with its last parts replaced by as many
+// as the tail has. A tail as long as the first number stays as typed; a
+// question sets one such pair.
+func spellSides(text string) (string, []Correction) {
+	m := sideSuffix.FindStringSubmatchIndex(text)
+	if m == nil {
+		return text, nil
+	}
+	first, tail := text[m[2]:m[3]], text[m[6]:m[7]]
+	parts, tailParts := strings.Split(first, "-"), strings.Count(tail, "-")
+	if tailParts >= len(parts) {
+		return text, nil
+	}
+	to := strings.Join(parts[:len(parts)-tailParts], "-") + tail
+	return text[:m[6]] + to + text[m[7]:], []Correction{{From: tail, To: to}}
 }

@@ -58,6 +58,7 @@ var strongCues = analysis.NewPhraseTable(map[string][]guard.Dimension{
 	"amperage":    current,
 	"temperature": temperature, "inoct": temperature, "noct": temperature,
 	"ratio": ratio, "gcr": ratio, "albedo": ratio, "fraction": ratio, "derate": ratio,
+	"factor": ratio, "bifaciality": ratio, "power factor": ratio, "capacity factor": fraction,
 	"irradiance": {guard.DimIrradiance}, "insolation": {guard.DimIrradiance, guard.DimEnergy},
 	"energy": {guard.DimEnergy}, "weight": {guard.DimMass}, "mass": {guard.DimMass},
 	"pressure": {guard.DimPressure}, "frequency": {guard.DimFrequency}, "resistance": {guard.DimResistance},
@@ -874,9 +875,11 @@ var (
 	angleWords = map[string]bool{"angle": true, "angles": true, "degrees": true, "deg": true}
 )
 
-// namedKinds are a cue and the next word's stem that together name a kind
-// of thing: what is asked about, not the value asked for.
-var namedKinds = map[string]bool{"power plant": true, "power station": true, "quantity generat": true}
+// namedKinds are a word and the next word's stem, one of them a cue, that
+// together name a kind of thing: what is asked about, not the value asked
+// for. A view factor is what the view factor note derives; questions about
+// it ask for its equations.
+var namedKinds = map[string]bool{"power plant": true, "power station": true, "quantity generat": true, "view factor": true}
 
 // formOf reports whether word is a form of the one-word cue: the cue
 // itself or the cue with an ending ("losses", "efficiencies"), not another
@@ -893,8 +896,9 @@ func formOf(word, cue string) bool {
 // makersName reports whether the cue toks[i:i+n] is a word of the name
 // before a model number: between a word and the number ("ideal power
 // ipv-30kw mppt low", "green power pv900wd") or the first of two words
-// before it ("power electronics fs0640cu vdcmax"). It is the maker's name
-// when a later cue names what is asked.
+// before it ("power electronics fs0640cu vdcmax"); or of a name anywhere,
+// between a word and one that ends a maker's name ("chint power
+// systems"). It is the maker's name when a later cue names what is asked.
 func makersName(toks []analysis.Token, i, n int) bool {
 	word := func(t analysis.Token) bool { return t.Kind == analysis.Word && !analysis.IsStopword(t.Text) }
 	model := func(j int) bool {
@@ -903,6 +907,11 @@ func makersName(toks []analysis.Token, i, n int) bool {
 			!version.MatchString(toks[j].Text)
 	}
 	if i > 0 && word(toks[i-1]) && model(i+n) {
+		return true
+	}
+	if i > 0 && word(toks[i-1]) && i+n < len(toks) && companyWords[toks[i+n].Text] {
+		// "cps sc20ktl-do-us-480, chint power systems america - idcmax":
+		// the maker's name after the model number.
 		return true
 	}
 	if i+n < len(toks) && word(toks[i+n]) && model(i+n+1) {
@@ -923,6 +932,11 @@ func makersName(toks []analysis.Token, i, n int) bool {
 	}
 	return false
 }
+
+// companyWords end a maker's name: "Chint Power Systems", "Green Power
+// Technologies".
+var companyWords = map[string]bool{"systems": true, "technologies": true, "technology": true, "solutions": true,
+	"electronics": true, "industries": true, "corporation": true, "corp": true, "inc": true, "ltd": true, "co": true, "company": true}
 
 // maxSeriesWords bounds the words of a series' name between a maker's name
 // and a model number ("solar save" in "open energy solar save 4600").

@@ -71,7 +71,7 @@ var glossary = func() *analysis.PhraseTable[string] {
 		"Module Area":  {"module area", "panel area"},
 		// Not "delta t": the Defaults sheet calls its own column deltaT.
 		"d(Tc)":  {"delta tc", "dtc", "cell to back temperature difference", "temperature difference between cell and module back"},
-		"Weight": {"how heavy"},
+		"Weight": {"how heavy", "weigh", "weighs"},
 		"n":      {"diode ideality factor", "ideality factor", "diode factor", "diode quality factor"},
 	}
 	// A temperature coefficient is named by its quantity's every name:

@@ -85,6 +85,8 @@ func Analyse(question string, in Input) Analysis {
 	text, versions := shortVersions(text)
 	short = append(short, versions...)
 	short = append(volts, short...)
+	text, sides := spellSides(text)
+	short = append(short, sides...)
 	text, codes := respellCodes(text, in.Speller)
 	short = append(short, codes...)
 	for _, c := range codes {

@@ -14,6 +14,7 @@ var vocabulary = map[string]int{
 	"nominal": 5, "tracking": 10, "table": 30, "albedo": 4, "coefficent": 1, "backtracking": 3,
 	"sb7000tl": 2, "paco": 1900, "trench": 2, "depth": 3, "average": 12, "avg": 2,
 	"office": 5, "time": 9, "zone": 2, "high": 7, "est": 1, "model": 50, "mode": 80, "under": 9, "user": 10, "pso": 40, "vmpo": 600, "bvmpo": 600,
+	"idcmax": 900, "vdcmax": 900,
 }
 
 func TestAnalyse(t *testing.T) {
@@ -318,6 +319,22 @@ func TestAnalyse(t *testing.T) {
 			text: "which phases of a building's life does green building cover"},
 		{name: "a yes or no question asks for no value", in: "is the total system loss just the sum of the individual losses",
 			text: "is the total system loss just the sum of the individual losses"},
+		{name: "max joined to the word before spells a column", in: "solaredge se9k idc max + pnt",
+			text: "solaredge se9k idc max + pnt", dims: []guard.Dimension{guard.DimPower}},
+		{name: "max before a word is still maximum", in: "max tracker angle", text: "maximum tracker angle",
+			dims: []guard.Dimension{guard.DimAngle}},
+		{name: "a maker's name after the model number", in: "cps sc20ktl-do-us-480, chint power systems america - idcmax",
+			text: "cps sc20ktl-do-us-480, chint power systems america - idcmax", dims: []guard.Dimension{guard.DimCurrent}},
+		{name: "weigh asks for the weight", in: "how much does the satcon pvs-135 weigh",
+			text: "how much does the satcon pvs-135 Weight", dims: []guard.Dimension{guard.DimMass}},
+		{name: "a factor is a plain number", in: "bifaciality factor of the trina vertex",
+			text: "bifaciality factor of the trina vertex", dims: []guard.Dimension{guard.DimRatio}},
+		{name: "a view factor is what the question is about", in: "vf note - which eq gives the view factor to the ground at a point x",
+			text: "vf note - which eq gives the view factor to the ground at a point x"},
+		{name: "a model number given as the tail it differs by", in: "satcon ae-100-60-pv-a vs -pv-f unique id#",
+			text: "satcon ae-100-60-pv-a versus ae-100-60-pv-f unique id#"},
+		{name: "a tail as long as the model number stays", in: "sb5000 vs -12 paco", text: "sb5000 versus -12 paco",
+			dims: []guard.Dimension{guard.DimPower}},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

@@ -72,8 +72,10 @@ func expandShorthand(text string, known func(string) bool) (string, []Correction
 		}
 		if !ok {
 			long, ok = minMax[t.Text]
+			// "idc max + pnt": the word before and "max" spell a column
+			// the index knows ("Idcmax"), which "maximum" would not.
 			ok = ok && i+1 < len(toks) && toks[i+1].Kind == analysis.Word &&
-				(i == 0 || toks[i-1].Kind != analysis.Number)
+				(i == 0 || toks[i-1].Kind != analysis.Number && (known == nil || !known(toks[i-1].Text+t.Text)))
 		}
 		if !ok {
 			long, ok = clippedUnits[t.Text]
