@@ -2026,6 +2026,12 @@ func (e *Extractive) score(q question, u unit, terms map[string]bool, ctx unitCo
 	if c.quote == "" || !c.typed && !q.expect.AcceptsValues(c.quote, said, ownNumbers(q, said)) && !acceptsEntries(q, ctx.entries) {
 		return candidate{}, false
 	}
+	if u.kind == kindSentence && namedOther(q, c.quote, said, terms) {
+		// "trina vertex module efficiency": "A GCR of 0.4 for the Trina
+		// Vertex module (length = 2.384m) …" names each of its numbers
+		// by another quantity.
+		return candidate{}, false
+	}
 	if q.expect.WantsValue() && !slices.Contains(q.expect.Dims, guard.DimDate) && referenceEntry.MatchString(u.text) {
 		// "how many test arrays did fuentes use": an entry of a
 		// reference list numbers, dates and pages a work; it measures
@@ -2432,12 +2438,78 @@ func lacksThing(q question, matched []float64) bool {
 	return true
 }
 
-// measures are the extents of a thing; a unit that names another one than
-// the question and not the question's states another extent.
-var measures = analysis.TermSet(`width length height depth thickness diameter pitch spacing`)
+// namedOther reports whether a question asks for a value by the name of a
+// quantity ("efficiency") that a sentence does not say, and each number of
+// the kind asked for the sentence states is named by another quantity
+// right before it: a measure ("length = 2.384m", "pitch of 5.96m") or an
+// acronym ("GCR of 0.4") the question does not say either, nor spell out.
+func namedOther(q question, quote string, said []guard.Value, terms map[string]bool) bool {
+	if !q.expect.WantsValue() || len(q.expect.Cues) == 0 || slices.ContainsFunc(q.expect.Cues, func(c string) bool { return terms[c] }) {
+		return false
+	}
+	named := 0
+	for _, v := range said {
+		name := nameBefore(quote[:v.Start])
+		if name != "" && q.words[strings.ToLower(name)] {
+			// "the A2 scenario (the high albedo one) row pitch": the
+			// pitch it names is asked, whatever the cue read first.
+			return false
+		}
+		if !q.expect.AcceptsDim(v.Dim) {
+			continue
+		}
+		if name == "" || !acronym(name) && !measures[analysis.Terms(name)[0]] ||
+			slices.ContainsFunc(q.spelled, func(r spelledRun) bool { return r.letters == strings.ToLower(name) }) {
+			// "ground coverage ratio" is the GCR of "a GCR of zero".
+			return false
+		}
+		named++
+	}
+	return named > 0
+}
 
-// otherMeasure reports whether the question names an extent ("width") and
-// the unit's terms name another one ("length") and not the question's.
+// nameBefore returns the word that names the number text runs up to ("GCR"
+// of "A GCR of 0.4", "length" of "(length = 2.384m"), or "".
+func nameBefore(text string) string {
+	words := strings.Fields(text)
+	if n := len(words); n > 1 && namingLinks[strings.ToLower(words[n-1])] {
+		words = words[:n-1]
+	}
+	if len(words) == 0 {
+		return ""
+	}
+	w := strings.Trim(words[len(words)-1], "(,;:")
+	if len(analysis.Terms(w)) != 1 {
+		return ""
+	}
+	return w
+}
+
+// namingLinks join the name of a quantity to its number.
+var namingLinks = set(`of = : is was`)
+
+// acronym reports whether a word is written in capitals, two to five of
+// them: "GCR", "NOCT".
+func acronym(w string) bool {
+	if len(w) < 2 || len(w) > 5 {
+		return false
+	}
+	for _, r := range w {
+		if r < 'A' || r > 'Z' {
+			return false
+		}
+	}
+	return true
+}
+
+// measures are the extents of a thing, and the factor a question may ask
+// of it instead; a unit that names another one than the question and not
+// the question's states another measure.
+var measures = analysis.TermSet(`width length height depth thickness diameter pitch spacing factor`)
+
+// otherMeasure reports whether the question names a measure ("width",
+// "bifaciality factor") and the unit's terms name another one ("length")
+// and not the question's.
 func otherMeasure(q question, terms map[string]bool) bool {
 	asked := ""
 	for _, t := range q.terms {
