@@ -102,6 +102,14 @@ func spacedCode(text string, toks []analysis.Token, s *Speller) (int, string) {
 		// "10.0 tl3" is the index's "10.0tl3": a number with its letters
 		// spaced off, the whole model number and no more.
 		numberThenLetters := n == 2 && toks[0].Kind == analysis.Number && !startsWithDigit(toks[1].Text) && s.freq[to] > 0
+		if lettersThenNumber && s.freq[to] > 0 && toks[1].Kind == analysis.Number && s.freq[toks[0].Text] > s.freq[to] {
+			// "ig plus 11.4-1 uni 208": the index holds "uni208" whole
+			// (one row's "uni208)" for the others' "uni(208)") but writes
+			// "uni" as a word of its own more often; a model number the
+			// index only begins with ("pvi 15" of "PVI15kW-208") is
+			// joined.
+			continue
+		}
 		if lettersThenNumber || numberThenLetters || whole && strings.ContainsAny(to, "-_") {
 			return n, to
 		}

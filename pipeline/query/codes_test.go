@@ -14,7 +14,7 @@ func TestRespellCodes(t *testing.T) {
 		"outback": 3, "paco": 1900, "isco": 500, "cl": 4, "gs4048a": 1, "kc158g": 1, "pvi-5000-208": 2,
 		"sb7000tl-us-22": 2, "kyocera": 30, "3.6tl": 1, "10.0tl3": 2, "blueplanet": 40,
 		"sc": 12, "1850-us": 1, "gt": 3, "4000": 40, "theia": 12, "2.9he-t": 2,
-		"-240v": 3, "tl": 5, "3000-us": 2, "tl3000-us-208": 1, "pvi-3.0-outd-s-us": 3, "pvi": 40, "3.0": 20, "outd-s-us-z-m-a": 3,
+		"uni": 40, "uni208": 1, "208": 400, "-240v": 3, "tl": 5, "3000-us": 2, "tl3000-us-208": 1, "pvi-3.0-outd-s-us": 3, "pvi": 40, "3.0": 20, "outd-s-us-z-m-a": 3,
 	})
 	tests := []struct {
 		in, want string
@@ -38,6 +38,9 @@ func TestRespellCodes(t *testing.T) {
 		{"sc1850-us idcmax", "sc 1850-us idcmax", []string{"sc1850-us"}},
 		{"theia 2.9 he-t paco", "theia 2.9he-t paco", []string{"2.9 he-t"}},
 		{"gt4000 paco", "gt4000 paco", nil}, // a bare number is in every row
+		// The index writes "uni" as a word more often than the code
+		// "uni208": the letters and the voltage stay apart.
+		{"ig plus 11.4-1 uni 208 weight", "ig plus 11.4-1 uni 208 weight", nil},
 		{"pvi 3.0 outd-s-us paco", "pvi-3.0-outd-s-us paco", []string{"pvi 3.0 outd"}},
 		// It goes on past "PVI-3.0-OUTD-S-US": another model, spaced in
 		// the index as the question spaces it.

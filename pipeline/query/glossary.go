@@ -36,9 +36,11 @@ var glossary = func() *analysis.PhraseTable[string] {
 		"Idcmax": {"max dc current", "maximum dc current", "max input current", "maximum input current",
 			"max dc input current", "maximum dc input current"},
 		"Mppt_high": {"upper mppt voltage", "upper mppt voltage limit", "upper mppt limit", "max mppt voltage",
-			"maximum mppt voltage"},
+			"maximum mppt voltage", "top of the mppt range", "top of the mppt window", "upper end of the mppt range",
+			"upper end of the mppt window", "high end of the mppt range", "high end of the mppt window"},
 		"Mppt_low": {"lower mppt voltage", "lower mppt voltage limit", "lower mppt limit", "min mppt voltage",
-			"minimum mppt voltage"},
+			"minimum mppt voltage", "bottom of the mppt range", "bottom of the mppt window", "lower end of the mppt range",
+			"lower end of the mppt window", "low end of the mppt range", "low end of the mppt window"},
 		// Both ends of the tracking range.
 		"Mppt_low and Mppt_high": {"mppt window", "mppt range", "mppt voltage range", "mppt voltage window",
 			"mppt operating range", "mpp voltage range", "mpp range"},

@@ -333,6 +333,10 @@ func TestAnalyse(t *testing.T) {
 			text: "vf note - which eq gives the view factor to the ground at a point x"},
 		{name: "a model number given as the tail it differs by", in: "satcon ae-100-60-pv-a vs -pv-f unique id#",
 			text: "satcon ae-100-60-pv-a versus ae-100-60-pv-f unique id#"},
+		{name: "the top of a range is its high end", in: "ginlong gci-1.5k-2g-h-us vdco and top of the mppt range",
+			text: "ginlong gci-1.5k-2g-h-us vdco and Mppt_high", dims: []guard.Dimension{guard.DimVoltage}},
+		{name: "the bottom of a window is its low end", in: "satcon eqx0500us200x-x pnt and bottom of the mppt window",
+			text: "satcon eqx0500us200x-x pnt and Mppt_low", dims: []guard.Dimension{guard.DimPower}},
 		{name: "a tail as long as the model number stays", in: "sb5000 vs -12 paco", text: "sb5000 versus -12 paco",
 			dims: []guard.Dimension{guard.DimPower}},
 	}
