@@ -1323,6 +1323,15 @@ func variants(q question, cands []candidate) []candidate {
 		}
 	}
 	if !slices.ContainsFunc(q.terms, func(t qterm) bool { return t.code }) {
+		if q.versus && slices.ContainsFunc(q.terms, func(t qterm) bool { return t.lettered != nil && strings.HasPrefix(t.term, "(") }) {
+			// "fs-45 n - the 2003 measured row vs the 2003 (E) one": a
+			// model number too short to be read as a code still names
+			// both rows, and the one without the mark (see markName) is
+			// the other side.
+			if sides := otherRows(cands, func(c candidate) bool { return c.side && sameCodes(q, c, best) }); len(sides) > 0 {
+				return sides
+			}
+		}
 		return labelledRows(q, cands)
 	}
 	return otherRows(cands, func(c candidate) bool {

@@ -129,6 +129,11 @@ func TestExtractive(t *testing.T) {
 				sheetRow("SANDIA-MODULE-DB", "Data", 129, "Model: Evergreen ES-180-RL-T Module; Vintage: 2008 (E); Material: mc-Si; Isco: 7.78; Voco: 32.6"),
 				sheetRow("SANDIA-MODULE-DB", "Data", 128, "Model: Evergreen ES-180-RL-T Module; Vintage: 2008; Material: mc-Si; Isco: 7.638; Voco: 32.55")},
 			want: "Model: Evergreen ES-180-RL-T Module; Vintage: 2008 (E); Isco: 7.78 [S1]. Model: Evergreen ES-180-RL-T Module; Vintage: 2008; Isco: 7.638 [S2]."},
+		{name: "a short model number, not read as a code, still names the row on the other side of vs", question: "first solar fs-45 c2 - the 2003 measured row vs the 2003 (E) one",
+			category: "technical_value", complexity: "complex", chunks: []store.Chunk{
+				sheetRow("SANDIA-MODULE-DB", "Data", 139, "Model: First Solar FS-45; Vintage: 2003 (E); Material: CdTe; Isco: 0.9; C2: -1.25"),
+				sheetRow("SANDIA-MODULE-DB", "Data", 138, "Model: First Solar FS-45; Vintage: 2003; Material: CdTe; Isco: 0.9; C2: -0.601")},
+			want: "Model: First Solar FS-45; Vintage: 2003 (E); C2: -1.25 [S1]. Model: First Solar FS-45; Vintage: 2003; C2: -0.601 [S2]."},
 		{name: "two lines of one model joined by and, each named by a word for a line", question: "evergreen es-180-rl-t voco in the measured 2008 entry and in the (E) one",
 			category: "technical_value", chunks: []store.Chunk{
 				sheetRow("SANDIA-MODULE-DB", "Data", 129, "Model: Evergreen ES-180-RL-T Module; Vintage: 2008 (E); Material: mc-Si; Isco: 7.78; Voco: 32.6"),

@@ -936,3 +936,19 @@ func TestStatesPages(t *testing.T) {
 		}
 	}
 }
+
+// TestAsideQuantityTheModelHolds: a voltage set aside with another
+// listing of the model asked, whose number the model's own name holds
+// ("pvi60kw-208 … not the 2007 'pvi60kw 208v'"), does not set the asked
+// row aside; the year that tells the two listings apart does.
+func TestAsideQuantityTheModelHolds(t *testing.T) {
+	q := parseQuestion("solectria pvi60kw-208 (2013 renewables listing, not the 2007 'pvi60kw 208v') idcmax + pnt",
+		"technical_value", "simple", guard.Expectation{})
+	if q.excluded["208v"] || !q.excluded["2007"] {
+		t.Errorf("excluded = %v; want 2007 and not 208v", q.excluded)
+	}
+	q = parseQuestion("sb7000tl-us-22 208v paco, not the 240v one", "technical_value", "simple", guard.Expectation{})
+	if !q.excluded["240v"] {
+		t.Errorf("excluded = %v; want 240v", q.excluded)
+	}
+}

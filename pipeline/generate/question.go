@@ -707,6 +707,12 @@ func excludedTerms(text string, toks []analysis.Token) (map[string]bool, map[int
 		if !aside[i] || kept[t.Term] || kept[t.Text] || t.Text == "one" || guard.IsAsideCue(t.Text) {
 			continue // "not the 2014 one"
 		}
+		if v := guard.Values(t.Text); len(v) == 1 && v[0].Unit != "" && kept[v[0].Num] {
+			// "pvi60kw-208 (not the 2007 'pvi 60kw 208v')": the model
+			// asked holds the 208 of the 208 V set aside with the other
+			// listing; the year sets that one apart.
+			continue
+		}
 		for _, term := range analysis.Terms(t.Text) {
 			if !kept[term] {
 				excluded[term] = true
