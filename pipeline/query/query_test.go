@@ -337,6 +337,13 @@ func TestAnalyse(t *testing.T) {
 			text: "ginlong gci-1.5k-2g-h-us vdco and Mppt_high", dims: []guard.Dimension{guard.DimVoltage}},
 		{name: "the bottom of a window is its low end", in: "satcon eqx0500us200x-x pnt and bottom of the mppt window",
 			text: "satcon eqx0500us200x-x pnt and Mppt_low", dims: []guard.Dimension{guard.DimPower}},
+		{name: "a file's name points at the document", in: "inverters_2012 sheet: ge gepve-2500-na-240 - lowest rated ambient",
+			text: "sheet: ge gepve-2500-na-240 - Tamb Low", stray: []string{"inverters_2012"}},
+		{name: "a file's name with its extension", in: "sma st48 weight in CEC_Inverters.csv", text: "sma st48 weight in",
+			stray: []string{"CEC_Inverters.csv"}, dims: []guard.Dimension{guard.DimMass}},
+		{name: "a column's name with an underscore is no file", in: "mppt_low of the se9k", text: "mppt_low of the se9k"},
+		{name: "a tracker's key after the question mark", in: "ls600t max dc amps and upper mppt limit? CHG-4418",
+			text: "ls600t Idcmax and Mppt_high", stray: []string{"? CHG-4418"}, dims: []guard.Dimension{guard.DimCurrent}},
 		{name: "a tail as long as the model number stays", in: "sb5000 vs -12 paco", text: "sb5000 versus -12 paco",
 			dims: []guard.Dimension{guard.DimPower}},
 	}

@@ -44,17 +44,21 @@ var strayPatterns = []*regexp.Regexp{
 	// "(for tbl 2 in our writeup)". Its numbers point at the asker's
 	// papers, not the documents'.
 	regexp.MustCompile(`(?i)\(\s*for\b[^()]*\b(?:our|my)\b[^()]*\)`),
+	// A file's name ("inverters_2012", "CEC_Inverters.csv"): where the user
+	// looked, as "the sandia list" is; no passage writes it.
+	regexp.MustCompile(`(?i)\b\w*_[\w.-]*?(?:\d{4}[\w.-]*|\.(?:csv|xlsx?|pdf|docx?))\b`),
 	// A trailing "see table 6" / "per section 11" pointer.
 	regexp.MustCompile(`(?i)[,;-]?\s*\b(?:see|per|cf\.?|ref\.?)\s+(?:table|tab\.?|fig\.?|figure|section|sec\.?|page|p\.|eq\.?|eqn\.?|equation|item|appendix)\s*\d+[a-z]?\b\.?`),
 }
 
 // keyPatterns match a tracker's key where a model number could stand too:
-// in square brackets ("[CR-1134]") or in capitals after a spaced dash or
-// a comma, ending the question ("… paco - PRJ-3125"). The key is stray
-// unless the index knows it as a model number ("…, PVI-6000").
+// in square brackets ("[CR-1134]") or in capitals after a spaced dash, a
+// comma or the question mark, ending the question ("… paco - PRJ-3125",
+// "… limit? CHG-4418"). The key is stray unless the index knows it as a
+// model number ("…, PVI-6000").
 var keyPatterns = []*regexp.Regexp{
 	regexp.MustCompile(`\[\s*([A-Za-z]{2,6}-\d{1,6})\s*\]`),
-	regexp.MustCompile(`(?:\s[-–—]|,)\s*([A-Z]{2,6}-\d{1,6})\s*[?.!]*\s*$`),
+	regexp.MustCompile(`(?:\s[-–—]|[,?])\s*([A-Z]{2,6}-\d{1,6})\s*[?.!]*\s*$`),
 }
 
 // numberedItem is "#" and a short number after a word that names the
