@@ -111,6 +111,25 @@ func SetAside(text string, toks []analysis.Token) map[int]bool {
 			}
 			i = end - 1
 			continue
+		case t == "is" && anotherLine(toks, i+1):
+			// "(ds model; ul-05 is a different row)": what the clause
+			// names before "is" is another row than the one asked.
+			from := i
+			for from > 0 && i-from < maxAsideWords && !strings.ContainsAny(gap(from), "(,;") {
+				from--
+			}
+			end := i + 1
+			for end < len(toks) && !strings.ContainsAny(gap(end), "),;?") {
+				end++
+			}
+			if aside == nil {
+				aside = map[int]bool{}
+			}
+			for j := from; j < end; j++ {
+				aside[j] = true
+			}
+			i = end - 1
+			continue
 		case t == "except" || t == "excluding" || t == "besides":
 			start = i + 1
 		case t == "like" && i > 0 && i+1 < len(toks) && !seemWords[toks[i-1].Text] && !strings.Contains(toks[i-1].Text, "'") &&
@@ -249,4 +268,18 @@ func otherEnding(toks []analysis.Token, i int) bool {
 	return slices.ContainsFunc(toks, func(u analysis.Token) bool {
 		return u.Kind == analysis.Identifier && strings.Contains(u.Text, "-")
 	})
+}
+
+// anotherLine reports whether toks[i:] open with "a different row", "a
+// separate entry", "another model" or the like: a line other than the
+// one asked.
+func anotherLine(toks []analysis.Token, i int) bool {
+	if i < len(toks) && toks[i].Text == "another" {
+		i++
+	} else if i+1 < len(toks) && (toks[i].Text == "a" || toks[i].Text == "an") && (toks[i+1].Text == "different" || toks[i+1].Text == "separate") {
+		i += 2
+	} else {
+		return false
+	}
+	return i < len(toks) && (IsLineWord(toks[i].Term) || toks[i].Text == "model" || toks[i].Text == "unit")
 }
