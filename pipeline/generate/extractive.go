@@ -2075,6 +2075,11 @@ func (e *Extractive) score(q question, u unit, terms map[string]bool, ctx unitCo
 		// does not say what the default loss is.
 		return candidate{}, false
 	}
+	if u.kind == kindRecord && q.bounds && len(said) == 1 && !valueRange.MatchString(c.quote) {
+		// "delta ddp-260ab ac operating voltage window, min / max vac":
+		// "Vac (V): 240" is one voltage, not a window's two ends.
+		return candidate{}, false
+	}
 	if u.kind == kindRecord && q.mustNumber && !c.typed && len(said) == 0 && !wordField(q, c) {
 		// A row quoted for its name alone ("Manufacturer: GreenVolts; ID:
 		// GV-SCP001") states no value of what is asked.

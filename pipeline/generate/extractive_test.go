@@ -129,6 +129,10 @@ func TestExtractive(t *testing.T) {
 				sheetRow("SANDIA-MODULE-DB", "Data", 129, "Model: Evergreen ES-180-RL-T Module; Vintage: 2008 (E); Material: mc-Si; Isco: 7.78; Voco: 32.6"),
 				sheetRow("SANDIA-MODULE-DB", "Data", 128, "Model: Evergreen ES-180-RL-T Module; Vintage: 2008; Material: mc-Si; Isco: 7.638; Voco: 32.55")},
 			want: "Model: Evergreen ES-180-RL-T Module; Vintage: 2008 (E); Isco: 7.78 [S1]. Model: Evergreen ES-180-RL-T Module; Vintage: 2008; Isco: 7.638 [S2]."},
+		{name: "one number is not both ends of a window asked", question: "delta ddp-260ab ac operating voltage window, min / max vac",
+			category: "technical_value", chunks: []store.Chunk{
+				sheetRow("CEC-INVERTERS", "CEC_Inverters", 530, "Name: Delta Electronics: DDP-260AB XX 240V [CEC 2013]; Vac (V): 240; Paco (W): 260; Vdcmax (V): 60")},
+			want: generate.NotFoundText},
 		{name: "a short model number, not read as a code, still names the row on the other side of vs", question: "first solar fs-45 c2 - the 2003 measured row vs the 2003 (E) one",
 			category: "technical_value", complexity: "complex", chunks: []store.Chunk{
 				sheetRow("SANDIA-MODULE-DB", "Data", 139, "Model: First Solar FS-45; Vintage: 2003 (E); Material: CdTe; Isco: 0.9; C2: -1.25"),
@@ -820,7 +824,7 @@ func TestExtractiveReadsTheQuestion(t *testing.T) {
 			category: "technical_value", chunks: []store.Chunk{pitch}, want: generate.NotFoundText},
 		{name: "numbers each named by another quantity do not give the one asked", question: "trina vertex module efficiency in the iea bifi sim",
 			category: "technical_value", chunks: []store.Chunk{pitch}, want: generate.NotFoundText},
-		{name: "a number named by a quantity the question says answers, whatever the cue read first", question: "iea bifi scen 3 (A2, the high albedo one) row pitch",
+		{name: "a number named by a quantity the question says answers, whatever the cue read first", question: "A2 (high albedo case) pitch between rows in the iea bifi study",
 			category: "technical_value", chunks: []store.Chunk{ieaScenarios, ieaScenariosNext},
 			want: "* A GCR of 0.4 for the Trina Vertex module (length = 2.384m) corresponds to a row-to-row spacing or pitch of 5.96m [S2]."},
 		{name: "the sentence for the asked ground coverage ratio", question: "iea bifi pitch at gcr 0.25",

@@ -140,6 +140,9 @@ func TestRangeOfColumns(t *testing.T) {
 	for _, tc := range tests {
 		chunk := store.Chunk{ID: "inv/1/7", DocID: "inv", Sheet: "Inverters", Row: 8, Text: tc.row}
 		cands, _ := e.candidates(q, []store.Chunk{chunk}, nil)
+		if len(cands) == 0 && tc.want == 0 {
+			continue // one end alone is no answer either (see asksBounds)
+		}
 		if len(cands) != 1 {
 			t.Fatalf("%q: %d candidates, want 1", tc.row, len(cands))
 		}

@@ -207,6 +207,10 @@ type question struct {
 	// thing holds the indexes of the terms of X in a question that opens
 	// "what X" or "which X" ("what time zone are the timestamps in").
 	thing []int
+	// bounds is set for a question after both ends of a range it does not
+	// name by its columns ("ac operating voltage window, min / max vac"):
+	// one number is not both ends.
+	bounds bool
 	// byline is set for a question about a document that asks who wrote
 	// it: the names under its title answer, and nothing else does.
 	byline bool
@@ -331,6 +335,7 @@ func parseQuestion(text, category, complexity string, expect guard.Expectation) 
 	q.counts = q.mustNumber
 	q.subject = askedSubject(toks)
 	q.thing = thingTerms(q, toks)
+	q.bounds = asksBounds(q.words)
 	q.versus = q.words["vs"] || q.words["versus"]
 	joined := -1 // the "and" that sets two lines of a table side by side
 	if !q.versus {
@@ -1224,4 +1229,12 @@ func holdsYear(q question, toks []analysis.Token) bool {
 	return slices.ContainsFunc(toks, func(t analysis.Token) bool {
 		return t.Kind == analysis.Number && isYear(t.Text) && !q.numbers[t.Text]
 	})
+}
+
+// asksBounds reports whether a question's words ask for both ends of a
+// range: "window", "range", or a word for each end ("min / max", "lo/hi").
+func asksBounds(words map[string]bool) bool {
+	either := func(ws ...string) bool { return slices.ContainsFunc(ws, func(w string) bool { return words[w] }) }
+	return either("window", "range") || either("min", "minimum") && either("max", "maximum") || words["lo"] && words["hi"] ||
+		words["low"] && words["high"]
 }
