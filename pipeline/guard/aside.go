@@ -80,6 +80,14 @@ func SetAside(text string, toks []analysis.Token) map[int]bool {
 		return text[toks[i-1].End:toks[i].Start]
 	}
 	var aside map[int]bool
+	mark := func(from, to int) {
+		if aside == nil {
+			aside = map[int]bool{}
+		}
+		for j := from; j < to; j++ {
+			aside[j] = true
+		}
+	}
 	for i := 0; i < len(toks); i++ {
 		var start int
 		// A cue after a comma or bracket opens a clause of its own:
@@ -103,12 +111,7 @@ func SetAside(text string, toks []analysis.Token) map[int]bool {
 				end++
 			}
 			end = min(end+1, len(toks))
-			if aside == nil {
-				aside = map[int]bool{}
-			}
-			for j := i; j < end; j++ {
-				aside[j] = true
-			}
+			mark(i, end)
 			i = end - 1
 			continue
 		case t == "is" && anotherLine(toks, i+1):
@@ -122,12 +125,7 @@ func SetAside(text string, toks []analysis.Token) map[int]bool {
 			for end < len(toks) && !strings.ContainsAny(gap(end), "),;?") {
 				end++
 			}
-			if aside == nil {
-				aside = map[int]bool{}
-			}
-			for j := from; j < end; j++ {
-				aside[j] = true
-			}
+			mark(from, end)
 			i = end - 1
 			continue
 		case t == "except" || t == "excluding" || t == "besides":
@@ -166,12 +164,7 @@ func SetAside(text string, toks []analysis.Token) map[int]bool {
 			// the comma parts the items of what is set aside.
 			end = e
 		}
-		if aside == nil {
-			aside = map[int]bool{}
-		}
-		for j := i; j < end; j++ {
-			aside[j] = true
-		}
+		mark(i, end)
 		i = end - 1
 	}
 	return aside
