@@ -2465,8 +2465,8 @@ func namedOther(q question, quote string, said []guard.Value, terms map[string]b
 	for _, v := range said {
 		name := nameBefore(quote[:v.Start])
 		if name != "" && q.words[strings.ToLower(name)] {
-			// "the A2 scenario (the high albedo one) row pitch": the
-			// pitch it names is asked, whatever the cue read first.
+			// "A2 (high albedo case) pitch between rows": the pitch it
+			// names is asked, whatever the cue read first.
 			return false
 		}
 		if !q.expect.AcceptsDim(v.Dim) {

@@ -158,8 +158,9 @@ func splitPrefix(code string, s *Speller) (string, bool) {
 }
 
 // sideSuffix is a model number set against another written as the tail the
-// two differ by: "ae-100-60-pv-a vs -pv-f", "sb5000us-11 or -12".
-var sideSuffix = regexp.MustCompile(`(?i)\b([a-z0-9][a-z0-9.]*(?:-[a-z0-9.]+)+)(\s+(?:vs\.?|versus|or|and|&)\s+)(-[a-z0-9.]+(?:-[a-z0-9.]+)*)(?:$|[^a-z0-9.-])`)
+// two differ by: "ae-100-60-pv-a vs -pv-f". The tail holds a letter: "and
+// -25" after a model number is a temperature.
+var sideSuffix = regexp.MustCompile(`(?i)\b([a-z0-9][a-z0-9.]*(?:-[a-z0-9.]+)+)(\s+(?:vs\.?|versus|or|and|&)\s+)(-[a-z0-9.-]*[a-z][a-z0-9.-]*)(?:$|[^a-z0-9.-])`)
 
 // spellSides writes out a model number given as the tail it differs by
 // from the one it is set against: "ae-100-60-pv-a vs -pv-f" names the

@@ -344,7 +344,9 @@ func TestAnalyse(t *testing.T) {
 		{name: "a column's name with an underscore is no file", in: "mppt_low of the se9k", text: "mppt_low of the se9k"},
 		{name: "a tracker's key after the question mark", in: "ls600t max dc amps and upper mppt limit? CHG-4418",
 			text: "ls600t Idcmax and Mppt_high", stray: []string{"? CHG-4418"}, dims: []guard.Dimension{guard.DimCurrent}},
-		{name: "a tail as long as the model number stays", in: "sb5000 vs -12 paco", text: "sb5000 versus -12 paco",
+		{name: "a negative number after a model number is no tail", in: "tamb low on the sb7000tl-us-22 and -25 c",
+			text: "tamb low on the sb7000tl-us-22 and -25 c"},
+		{name: "a tail as long as the model number stays", in: "sb5000 vs -us paco", text: "sb5000 versus -us paco",
 			dims: []guard.Dimension{guard.DimPower}},
 	}
 	for _, tc := range tests {
