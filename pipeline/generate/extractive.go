@@ -2502,10 +2502,10 @@ func nameBefore(text string) string {
 // namingLinks join the name of a quantity to its number.
 var namingLinks = set(`of = : is was`)
 
-// acronym reports whether a word is written in capitals, two to five of
-// them: "GCR", "NOCT".
+// acronym reports whether a word is written in capitals, as many as an
+// acronym has (see minAcronym): "GCR", "NOCT".
 func acronym(w string) bool {
-	if len(w) < 2 || len(w) > 5 {
+	if len(w) < minAcronym || len(w) > maxAcronym {
 		return false
 	}
 	for _, r := range w {

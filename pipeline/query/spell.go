@@ -94,8 +94,8 @@ func NewSpeller(vocabulary map[string]int) *Speller {
 			s.codes = append(s.codes, [2]string{compactCode(w), w})
 			continue
 		}
-		stem := analysis.Tokens(w)[0].Term
-		s.stems[stem] = max(s.stems[stem], n)
+		st := stem(w)
+		s.stems[st] = max(s.stems[st], n)
 		s.byLen[len(w)] = append(s.byLen[len(w)], w)
 	}
 	slices.SortFunc(s.codes, func(a, b [2]string) int { return strings.Compare(a[0]+"\x00"+a[1], b[0]+"\x00"+b[1]) })
@@ -293,7 +293,7 @@ func (s *Speller) misprint(w string) string {
 	if len(w) < minMisprintLen || isEnglishWord(w) {
 		return ""
 	}
-	seen := s.stems[analysis.Tokens(w)[0].Term]
+	seen := s.stems[stem(w)]
 	if seen > 2 {
 		return ""
 	}
@@ -304,7 +304,7 @@ func (s *Speller) misprint(w string) string {
 			if analysis.EditDistance(w, c, 1) != 1 || !isEnglishWord(c) {
 				continue
 			}
-			if f := s.stems[analysis.Tokens(c)[0].Term]; f >= misprintRatio*seen && f > bestFreq {
+			if f := s.stems[stem(c)]; f >= misprintRatio*seen && f > bestFreq {
 				best, bestFreq = c, f
 			}
 		}
@@ -456,3 +456,7 @@ func replaceSpans(text string, replace func(i int, toks []analysis.Token) (to st
 	b.WriteString(text[last:])
 	return b.String(), out
 }
+
+// stem returns the index term of a plain word, as the vocabulary counts
+// stems.
+func stem(w string) string { return analysis.Tokens(w)[0].Term }
