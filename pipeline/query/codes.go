@@ -165,8 +165,8 @@ var sideSuffix = regexp.MustCompile(`(?i)\b([a-z0-9][a-z0-9.]*(?:-[a-z0-9.]+)+)(
 // spellSides writes out a model number given as the tail it differs by
 // from the one it is set against: "ae-100-60-pv-a vs -pv-f" names the
 // AE-100-60-PV-F, the first number with its last parts replaced by as many
-// as the tail has. A tail as long as the first number stays as typed; a
-// question sets one such pair.
+// as the tail has. A tail of as many parts as the first number, or more,
+// stays as typed; a question sets one such pair.
 func spellSides(text string) (string, []Correction) {
 	m := sideSuffix.FindStringSubmatchIndex(text)
 	if m == nil {

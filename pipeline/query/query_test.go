@@ -348,7 +348,7 @@ func TestAnalyse(t *testing.T) {
 			text: "ls600t Idcmax and Mppt_high", stray: []string{"? CHG-4418"}, dims: []guard.Dimension{guard.DimCurrent}},
 		{name: "a negative number after a model number is no tail", in: "tamb low on the sb7000tl-us-22 and -25 c",
 			text: "tamb low on the sb7000tl-us-22 and -25 c"},
-		{name: "a tail as long as the model number stays", in: "sb5000 vs -us paco", text: "sb5000 versus -us paco",
+		{name: "a tail longer than the model number stays", in: "sb-5000 vs -us-22-x paco", text: "sb-5000 versus -us-22-x paco",
 			dims: []guard.Dimension{guard.DimPower}},
 	}
 	for _, tc := range tests {
