@@ -369,6 +369,11 @@ type Expectation struct {
 	// value of each (see Expected).
 	Pair   bool
 	Second []Dimension `json:",omitempty"`
+	// CountedBy are the words of a question that asks by a unit, from
+	// the first after "how many" to the unit ("dc", "amps" of "how many dc
+	// amps can it take"): it names no quantity, only its unit and what
+	// the unit is of.
+	CountedBy []string `json:",omitempty"`
 }
 
 // Format is a written form of an answer: see the Format constants.
@@ -473,7 +478,12 @@ func (e Expectation) Contradicts(text string) (asked, stated Value, ok bool) {
 			if spelledCase(l, text, &named) {
 				continue
 			}
-			if s, bad := contradictsLabel(text, toks, l); bad {
+			s, bad := contradictsLabel(text, toks, l)
+			if bad && !slices.ContainsFunc(e.Labelled, func(o Labelled) bool {
+				// "[CEC 2013] and [CEC 2014]": a row of either is asked.
+				_, other := contradictsLabel(text, toks, o)
+				return o.Label == l.Label && o.Num != l.Num && !other
+			}) {
 				return Value{Text: l.Text, Num: l.Num}, Value{Text: s}, true
 			}
 		}
@@ -671,9 +681,12 @@ func Expected(v PostVerdict, exp Expectation, chunks []store.Chunk) PostVerdict 
 			}
 			return fail(AnswerTypeMismatch, fmt.Sprintf("the answer states no %s", what))
 		}
-		if first, second, ok := exp.pairParts(); ok && (!first.Accepts(claim, nil) || !second.Accepts(claim, nil)) && !namedCell(exp, claim) {
+		if first, second, ok := exp.pairParts(); ok && (!first.Accepts(claim, nil) || !second.Accepts(claim, nil)) &&
+			!(namedCell(exp, claim) && len(numberCells.FindAllString(claim, -1)) >= 2) {
 			// "module length and rated wattage": a length alone
-			// answers half the question.
+			// answers half the question; so does one cell of a row
+			// under a column the question names ("Weight: 52.9" for
+			// its weight and its highest ambient).
 			missing := first
 			if first.Accepts(claim, nil) {
 				missing = second
@@ -745,6 +758,10 @@ func unitLabelled(exp Expectation, answer string) bool {
 // cellLabel is a spreadsheet cell as a row is quoted, its column's name
 // and a number: "Model: PowerLight PL-225; a: -3.54; b: -0.072".
 var cellLabel = regexp.MustCompile(`(?:^|[;—]\s*)(\p{L}[\p{L}\p{N}_]{0,23}):\s*[-−+]?\.?\d`)
+
+// numberCells are the cells of a quoted row that hold a number, under a
+// column's name of any words: "Tamb Max: 50", "Paco (W): 7000".
+var numberCells = regexp.MustCompile(`(?:^|[;—]\s*)\p{L}[^;:—\n]{0,39}:\s*[-−+]?\.?\d`)
 
 // namedCell reports whether the answer quotes a number under a column the
 // question names by a word of its own ("b" in "the a / b module temp

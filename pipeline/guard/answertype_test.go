@@ -119,6 +119,12 @@ func TestExpectedRefusesTheWrongKindAndCase(t *testing.T) {
 			"The module is 2.384 m long and rated 650 W [S1].", None},
 		{"a length and a power asked, the length alone given", Expectation{Dims: []Dimension{DimLength, DimPower}, Pair: true, Second: []Dimension{DimPower}},
 			"A GCR of 0.4 for the module (length = 2.384m) corresponds to a pitch of 5.96m [S1].", AnswerTypeMismatch},
+		{"a weight and a temperature asked, the one named cell of the weight given",
+			Expectation{Dims: []Dimension{DimMass, DimTemperature}, Pair: true, Second: []Dimension{DimTemperature}, Words: map[string]bool{"weight": true, "ambient": true}},
+			"ID: PVI 3000 (240V); Weight: 41.2 [S1].", AnswerTypeMismatch},
+		{"a weight and a temperature asked, both named cells given",
+			Expectation{Dims: []Dimension{DimMass, DimTemperature}, Pair: true, Second: []Dimension{DimTemperature}, Words: map[string]bool{"weight": true, "tamb": true}},
+			"ID: PVI 3000 (240V); Tamb Max: 50; Weight: 41.2 [S1].", None},
 		{"a phone number asked, none given", Expectation{Format: FormatPhone}, "The minimum trench depth for DC cables is 800 mm [S1].", AnswerTypeMismatch},
 		{"a file name asked and given", Expectation{Format: FormatFile}, "The trench depths are in trenches.csv [S1].", None},
 		{"temperature coefficients asked by their columns' names", Expectation{Dims: []Dimension{DimTempCoeff}, Words: map[string]bool{"pl-225": true, "a": true, "and": true, "b": true, "temp": true}},
@@ -242,6 +248,9 @@ func TestContradictsLabelledNumber(t *testing.T) {
 			"The standard option is most similar to PVWatts V1.\nPVWatts Version 5 Manual", false},
 		{"which module type option is most similar to pvwatts version 1",
 			"The standard option is the default.\nPVWatts Version 5 Manual", true},
+		// Two numbers of one label ask about the rows of either.
+		{"sb5000us [CEC 2011] and [CEC 2012] paco", "Name: SMA America: SB5000US 240V [CEC 2012]; Paco (W): 5000", false},
+		{"sb5000us [CEC 2011] and [CEC 2012] paco", "Name: SMA America: SB5000US 240V [CEC 2010]; Paco (W): 5000", true},
 	}
 	for _, tc := range tests {
 		exp := Expectation{Labelled: LabelledNumbers(tc.question)}

@@ -6,6 +6,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"unicode"
 	"unicode/utf8"
 
 	"github.com/cewhq/cew/store"
@@ -269,6 +270,7 @@ func Pre(question string, hits []store.Hit, opts PreOptions) PreVerdict {
 	v := PreVerdict{OK: true, Coverage: 1}
 	var words, covered int
 	var missingRequired []string
+	named := false // a model or document number of the question is in a passage
 	for _, k := range KeyTerms(question) {
 		found := false
 		for _, ev := range evs {
@@ -283,6 +285,9 @@ func Pre(question string, hits []store.Hit, opts PreOptions) PreVerdict {
 				covered++
 			}
 		}
+		if found && k.Kind == analysis.Identifier && namesModel(k.Term) {
+			named = true
+		}
 		if !found {
 			v.Missing = append(v.Missing, k.Text)
 			if k.Required {
@@ -293,15 +298,23 @@ func Pre(question string, hits []store.Hit, opts PreOptions) PreVerdict {
 	if words > 0 {
 		v.Coverage = float64(covered) / float64(words)
 	}
+	minCoverage := opts.MinCoverage
+	if named {
+		// "sb4000tl-us-22 @240 is in the csv twice - ac power for each
+		// entry?": a model number found says which passage; the words
+		// around it are the asker's own ("csv", "twice", "entry") as
+		// often as the document's. The reader judges the rest.
+		minCoverage /= 2
+	}
 	switch {
 	case len(missingRequired) > 0:
 		v.OK, v.Reason = false, NoKeywordMatch
 		v.Detail = fmt.Sprintf("%s %s not appear in any retrieved passage", quoteList(missingRequired), pluralDo(len(missingRequired)))
 		return v
-	case v.Coverage < opts.MinCoverage:
+	case v.Coverage < minCoverage:
 		v.OK, v.Reason = false, NoKeywordMatch
 		v.Detail = fmt.Sprintf("only %.0f%% of the question's key words appear in the retrieved passages (missing %s); %.0f%% needed",
-			100*v.Coverage, quoteList(v.Missing), 100*opts.MinCoverage)
+			100*v.Coverage, quoteList(v.Missing), 100*minCoverage)
 		return v
 	}
 	for i, h := range hits {
@@ -312,6 +325,22 @@ func Pre(question string, hits []store.Hit, opts PreOptions) PreVerdict {
 		}
 	}
 	return v
+}
+
+// namesModel reports whether a compact identifier reads as a model or
+// document number — five characters or more, two digits and a letter
+// ("sb4000tlus22") — rather than a qualifier such as "1axis".
+func namesModel(code string) bool {
+	var digits, letters int
+	for _, r := range code {
+		switch {
+		case unicode.IsDigit(r):
+			digits++
+		case unicode.IsLetter(r):
+			letters++
+		}
+	}
+	return len(code) >= 5 && digits >= 2 && letters >= 1
 }
 
 // hasKeyTerm reports whether the passage contains a key term.

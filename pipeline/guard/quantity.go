@@ -312,6 +312,20 @@ func compact(s string) string {
 	return b.String()
 }
 
+// UnitWordDimension returns what a unit written as a word measures
+// ("amps", "volts", "kilowatts", "kg"), or "" for any other word. The
+// one-letter symbols and "in" are words of their own in a question.
+func UnitWordDimension(word string) Dimension {
+	if len(word) < 2 || word == "in" {
+		return ""
+	}
+	u, ok := units[word]
+	if !ok {
+		return ""
+	}
+	return UnitDimension(u)
+}
+
 // canonicalUnit returns the canonical spelling of a (folded) unit, or false
 // when s is not one. Compound units ("kwh/m2", "%/°c") are canonical when
 // every part is.

@@ -91,3 +91,13 @@ func TestHasQuantity(t *testing.T) {
 		})
 	}
 }
+
+func TestUnitWordDimension(t *testing.T) {
+	tests := map[string]Dimension{"amps": DimCurrent, "volts": DimVoltage, "kilowatts": DimPower, "kg": DimMass,
+		"degrees": DimAngle, "in": "", "a": "", "m": "", "strings": "", "modules": ""}
+	for word, want := range tests {
+		if got := UnitWordDimension(word); got != want {
+			t.Errorf("UnitWordDimension(%q) = %q, want %q", word, got, want)
+		}
+	}
+}
