@@ -1958,6 +1958,18 @@ func (e *Extractive) score(q question, u unit, terms map[string]bool, ctx unitCo
 			}
 		}
 	}
+	if u.kind == kindRecord && len(u.fields) > 1 {
+		if f := unitField(q, u.fields[1:]); f != "" {
+			// "how many dc amps max": the column in amps whose name
+			// says dc and max ("Idcmax (A)") says them.
+			name, _, _ := strings.Cut(strings.ToLower(f), ":")
+			for i, t := range q.terms {
+				if slices.Contains(q.expect.CountedBy, t.term) || boundWords[t.term] != "" && strings.Contains(name, boundWords[t.term]) {
+					c.matched[i] = 1
+				}
+			}
+		}
+	}
 	partialQualifiers(q, c.matched, spelled)
 	if q.expect.Format != "" && !aboutOwner(q, c.matched) {
 		// "rcra hotline fax number": the fax number of an office the
@@ -2009,7 +2021,7 @@ func (e *Extractive) score(q question, u unit, terms map[string]bool, ctx unitCo
 		// Only a labelled number is read by its column's name.
 		around += "\n" + cellsByColumn(u)
 	}
-	if _, _, bad := q.expect.Contradicts(around); bad {
+	if asked, _, bad := q.expect.Contradicts(around); bad && !describesOtherSide(q, asked, terms) {
 		return candidate{}, false
 	}
 	c.quote, c.typed = e.quoteText(q, c)
@@ -2213,6 +2225,35 @@ func (e *Extractive) score(q question, u unit, terms map[string]bool, ctx unitCo
 	// competes with what else might answer (see decide).
 	c.unnamed = u.kind == kindRow && u.header != "" && !named && !u.imprint && !lacking
 	return c, true
+}
+
+// describesOtherSide reports whether a value the question states is said
+// on one side of its "vs" only, and the unit is named by the other side's
+// words only: "sapc 165 (2002 (E) row) vs sapc 175" dates the 165, and the
+// SAPC 175 row of another vintage is still the 175 asked about.
+func describesOtherSide(q question, asked guard.Value, terms map[string]bool) bool {
+	if q.sides[0] == nil || asked.Dim == "" {
+		// A labelled number ("slx 6500") names the model both sides ask
+		// about.
+		return false
+	}
+	said := analysis.Terms(asked.Text)
+	if len(said) == 0 {
+		return false
+	}
+	in := func(side map[string]bool) bool {
+		return !slices.ContainsFunc(said, func(t string) bool { return !side[t] })
+	}
+	for i, side := range q.sides {
+		other := q.sides[1-i]
+		if !in(side) || in(other) {
+			continue
+		}
+		ownSide := slices.ContainsFunc(q.terms, func(t qterm) bool { return t.exact && terms[t.term] && side[t.term] && !other[t.term] })
+		otherSide := slices.ContainsFunc(q.terms, func(t qterm) bool { return t.exact && terms[t.term] && other[t.term] && !side[t.term] })
+		return otherSide && !ownSide
+	}
+	return false
 }
 
 // voltageColumn reports whether a spreadsheet row has a voltage column

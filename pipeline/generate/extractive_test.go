@@ -1214,6 +1214,24 @@ func TestExtractiveReadsTheQuestion(t *testing.T) {
 					"[8] Marion, W.; Anderberg, M. (2000). PVWATTS - An Online Performance Calculator for Grid-Connected PV Systems.\n"+
 						"[9] Marion, W.; Anderberg, M.; George, R.; Gray-Hann, P.; Heimiller, D.; (2001) PVWATTS Version 2.")},
 			want: "[9] Marion, W.; Anderberg, M.; George, R.; Gray-Hann, P.; Heimiller, D.; (2001) PVWATTS Version 2 [S2]."},
+		{name: "a count of a unit is the one column in that unit", question: "sma sb5000us 240v - how many dc amps max",
+			category: "technical_value", chunks: []store.Chunk{{ID: "cec/1/1300", DocID: "cec", DocNumber: "CEC-INVERTERS", Sheet: "CEC_Inverters", Row: 1300,
+				Text: "Name: SMA America: SB5000US 240V [CEC 2010]; Vac (V): 240; Paco (W): 5000; Pdco (W): 5263.2; Vdco (V): 310; " +
+					"Vdcmax (V): 500; Idcmax (A): 17.3; Mppt_low (V): 200; Mppt_high (V): 450"}},
+			want: "Name: SMA America: SB5000US 240V [CEC 2010]; Idcmax (A): 17.3 [S1]."},
+		{name: "a count of a unit two columns are in names neither", question: "sma sb5000us 240v - how many dc volts max",
+			category: "technical_value", chunks: []store.Chunk{{ID: "cec/1/1300", DocID: "cec", DocNumber: "CEC-INVERTERS", Sheet: "CEC_Inverters", Row: 1300,
+				Text: "Name: SMA America: SB5000US 240V [CEC 2010]; Vac (V): 240; Paco (W): 5000; Pdco (W): 5263.2; Vdco (V): 310; " +
+					"Vdcmax (V): 500; Idcmax (A): 17.3; Mppt_low (V): 200; Mppt_high (V): 450"}},
+			want: generate.NotFoundText},
+		{name: "the glossary's ac voltage is the sandia sheet's column", question: "sb5000us (240v) in the sandia sheet - ac voltage in its row",
+			category: "technical_value", chunks: []store.Chunk{{ID: "sandia/1/500", DocID: "sandia", DocNumber: "SANDIA-INVERTERS", Sheet: "Parameters", Row: 500,
+				Text: "Manufacturer: SMA America; ID: SB5000US (240V); Source: CEC; ac Voltage: 208; Vintage: 2010; Paco: 5000; Pdco: 5263"}},
+			want: "Manufacturer: SMA America; ID: SB5000US (240V); ac Voltage: 208 [S1]."},
+		{name: "words for the row and for what it holds are not asked about", question: "the sb5000us row in the cec csv - what paco does it actually carry",
+			category: "technical_value", chunks: []store.Chunk{{ID: "cec/1/1300", DocID: "cec", DocNumber: "CEC-INVERTERS", Sheet: "CEC_Inverters", Row: 1300,
+				Text: "Name: SMA America: SB5000US 240V [CEC 2010]; Vac (V): 240; Paco (W): 5000; Pdco (W): 5263.2"}},
+			want: "Name: SMA America: SB5000US 240V [CEC 2010]; Paco (W): 5000 [S1]."},
 	}
 	g := generate.NewExtractive(generate.ExtractiveOptions{})
 	for _, tc := range tests {

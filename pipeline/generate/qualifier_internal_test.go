@@ -175,3 +175,28 @@ func TestValueRange(t *testing.T) {
 		}
 	}
 }
+
+// TestDescribesOtherSide: a value said on one side of a "vs" binds the rows
+// of that side only.
+func TestDescribesOtherSide(t *testing.T) {
+	text := "suniva titan 230 (2001 row) vs titan 250 - isco of each"
+	exp := guard.Expectation{Dims: []guard.Dimension{guard.DimCurrent}, Described: guard.Values(text), Labelled: guard.LabelledNumbers(text)}
+	q := parseQuestion(text, "technical_value", "simple", exp)
+	tests := []struct {
+		row  string
+		want bool // the row's other vintage is no contradiction
+	}{
+		{"Model: Suniva Titan 250; Vintage: 2003; Isco: 8.6", true},
+		{"Model: Suniva Titan 230; Vintage: 2002; Isco: 8.2", false},
+		{"Model: Suniva Titan 270; Vintage: 2003; Isco: 8.9", false},
+	}
+	for _, tc := range tests {
+		asked, _, bad := exp.Contradicts(tc.row)
+		if !bad {
+			t.Fatalf("%q: Contradicts found nothing", tc.row)
+		}
+		if got := describesOtherSide(q, asked, analysis.TermSet(tc.row)); got != tc.want {
+			t.Errorf("%q: describesOtherSide(%q) = %v, want %v", tc.row, asked.Text, got, tc.want)
+		}
+	}
+}

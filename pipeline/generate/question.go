@@ -279,7 +279,7 @@ func parseQuestion(text, category, complexity string, expect guard.Expectation) 
 				continue
 			}
 			seen[t.Term] = true
-			q.terms = append(q.terms, qterm{term: t.Term, frame: frameWords[t.Text], form: slices.Contains(expect.FormWords, t.Text),
+			q.terms = append(q.terms, qterm{term: t.Term, frame: frameWords[t.Text] || sourceVerb(toks, i), form: slices.Contains(expect.FormWords, t.Text),
 				bracketed: inBrackets(text, t.Start)})
 		case analysis.Number, analysis.Identifier:
 			if seen[t.Text] {
@@ -295,6 +295,15 @@ func parseQuestion(text, category, complexity string, expect guard.Expectation) 
 			if q.unit == "" {
 				q.unit = t.Text
 			}
+		}
+	}
+	if slices.ContainsFunc(q.terms, func(t qterm) bool { return t.code }) {
+		// "the solis-3.6k-2g-us (208V) row in the cec list - what vac
+		// does it actually carry": a model's record answers, which says
+		// none of the words for the record, for holding a value or for
+		// how truly it holds it.
+		for i := range q.terms {
+			q.terms[i].frame = q.terms[i].frame || recordFrame[q.terms[i].term]
 		}
 	}
 	q.index = make(map[string]int, len(q.terms))
@@ -922,7 +931,25 @@ func set(words string) map[string]bool {
 	return m
 }
 
+// sourceVerb reports whether toks[i] is a verb that says what a document
+// holds, right after the document: "what vac does the cec list carry",
+// "which uid does the sandia sheet show". The row answering does not say
+// it.
+func sourceVerb(toks []analysis.Token, i int) bool {
+	return i > 0 && holdVerbs[toks[i].Text] && sourceNouns[toks[i-1].Text]
+}
+
 var (
+	// holdVerbs say what a document holds or gives.
+	holdVerbs = set(`carry carries have has hold holds show shows say says list lists give gives state states report reports`)
+	// sourceNouns are documents and the parts of them that hold values.
+	sourceNouns = set(`list sheet spreadsheet table tbl db database csv library manual guide note doc document row entry
+		record file report legend tab`)
+	// recordFrame are the words (as terms) of a question about a model's
+	// record that its row does not say.
+	recordFrame = analysis.TermSet(`row rows entry entries record records listing listings line actually really exactly
+		specifically precisely twice pls please thanks thx
+		carry carries have has hold holds show shows say says list lists give gives state states report reports`)
 	whWords = set(`what which who whom whose when where why how`)
 	// frameWords shape a question ("what is the name of", "what type of",
 	// "the value used for", "the 2007 entry", "the threshold for", "on the

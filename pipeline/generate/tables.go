@@ -1,6 +1,7 @@
 package generate
 
 import (
+	"cmp"
 	"regexp"
 	"slices"
 	"strconv"
@@ -748,11 +749,12 @@ func (e *Extractive) trimRecord(q question, c candidate) (text string, asked, by
 		case slices.ContainsFunc(q.terms, func(t qterm) bool {
 			// "sandia module db" names the list, not its Module Area.
 			return ns[t.term] && !analysis.IsStopword(t.term) && !listTerms[t.term] && !onlyParticiple(q, t.term, name)
-		}) || q.joined[compactName(name)]:
+		}) || q.joined[compactName(name)] || q.has[columnAliases[compactName(name)]]:
 			// A field the question names.
 			keep, valued = append(keep, f), true
 			named[f] = !rowName
-			whole = whole || !rowName && (q.joined[compactName(name)] || namesWhole(q, analysis.TermSet(bareName(name))))
+			whole = whole || !rowName && (q.joined[compactName(name)] || q.has[columnAliases[compactName(name)]] ||
+				namesWhole(q, analysis.TermSet(bareName(name))))
 		case rowName:
 			// One holding the model number it asks about, or words of
 			// it: it says which row this is.
@@ -760,6 +762,12 @@ func (e *Extractive) trimRecord(q question, c candidate) (text string, asked, by
 		case len(strings.TrimSpace(name)) <= 2 && q.words[strings.ToLower(strings.TrimSpace(name))]:
 			short = append(short, f)
 		}
+	}
+	if f := unitField(q, c.fields[1:]); f != "" && !slices.Contains(keep, f) &&
+		!slices.ContainsFunc(keep[1:], func(k string) bool { return fieldOfAskedUnit(q, k) }) {
+		// "how many dc amps can it take": the one column in amps whose
+		// name says dc.
+		keep, valued, whole, named[f] = append(keep, f), true, true, true
 	}
 	if valued && !whole && asksOther(q, c) {
 		// "spr-305-wht max series fuse rating": "series" is a word of
@@ -799,6 +807,11 @@ func (e *Extractive) trimRecord(q question, c candidate) (text string, asked, by
 	return strings.Join(keep, c.sep), true, byName
 }
 
+// columnAliases are the column names the glossary writes (see
+// query.nameColumns) for columns that one sheet names otherwise: the CEC
+// list's "Vac" is the Sandia sheet's "ac Voltage".
+var columnAliases = map[string]string{"acvoltage": "vac"}
+
 // numberCell is a field whose cell is a number: "b: -0.0455", "A4:
 // -2.58E-05".
 var numberCell = regexp.MustCompile(`:\s*[-−+]?\.?\d[\d.,]*(?:[eE][-+]?\d+)?\s*$`)
@@ -806,6 +819,44 @@ var numberCell = regexp.MustCompile(`:\s*[-−+]?\.?\d[\d.,]*(?:[eE][-+]?\d+)?\s
 // fieldUnit is the unit a spreadsheet column's name gives in brackets:
 // "Mppt_low (V): 200".
 var fieldUnit = regexp.MustCompile(`\(([^()0-9]{1,16})\)\s*:`)
+
+// fieldOfAskedUnit reports whether a field's name gives a unit of the
+// kind the question asks for: "Idcmax (A): 228" for "how many amps".
+func fieldOfAskedUnit(q question, field string) bool {
+	m := fieldUnit.FindStringSubmatch(field)
+	return m != nil && len(q.expect.Dims) > 0 && q.expect.Accepts("1 "+strings.TrimSpace(m[1]), nil)
+}
+
+// unitField returns the field a question that asks by a unit alone names
+// ("how many dc amps can it take"): the record's one field whose name
+// gives a unit of that kind and holds each word said with the unit ("dc"
+// of "Idcmax (A)"); "" when the question names a quantity, or no field or
+// several fit.
+func unitField(q question, fields []string) string {
+	said := q.expect.CountedBy
+	if len(said) == 0 || len(q.expect.Dims) == 0 {
+		return ""
+	}
+	found := ""
+	for _, f := range fields {
+		name, _, _ := strings.Cut(f, ":")
+		name = strings.ToLower(name)
+		if !fieldOfAskedUnit(q, f) || slices.ContainsFunc(said[:len(said)-1], func(w string) bool {
+			return !strings.Contains(name, cmp.Or(boundWords[w], w))
+		}) {
+			continue
+		}
+		if found != "" {
+			return ""
+		}
+		found = f
+	}
+	return found
+}
+
+// boundWords are the words for the ends of a range, each as column names
+// write it ("Idcmax", "Tamb Min").
+var boundWords = map[string]string{"maximum": "max", "max": "max", "minimum": "min", "min": "min"}
 
 // unitOfOtherKind reports whether a field's name gives a unit of another
 // kind than the question asks for: "how many mppt inputs" names the

@@ -92,6 +92,9 @@ func expectation(text string, technical bool) guard.Expectation {
 		// "if a full year is too slow how many days can we run": the
 		// "how" asks; a cue before it describes the case.
 		exp.Dims, exp.Cues, at = dims, words, i
+		if len(words) == 2 && toks[i+1].Text == "many" {
+			_, exp.CountedBy = unitCounted(toks[i+2:])
+		}
 	} else if dims, words, i := firstCue(toks, strongCues); dims != nil {
 		exp.Dims, exp.Cues, at = dims, words, i
 	} else if dims, words, i := firstCue(toks, weakCues); dims != nil && technical {
@@ -214,6 +217,12 @@ func howCue(toks []analysis.Token) ([]guard.Dimension, []string, int) {
 				// "how many days": a count of days is a span of time,
 				// "6 days" as much as "6".
 				dims = []guard.Dimension{guard.DimCount, guard.DimTime}
+			} else if n == 2 && toks[i+1].Text == "many" {
+				// "how many dc amps can it take": a count of a unit is
+				// the quantity the unit measures ("228 A").
+				if counted, _ := unitCounted(toks[i+n:]); counted != nil {
+					dims = counted
+				}
 			}
 			return dims, cueWords(toks[i : i+n]), i
 		}
@@ -502,7 +511,7 @@ func pairAsked(text string, toks []analysis.Token) []guard.Dimension {
 		if t.Text != "and" {
 			continue
 		}
-		start, end := max(k-3, 0), min(k+5, len(toks))
+		start, end := max(k-3, 0), min(k+6, len(toks))
 		for i := start + 1; i < k; i++ {
 			if breaks(i) {
 				start = i
@@ -1034,6 +1043,35 @@ func asksForUnit(toks []analysis.Token) bool {
 	}
 	return false
 }
+
+// unitCounted returns the dimension of the unit "how many" counts, the
+// word right after it or after one or two words that say which ("how many
+// dc amps", "how many max input volts"); nil when no unit follows. The words from the first after "how many" to the unit are returned too.
+func unitCounted(after []analysis.Token) ([]guard.Dimension, []string) {
+	for j, t := range after[:min(len(after), 3)] {
+		if t.Kind != analysis.Word || durationUnits[t.Term] {
+			return nil, nil
+		}
+		if d := guard.UnitWordDimension(t.Text); d != "" {
+			return []guard.Dimension{d}, cueWords(after[:j+1])
+		}
+		if dims, n := strongCues.At(after[j:]); n == 1 && columnCues[t.Term] {
+			// "how many Idcmax", as "how many max dc amps" is read: the
+			// column's quantity.
+			return dims, nil
+		}
+		if j == 2 || !unitQualifiers[t.Term] {
+			return nil, nil
+		}
+	}
+	return nil, nil
+}
+
+// columnCues are the cues that are column names of equipment sheets.
+var columnCues = analysis.TermSet("paco pdco pso pnt vdco vdcmax idcmax isco impo voco vmpo")
+
+// unitQualifiers say which of a quantity is counted: "how many dc amps".
+var unitQualifiers = analysis.TermSet("dc ac max maximum min minimum input output rated nominal peak")
 
 // durationUnits are the time units that are cues only in the plural.
 var durationUnits = analysis.TermSet("days hours weeks months minutes")

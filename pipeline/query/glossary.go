@@ -26,8 +26,9 @@ var glossaryPhrases = map[string]string{}
 var glossary = func() *analysis.PhraseTable[string] {
 	spec := map[string][]string{
 		"Paco": {"max ac power", "maximum ac power", "rated ac power", "ac power rating", "ac rating",
-			"max ac output", "maximum ac output", "ac output power", "nameplate ac power", "rated ac output", "ac output rating"},
-		"Pdco": {"max dc power", "maximum dc power", "dc power rating", "dc input power", "rated dc power"},
+			"max ac output", "maximum ac output", "ac output power", "nameplate ac power", "rated ac output", "ac output rating",
+			"ac power", "ac power output", "ac output"},
+		"Pdco": {"max dc power", "maximum dc power", "dc power rating", "dc input power", "rated dc power", "dc power"},
 		"Vdco": {"nominal dc voltage", "rated dc voltage", "dc voltage at rated power"},
 		"Pso":  {"self consumption", "self-consumption", "start-up power", "startup power", "power to start"},
 		"Pnt":  {"night tare", "night-time tare", "nighttime loss", "night consumption", "tare loss"},
@@ -50,7 +51,8 @@ var glossary = func() *analysis.PhraseTable[string] {
 			"max ambient", "maximum ambient", "ambient max", "ambient maximum",
 			"max operating ambient temperature", "maximum operating ambient temperature",
 			"highest operating ambient", "highest ambient", "highest rated ambient", "highest ambient temperature",
-			"highest operating ambient temperature", "highest rated ambient temperature"},
+			"highest operating ambient temperature", "highest rated ambient temperature",
+			"upper ambient limit", "upper ambient temperature limit", "upper ambient temp limit", "ambient upper limit"},
 		// Both ends of the operating range.
 		"Tamb Low and Tamb Max": {"ambient temperature range", "ambient temp range", "operating temperature range",
 			"operating temp range", "ambient operating range", "operating ambient temperature range",
@@ -61,11 +63,14 @@ var glossary = func() *analysis.PhraseTable[string] {
 			"min ambient", "minimum ambient", "ambient min", "ambient minimum",
 			"lowest ambient temperature", "min operating ambient temperature", "minimum operating ambient temperature",
 			"lowest operating ambient", "lowest ambient", "lowest rated ambient", "lowest operating ambient temperature",
-			"lowest rated ambient temperature"},
+			"lowest rated ambient temperature",
+			"lower ambient limit", "lower ambient temperature limit", "lower ambient temp limit", "ambient lower limit"},
 		"Isco": {"short circuit current", "short-circuit current", "isc", "isc at stc"},
 		"Voco": {"open circuit voltage", "open-circuit voltage", "voc", "voc at stc"},
-		"Impo": {"max power current", "maximum power current", "current at max power", "current at mpp", "imp", "imp at stc"},
-		"Vmpo": {"max power voltage", "maximum power voltage", "voltage at max power", "voltage at mpp", "vmp", "vmp at stc"},
+		"Impo": {"max power current", "maximum power current", "current at max power", "current at mpp", "imp", "imp at stc",
+			"max power point current", "maximum power point current", "mpp current"},
+		"Vmpo": {"max power voltage", "maximum power voltage", "voltage at max power", "voltage at mpp", "vmp", "vmp at stc",
+			"max power point voltage", "maximum power point voltage", "mpp voltage"},
 		"aIsc": {"temperature coefficient of isc", "isc temperature coefficient", "alpha isc", "temp coefficient of isc",
 			"temp coeff of isc", "isc temp coeff", "isc temp coefficient"},
 		"aImp": {"temperature coefficient of imp", "imp temperature coefficient", "alpha imp", "temp coefficient of imp",
@@ -126,6 +131,9 @@ func nameColumns(text string) (string, []Correction) {
 	for i := 0; i < len(toks); i++ {
 		column, n := glossary.At(toks[i:])
 		if first, second, m := sharedHead(toks[i:]); m > 0 {
+			// "max power current and voltage": Impo and Vmpo.
+			column, n = first+" and "+second, m
+		} else if first, second, m := sharedTail(toks[i:]); m > 0 {
 			// "isc and imp temp coeffs": the coefficients of both.
 			column, n = first+" and "+second, m
 		} else if n == 0 || measuresOther(column, text, toks[i+n-1].End, toks[i+n:]) || otherFace(toks[:i]) {
@@ -162,6 +170,25 @@ func sharedHead(toks []analysis.Token) (first, second string, n int) {
 	return a, b, 2 + na
 }
 
+// sharedTail reads "head a and b" (or "head a or b") at the start of toks
+// where "head a" and "head b" both describe columns ("max power current
+// and voltage"): it returns the two columns and how many tokens the phrase
+// spans, or 0.
+func sharedTail(toks []analysis.Token) (first, second string, n int) {
+	for h := 1; h <= 3 && h+3 <= len(toks); h++ {
+		if toks[h+1].Text != "and" && toks[h+1].Text != "or" {
+			continue
+		}
+		head := toks[:h:h]
+		a, na := glossary.At(append(head, toks[h]))
+		b, nb := glossary.At(append(head, toks[h+2]))
+		if na == h+1 && nb == h+1 && a != b {
+			return a, b, h + 3
+		}
+	}
+	return "", "", 0
+}
+
 // measuresOther reports whether the words right after a description
 // (which ends at end in text) name a quantity of another kind than the
 // column's: "max ac output current" is a current, not Paco. A word after
@@ -172,7 +199,12 @@ func measuresOther(column, text string, end int, rest []analysis.Token) bool {
 	}
 	next, n := strongCues.At(rest)
 	if n == 0 {
-		return false
+		// "max ac output amps": a unit says what is measured as well.
+		d := guard.UnitWordDimension(rest[0].Text)
+		if d == "" {
+			return false
+		}
+		next = []guard.Dimension{d}
 	}
 	own, _ := strongCues.At(analysis.Tokens(strings.ToLower(column)))
 	return !slices.Equal(own, next)

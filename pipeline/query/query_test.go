@@ -350,6 +350,22 @@ func TestAnalyse(t *testing.T) {
 			text: "tamb low on the sb7000tl-us-22 and -25 c"},
 		{name: "a tail longer than the model number stays", in: "sb-5000 vs -us-22-x paco", text: "sb-5000 versus -us-22-x paco",
 			dims: []guard.Dimension{guard.DimPower}},
+		{name: "a count of a unit asks for the unit's quantity", in: "how many input volts max on the fronius ig 4000",
+			text: "how many input volts maximum on the fronius ig 4000", dims: []guard.Dimension{guard.DimVoltage}},
+		{name: "a count of a column asks for its quantity", in: "how many max dc amps on the sb5000us",
+			text: "how many Idcmax on the sb5000us", dims: []guard.Dimension{guard.DimCurrent}},
+		{name: "a count of things stays a count", in: "how many dc strings on the sb5000us",
+			text: "how many dc strings on the sb5000us", dims: []guard.Dimension{guard.DimCount}},
+		{name: "a head shared by two columns after it", in: "sharp nd-216u1f maximum power point voltage and current",
+			text: "sharp nd-216u1f Vmpo and Impo", dims: []guard.Dimension{guard.DimVoltage, guard.DimCurrent}},
+		{name: "the upper ambient limit is the highest ambient", in: "xantrex gt5.0 upper ambient limit",
+			text: "xantrex gt5.0 Tamb Max"},
+		{name: "an output named with another unit is another quantity", in: "sb5000us max ac output amps",
+			text: "sb5000us maximum ac output amps"},
+		{name: "a model's ac power is its column", in: "ac power of the pvi 3000",
+			text: "Paco of the pvi 3000", dims: []guard.Dimension{guard.DimPower}},
+		{name: "cw and ccw are the turning senses", in: "pvlib vf note sky arc cw or ccw",
+			text: "pvlib vf note sky arc clockwise or counterclockwise"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -515,6 +531,7 @@ func TestPairAsked(t *testing.T) {
 		{"trina vertex in the iea bifi sim - module length and rated wattage", true, []guard.Dimension{guard.DimLength, guard.DimPower}},
 		{"the 1-axis rotation angle report - authors and yr", false, []guard.Dimension{guard.DimAngle}},
 		{"default soiling loss in pvwatts", false, []guard.Dimension{guard.DimPercent}},
+		{"how much does the pvi 3000 weigh, and up to what ambient temperature can it run", true, []guard.Dimension{guard.DimMass, guard.DimTemperature}},
 	}
 	for _, tc := range tests {
 		exp := Analyse(tc.in, Input{Technical: true}).Expect
