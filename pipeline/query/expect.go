@@ -1052,7 +1052,11 @@ func unitCounted(after []analysis.Token) ([]guard.Dimension, []string) {
 		if t.Kind != analysis.Word || durationUnits[t.Term] {
 			return nil, nil
 		}
-		if d := guard.UnitWordDimension(t.Text); d != "" {
+		if d := guard.UnitWordDimension(t.Text); d == guard.DimTime {
+			// "how many years": a count of years is a span of time
+			// and a count alike, as with days (see howCue).
+			return nil, nil
+		} else if d != "" {
 			return []guard.Dimension{d}, cueWords(after[:j+1])
 		}
 		if dims, n := strongCues.At(after[j:]); n == 1 && columnCues[t.Term] {

@@ -356,6 +356,8 @@ func TestAnalyse(t *testing.T) {
 			text: "how many Idcmax on the sb5000us", dims: []guard.Dimension{guard.DimCurrent}},
 		{name: "a count of things stays a count", in: "how many dc strings on the sb5000us",
 			text: "how many dc strings on the sb5000us", dims: []guard.Dimension{guard.DimCount}},
+		{name: "a count of years stays a count", in: "the regatta predates the game by how many years",
+			text: "the regatta predates the game by how many years", dims: []guard.Dimension{guard.DimCount}},
 		{name: "a head shared by two columns after it", in: "sharp nd-216u1f maximum power point voltage and current",
 			text: "sharp nd-216u1f Vmpo and Impo", dims: []guard.Dimension{guard.DimVoltage, guard.DimCurrent}},
 		{name: "the upper ambient limit is the highest ambient", in: "xantrex gt5.0 upper ambient limit",
