@@ -239,9 +239,10 @@ type PreVerdict struct {
 // is not relevant enough (LowRelevance), when an identifier or number of
 // the question appears in no passage or too few of its content words do
 // (NoKeywordMatch; stems count, and a passage's title, document number,
-// section, sheet and revision are searched too), or when a passage cannot
-// be cited because it lacks a document id and a page, a sheet and row, or a
-// section (MissingMetadata).
+// section, sheet and revision are searched too; half the usual share is
+// enough once a model or document number of the question is found, see
+// namesModel), or when a passage cannot be cited because it lacks a
+// document id and a page, a sheet and row, or a section (MissingMetadata).
 func Pre(question string, hits []store.Hit, opts PreOptions) PreVerdict {
 	opts = opts.withDefaults()
 	if len(hits) == 0 {

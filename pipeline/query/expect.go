@@ -511,6 +511,8 @@ func pairAsked(text string, toks []analysis.Token) []guard.Dimension {
 		if t.Text != "and" {
 			continue
 		}
+		// Up to three words before "and" and five after it: "weigh,
+		// and up to what ambient temperature".
 		start, end := max(k-3, 0), min(k+6, len(toks))
 		for i := start + 1; i < k; i++ {
 			if breaks(i) {
@@ -1046,7 +1048,10 @@ func asksForUnit(toks []analysis.Token) bool {
 
 // unitCounted returns the dimension of the unit "how many" counts, the
 // word right after it or after one or two words that say which ("how many
-// dc amps", "how many max input volts"); nil when no unit follows. The words from the first after "how many" to the unit are returned too.
+// dc amps", "how many max input volts"), and the words from the first after
+// "how many" to the unit; nil when no unit follows. A column's name there
+// ("how many Idcmax", as the glossary writes "how many max dc amps") gives
+// the column's quantity and no words.
 func unitCounted(after []analysis.Token) ([]guard.Dimension, []string) {
 	for j, t := range after[:min(len(after), 3)] {
 		if t.Kind != analysis.Word || durationUnits[t.Term] {
@@ -1060,8 +1065,6 @@ func unitCounted(after []analysis.Token) ([]guard.Dimension, []string) {
 			return []guard.Dimension{d}, cueWords(after[:j+1])
 		}
 		if dims, n := strongCues.At(after[j:]); n == 1 && columnCues[t.Term] {
-			// "how many Idcmax", as "how many max dc amps" is read: the
-			// column's quantity.
 			return dims, nil
 		}
 		if j == 2 || !unitQualifiers[t.Term] {

@@ -131,10 +131,10 @@ func nameColumns(text string) (string, []Correction) {
 	for i := 0; i < len(toks); i++ {
 		column, n := glossary.At(toks[i:])
 		if first, second, m := sharedHead(toks[i:]); m > 0 {
-			// "max power current and voltage": Impo and Vmpo.
+			// "isc and imp temp coeffs": the coefficients of both.
 			column, n = first+" and "+second, m
 		} else if first, second, m := sharedTail(toks[i:]); m > 0 {
-			// "isc and imp temp coeffs": the coefficients of both.
+			// "max power current and voltage": Impo and Vmpo.
 			column, n = first+" and "+second, m
 		} else if n == 0 || measuresOther(column, text, toks[i+n-1].End, toks[i+n:]) || otherFace(toks[:i]) {
 			continue
