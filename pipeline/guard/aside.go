@@ -116,9 +116,21 @@ func SetAside(text string, toks []analysis.Token) map[int]bool {
 			mark(i, end)
 			i = end - 1
 			continue
-		case t == "is" && anotherLine(toks, i+1):
+		case (t == "no" || t == "without") && i+1 < len(toks) && strings.HasSuffix(gap(i+1), "-") && toks[i+1].Kind != analysis.Number:
+			// "gt3.0-na-ds-240 (plain model number, no -pos suffix)":
+			// the ending set aside names the variant that has it.
+			end := i + 2
+			if end < len(toks) && tailWords[toks[end].Text] {
+				end++
+			}
+			mark(i, end)
+			i = end - 1
+			continue
+		case t == "is" && anotherLine(toks, i+1), (t == "has" || t == "have") && otherValues(toks, i+1):
 			// "(ds model; ul-05 is a different row)": what the clause
-			// names before "is" is another row than the one asked.
+			// names before "is" is another row than the one asked; so
+			// is what "has different numbers" ("the _6 specifically,
+			// the _10 has different numbers").
 			from := i
 			for from > 0 && i-from < maxAsideWords && !strings.ContainsAny(gap(from), "(,;") {
 				from--
@@ -171,6 +183,9 @@ func SetAside(text string, toks []analysis.Token) map[int]bool {
 	}
 	return aside
 }
+
+// tailWords name the ending of a model number: "no -pos suffix".
+var tailWords = map[string]bool{"suffix": true, "ending": true, "tail": true, "extension": true}
 
 // dashBreak reports whether the text between two words is a dash set off
 // by spaces, which ends a clause as a comma does: "the 2002 (E) row, not
@@ -264,6 +279,16 @@ func otherEnding(toks []analysis.Token, i int) bool {
 		return u.Kind == analysis.Identifier && strings.Contains(u.Text, "-")
 	})
 }
+
+// otherValues reports whether toks[i:] open with "different numbers",
+// "other values" or the like: what has them is not the line asked.
+func otherValues(toks []analysis.Token, i int) bool {
+	return i+1 < len(toks) && (toks[i].Text == "different" || toks[i].Text == "other") && valueWords[toks[i+1].Text]
+}
+
+// valueWords name a line's values.
+var valueWords = map[string]bool{"numbers": true, "values": true, "specs": true, "ratings": true, "figures": true,
+	"parameters": true, "params": true}
 
 // anotherLine reports whether toks[i:] open with "a different row", "a
 // separate entry", "another model" or the like: a line other than the
