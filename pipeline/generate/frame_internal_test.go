@@ -29,6 +29,28 @@ func TestFrameWords(t *testing.T) {
 	}
 }
 
+// TestHoldingVerbs: a verb of holding right after a document's name says
+// where the value is, not what it is; the same verb elsewhere is a word of
+// the question.
+func TestHoldingVerbs(t *testing.T) {
+	for _, tc := range []struct {
+		question, term string
+		frame          bool
+	}{
+		{"what albedo does the defaults sheet carry for snow", "carri", true},
+		{"what does the river carry to the sea", "carri", false},
+	} {
+		q := parseQuestion(tc.question, "general", "simple", guard.Expectation{})
+		i := slices.IndexFunc(q.terms, func(qt qterm) bool { return qt.term == tc.term })
+		if i < 0 {
+			t.Fatalf("%q: %q is not a term of the question", tc.question, tc.term)
+		}
+		if got := q.terms[i].frame; got != tc.frame {
+			t.Errorf("%q: %q frame = %v, want %v", tc.question, tc.term, got, tc.frame)
+		}
+	}
+}
+
 // TestFrameWordsPointAtTheDocument: "according to the EPA construction
 // guide" says where to look, not what is asked about.
 func TestFrameWordsPointAtTheDocument(t *testing.T) {

@@ -70,10 +70,11 @@ func namesLine(text string, toks []analysis.Token, i int) bool {
 // first word but an article) — "diehl platinum 100 cs-a (not the cs-a
 // he)", "the cec 2015 listing not the 2014 one". The cue is among them
 // (IsAsideCue tells it apart). "without the" sets aside the one word after
-// it ("the sc 500he-us without the transformer"), and "is a different row"
-// (another model, a separate entry …) the clause it ends ("ul-05 is a
-// different row"). "does pvwatts not model snow" sets nothing aside. It
-// returns nil when nothing is.
+// it ("the sc 500he-us without the transformer"), "no" or "without" before
+// a model number's ending that ending ("no -pos suffix"), and "is a
+// different row" (another model, a separate entry …) or "has different
+// numbers" the clause it ends ("ul-05 is a different row"). "does pvwatts
+// not model snow" sets nothing aside. It returns nil when nothing is.
 func SetAside(text string, toks []analysis.Token) map[int]bool {
 	gap := func(i int) string {
 		if i == 0 {
