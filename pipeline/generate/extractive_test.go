@@ -1219,7 +1219,7 @@ func TestExtractiveReadsTheQuestion(t *testing.T) {
 				Text: "Name: SMA America: SB5000US 240V [CEC 2010]; Vac (V): 240; Paco (W): 5000; Pdco (W): 5263.2; Vdco (V): 310; " +
 					"Vdcmax (V): 500; Idcmax (A): 17.3; Mppt_low (V): 200; Mppt_high (V): 450"}},
 			want: "Name: SMA America: SB5000US 240V [CEC 2010]; Idcmax (A): 17.3 [S1]."},
-		{name: "a count of a unit two columns are in names neither", question: "sma sb5000us 240v - how many dc volts max",
+		{name: "a count of a unit that two columns share names neither", question: "sma sb5000us 240v - how many dc volts max",
 			category: "technical_value", chunks: []store.Chunk{{ID: "cec/1/1300", DocID: "cec", DocNumber: "CEC-INVERTERS", Sheet: "CEC_Inverters", Row: 1300,
 				Text: "Name: SMA America: SB5000US 240V [CEC 2010]; Vac (V): 240; Paco (W): 5000; Pdco (W): 5263.2; Vdco (V): 310; " +
 					"Vdcmax (V): 500; Idcmax (A): 17.3; Mppt_low (V): 200; Mppt_high (V): 450"}},
