@@ -187,6 +187,9 @@ type candidate struct {
 	// question asks a row not to have (see lackedColumn): each such row
 	// of its table answers.
 	lacking bool
+	// byUnit is the field of a record that a question asking by a unit
+	// names ("Idcmax (A): 228" for "how many dc amps"; see unitField).
+	byUnit string
 	// side is set for a spreadsheet row one side of a "vs" question names
 	// though rows of the other side name more of it (see otherSide): it is
 	// quoted beside the best row of the other side.
@@ -1959,10 +1962,10 @@ func (e *Extractive) score(q question, u unit, terms map[string]bool, ctx unitCo
 		}
 	}
 	if u.kind == kindRecord && len(u.fields) > 1 {
-		if f := unitField(q, u.fields[1:]); f != "" {
+		if c.byUnit = unitField(q, u.fields[1:]); c.byUnit != "" {
 			// "how many dc amps max": the column in amps whose name
 			// says dc and max ("Idcmax (A)") says them.
-			name, _, _ := strings.Cut(strings.ToLower(f), ":")
+			name, _, _ := strings.Cut(strings.ToLower(c.byUnit), ":")
 			for i, t := range q.terms {
 				if slices.Contains(q.expect.CountedBy, t.term) || boundWords[t.term] != "" && strings.Contains(name, boundWords[t.term]) {
 					c.matched[i] = 1

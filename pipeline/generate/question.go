@@ -931,6 +931,9 @@ func set(words string) map[string]bool {
 	return m
 }
 
+// holdVerbWords are the verbs that say what a document holds or gives.
+const holdVerbWords = `carry carries have has hold holds show shows say says list lists give gives state states report reports`
+
 // sourceVerb reports whether toks[i] is a verb that says what a document
 // holds, right after the document: "what vac does the cec list carry",
 // "which uid does the sandia sheet show". The row answering does not say
@@ -941,15 +944,14 @@ func sourceVerb(toks []analysis.Token, i int) bool {
 
 var (
 	// holdVerbs say what a document holds or gives.
-	holdVerbs = set(`carry carries have has hold holds show shows say says list lists give gives state states report reports`)
+	holdVerbs = set(holdVerbWords)
 	// sourceNouns are documents and the parts of them that hold values.
 	sourceNouns = set(`list sheet spreadsheet table tbl db database csv library manual guide note doc document row entry
 		record file report legend tab`)
 	// recordFrame are the words (as terms) of a question about a model's
 	// record that its row does not say.
 	recordFrame = analysis.TermSet(`row rows entry entries record records listing listings line actually really exactly
-		specifically precisely twice pls please thanks thx
-		carry carries have has hold holds show shows say says list lists give gives state states report reports`)
+		specifically precisely twice pls please thanks thx ` + holdVerbWords)
 	whWords = set(`what which who whom whose when where why how`)
 	// frameWords shape a question ("what is the name of", "what type of",
 	// "the value used for", "the 2007 entry", "the threshold for", "on the

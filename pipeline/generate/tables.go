@@ -763,7 +763,7 @@ func (e *Extractive) trimRecord(q question, c candidate) (text string, asked, by
 			short = append(short, f)
 		}
 	}
-	if f := unitField(q, c.fields[1:]); f != "" && !slices.Contains(keep, f) &&
+	if f := c.byUnit; f != "" && !slices.Contains(keep, f) &&
 		!slices.ContainsFunc(keep[1:], func(k string) bool { return fieldOfAskedUnit(q, k) }) {
 		// "how many dc amps can it take": the one column in amps whose
 		// name says dc.

@@ -93,7 +93,11 @@ func expectation(text string, technical bool) guard.Expectation {
 		// "how" asks; a cue before it describes the case.
 		exp.Dims, exp.Cues, at = dims, words, i
 		if len(words) == 2 && toks[i+1].Text == "many" {
-			_, exp.CountedBy = unitCounted(toks[i+2:])
+			// "how many dc amps can it take": a count of a unit is the
+			// quantity the unit measures ("228 A").
+			if counted, said := unitCounted(toks[i+2:]); counted != nil {
+				exp.Dims, exp.CountedBy = counted, said
+			}
 		}
 	} else if dims, words, i := firstCue(toks, strongCues); dims != nil {
 		exp.Dims, exp.Cues, at = dims, words, i
@@ -217,12 +221,6 @@ func howCue(toks []analysis.Token) ([]guard.Dimension, []string, int) {
 				// "how many days": a count of days is a span of time,
 				// "6 days" as much as "6".
 				dims = []guard.Dimension{guard.DimCount, guard.DimTime}
-			} else if n == 2 && toks[i+1].Text == "many" {
-				// "how many dc amps can it take": a count of a unit is
-				// the quantity the unit measures ("228 A").
-				if counted, _ := unitCounted(toks[i+n:]); counted != nil {
-					dims = counted
-				}
 			}
 			return dims, cueWords(toks[i : i+n]), i
 		}
