@@ -524,6 +524,11 @@ func pairAsked(text string, toks []analysis.Token) []guard.Dimension {
 			}
 		}
 		before, after := cueDims(start, k), cueDims(k+1, end)
+		if d := bracketedUnit(text, toks, end); d != "" {
+			// "torque tube diameter and the max rotation (deg)": the
+			// unit in brackets after the second part names its kind.
+			after[d] = true
+		}
 		if len(before) == 0 || len(after) == 0 {
 			continue
 		}
@@ -541,6 +546,18 @@ func pairAsked(text string, toks []analysis.Token) []guard.Dimension {
 		}
 	}
 	return nil
+}
+
+// bracketedUnit returns the dimension of a unit word standing alone in
+// brackets at toks[i] ("(deg)", "(mm)"), or "".
+func bracketedUnit(text string, toks []analysis.Token, i int) guard.Dimension {
+	if i <= 0 || i >= len(toks) || toks[i].Kind != analysis.Word || !strings.HasSuffix(strings.TrimSpace(text[toks[i-1].End:toks[i].Start]), "(") {
+		return ""
+	}
+	if i+1 < len(toks) && !strings.HasPrefix(strings.TrimSpace(text[toks[i].End:toks[i+1].Start]), ")") || i+1 == len(toks) && !strings.HasPrefix(strings.TrimSpace(text[toks[i].End:]), ")") {
+		return ""
+	}
+	return guard.UnitWordDimension(toks[i].Text)
 }
 
 // expansionAsked returns the words a question asks to be spelled out when

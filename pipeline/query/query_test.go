@@ -533,6 +533,8 @@ func TestPairAsked(t *testing.T) {
 		{"trina vertex in the iea bifi sim - module length and rated wattage", true, []guard.Dimension{guard.DimLength, guard.DimPower}},
 		{"the 1-axis rotation angle report - authors and yr", false, []guard.Dimension{guard.DimAngle}},
 		{"default soiling loss in pvwatts", false, []guard.Dimension{guard.DimPercent}},
+		{"iea bifi trackers: torque tube diameter and the max rotation (deg)", true, []guard.Dimension{guard.DimLength, guard.DimAngle}},
+		{"iea bifi trackers: torque tube diameter and the max rotation (deg c)", false, []guard.Dimension{guard.DimLength}},
 		{"how much does the pvi 3000 weigh, and up to what ambient temperature can it run", true, []guard.Dimension{guard.DimMass, guard.DimTemperature}},
 	}
 	for _, tc := range tests {
