@@ -1930,7 +1930,7 @@ func (e *Extractive) score(q question, u unit, terms map[string]bool, ctx unitCo
 		// series' model of the same number.
 		return candidate{}, false
 	}
-	if u.kind == kindRecord && len(q.makers) > 0 && !slices.ContainsFunc(q.makers, func(w string) bool { return terms[w] || misspeltIn(w, terms) }) {
+	if u.kind == kindRecord && len(q.makers) > 0 && !slices.ContainsFunc(q.makers, func(w string) bool { return terms[w] || misspeltIn(w, terms) || initialsIn(w, u.fields) }) {
 		// "delta si 3000-us weight": a Growatt 3000-US row holds the
 		// number, not the maker.
 		return candidate{}, false
@@ -2348,6 +2348,35 @@ func misspeltIn(maker string, terms map[string]bool) bool {
 	}
 	return false
 }
+
+// initialsIn reports whether maker is the initials of the maker's name a
+// record opens with ("Name: American Electric Technologies: ISIS-…",
+// "Manufacturer: Growatt New Energy"): "aet", "gne", with or without a
+// closing "Inc." or "Co.".
+func initialsIn(maker string, fields []string) bool {
+	if len(maker) < 2 || len(maker) > 5 || len(fields) == 0 {
+		return false
+	}
+	_, name, _ := strings.Cut(fields[0], ":")
+	name, _, _ = strings.Cut(name, ":")
+	words := strings.FieldsFunc(name, func(r rune) bool { return !unicode.IsLetter(r) })
+	for len(words) > 0 && corporateSuffixes[strings.ToLower(words[len(words)-1])] && len(words) > len(maker) {
+		words = words[:len(words)-1]
+	}
+	if len(words) != len(maker) {
+		return false
+	}
+	for j, w := range words {
+		if r, _ := utf8.DecodeRuneInString(w); len(w) < 2 || !unicode.IsUpper(r) || unicode.ToLower(r) != rune(maker[j]) {
+			return false
+		}
+	}
+	return true
+}
+
+// corporateSuffixes close a company's name without being part of what
+// it is called.
+var corporateSuffixes = set(`inc co corp corporation ltd llc gmbh ag sa spa plc`)
 
 // wordField reports whether a spreadsheet row's quote holds a field the
 // question names by its column whose value is words, not a number

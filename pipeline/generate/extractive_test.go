@@ -1379,7 +1379,8 @@ func TestSiblingCasesPaired(t *testing.T) {
 }
 
 // TestMakerNamed: a row holding the model number the question names but
-// none of the words before it ("delta si") is another maker's model.
+// none of the words before it ("delta si"), nor their initials, is another
+// maker's model.
 func TestMakerNamed(t *testing.T) {
 	growatt := store.Chunk{ID: "sandia-inverters/1/300", DocID: "sandia-inverters", DocNumber: "SANDIA-INVERTERS", Title: "Sandia inverter list", Sheet: "Parameters", Row: 301,
 		Text: "Manufacturer: Growatt New Energy; ID: GROWATT 3000-US (208V); Weight: 26.9"}
@@ -1389,6 +1390,9 @@ func TestMakerNamed(t *testing.T) {
 		{"growatt 3000-us weight, sandia inverter list", "Manufacturer: Growatt New Energy; ID: GROWATT 3000-US (208V); Weight: 26.9 [S1]."},
 		{"weight of the 3000-us", "Manufacturer: Growatt New Energy; ID: GROWATT 3000-US (208V); Weight: 26.9 [S1]."},
 		{"weight of the inverter 3000-us, sandia inverter list", "Manufacturer: Growatt New Energy; ID: GROWATT 3000-US (208V); Weight: 26.9 [S1]."},
+		// The maker's initials name it as its name does.
+		{"gne 3000-us weight, sandia inverter list", "Manufacturer: Growatt New Energy; ID: GROWATT 3000-US (208V); Weight: 26.9 [S1]."},
+		{"gn 3000-us weight, sandia inverter list", generate.NotFoundText},
 	}
 	for _, tc := range tests {
 		if got := askAnalysed(t, g, tc.question, "technical_value", []store.Chunk{growatt}).Text; got != tc.want {
