@@ -232,7 +232,8 @@ func otherFace(before []analysis.Token) bool {
 // letters and digits that is no quantity or case ("tl3", "ae3.8", not
 // "208v" or "v5"); or a word that is no English word followed by a number
 // ("danfoss mlx 480", "blueplanet 32.0", "primo 5.0-1", "hisel-k 3000");
-// or numbers in three parts or more ("10.0-3-208").
+// a number with a letter code after it ("platinum 100 cs-a"); or numbers
+// in three parts or more ("10.0-3-208").
 func namesModel(text string, toks []analysis.Token) bool {
 	for i, t := range toks {
 		if t.Kind == analysis.Identifier && strings.ContainsFunc(t.Text, unicode.IsLetter) && strings.ContainsFunc(t.Text, unicode.IsDigit) &&
@@ -254,6 +255,11 @@ func namesModel(text string, toks []analysis.Token) bool {
 				return true
 			}
 		}
+		if t.Kind == analysis.Number && lettered(text, toks[i+1:]) {
+			// "platinum 100 cs-a": a number and a hyphenated letter code
+			// after it name a model.
+			return true
+		}
 		if t.Kind == analysis.Word && i+2 < len(toks) && toks[i+1].Kind == analysis.Word && !isEnglishWord(t.Text) &&
 			!analysis.IsStopword(t.Text) && !isShorthand(t.Text) && !analysis.IsStopword(toks[i+1].Text) && rated(text, toks[i+2]) {
 			// "satcon equinox 1mw": a maker, a series and its rating.
@@ -261,6 +267,16 @@ func namesModel(text string, toks []analysis.Token) bool {
 		}
 	}
 	return false
+}
+
+// lettered reports whether toks open with a letter code of short parts
+// joined by a hyphen ("cs-a", "tl-us"), as a model's suffix is written.
+func lettered(text string, toks []analysis.Token) bool {
+	if len(toks) < 2 || toks[0].Kind != analysis.Word || toks[1].Kind != analysis.Word || text[toks[0].End:toks[1].Start] != "-" ||
+		len(toks[0].Text) > 3 || len(toks[1].Text) > 3 {
+		return false
+	}
+	return len(guard.Qualifiers(text[toks[0].Start:toks[1].End])) == 0
 }
 
 // rated reports whether t is a power written with its unit ("1mw",
