@@ -328,6 +328,12 @@ func (e *Extractive) candidates(q question, chunks, before []store.Chunk) ([]can
 			// that no passage says remark on what the question names.
 			t.frame = true
 		}
+		if t.unseen && t.setting && (q.series != "" || slices.ContainsFunc(q.terms, func(t qterm) bool { return t.code })) {
+			// "conext tx 3800 na jumpered for 208": how a model is set
+			// up for a voltage, when no passage says the verb, shapes
+			// the question; the row named for the voltage answers.
+			t.frame = true
+		}
 		if t.unseen && sourceWords[t.term] {
 			// "in the cec list", "defaults sheet": where to look, when no
 			// passage says the word, shapes the question as "manual"

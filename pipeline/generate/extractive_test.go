@@ -2,6 +2,7 @@ package generate_test
 
 import (
 	"context"
+	"fmt"
 	"math"
 	"regexp"
 	"strconv"
@@ -1219,7 +1220,7 @@ func TestExtractiveReadsTheQuestion(t *testing.T) {
 				Text: "Name: SMA America: SB5000US 240V [CEC 2010]; Vac (V): 240; Paco (W): 5000; Pdco (W): 5263.2; Vdco (V): 310; " +
 					"Vdcmax (V): 500; Idcmax (A): 17.3; Mppt_low (V): 200; Mppt_high (V): 450"}},
 			want: "Name: SMA America: SB5000US 240V [CEC 2010]; Idcmax (A): 17.3 [S1]."},
-		{name: "a count of a unit that two columns share names neither", question: "sma sb5000us 240v - how many dc volts max",
+		{name: "a count of a unit that two columns share names neither", question: "sma sb5000us 240v - how many dc volts",
 			category: "technical_value", chunks: []store.Chunk{{ID: "cec/1/1300", DocID: "cec", DocNumber: "CEC-INVERTERS", Sheet: "CEC_Inverters", Row: 1300,
 				Text: "Name: SMA America: SB5000US 240V [CEC 2010]; Vac (V): 240; Paco (W): 5000; Pdco (W): 5263.2; Vdco (V): 310; " +
 					"Vdcmax (V): 500; Idcmax (A): 17.3; Mppt_low (V): 200; Mppt_high (V): 450"}},
@@ -1232,6 +1233,11 @@ func TestExtractiveReadsTheQuestion(t *testing.T) {
 			category: "technical_value", chunks: []store.Chunk{{ID: "cec/1/1300", DocID: "cec", DocNumber: "CEC-INVERTERS", Sheet: "CEC_Inverters", Row: 1300,
 				Text: "Name: SMA America: SB5000US 240V [CEC 2010]; Vac (V): 240; Paco (W): 5000; Pdco (W): 5263.2"}},
 			want: "Name: SMA America: SB5000US 240V [CEC 2010]; Paco (W): 5000 [S1]."},
+		{name: "how a model is set up for a voltage is not asked about", question: "schneider conext tx 3800 na jumpered for 208: ac rating and dc current max",
+			category: "technical_value", chunks: append([]store.Chunk{{ID: "sandia/1/558", DocID: "sandia", DocNumber: "SANDIA-INVERTERS", Sheet: "Parameters", Row: 558,
+				Text: "Manufacturer: Schneider; ID: Conext TX 3800 NA (set to 208V); Source: CEC; ac Voltage: 208; Vintage: 2011; Paco: 3500; Idcmax: 19.5"}},
+				sandiaRows("Schneider", "Conext TX %d NA (set to 240V)", 6)...),
+			want: "Manufacturer: Schneider; ID: Conext TX 3800 NA (set to 208V); ac Voltage: 208; Paco: 3500; Idcmax: 19.5 [S1]."},
 	}
 	g := generate.NewExtractive(generate.ExtractiveOptions{})
 	for _, tc := range tests {
@@ -1399,6 +1405,20 @@ func TestMakerNamed(t *testing.T) {
 			t.Errorf("%q\n got: %s\nwant: %s", tc.question, got, tc.want)
 		}
 	}
+}
+
+// sandiaRows returns n rows of the Sandia inverter sheet for a maker's
+// models, named by a pattern and numbered 2000, 2500, …: the other rows a
+// lookup retrieves.
+func sandiaRows(maker, model string, n int) []store.Chunk {
+	out := make([]store.Chunk, n)
+	for i := range out {
+		number := 2000 + 500*i
+		out[i] = store.Chunk{ID: fmt.Sprintf("sandia/1/%d", 900+i), DocID: "sandia", DocNumber: "SANDIA-INVERTERS", Sheet: "Parameters", Row: 900 + i,
+			Text: fmt.Sprintf("Manufacturer: %s; ID: "+model+"; Source: CEC; ac Voltage: 240; Vintage: 2011; Paco: %d; Idcmax: 12; Tamb Low: -25; Tamb Max: 60",
+				maker, number, number)}
+	}
+	return out
 }
 
 // askAnalysed asks g a simple question as the pipeline does: read by the

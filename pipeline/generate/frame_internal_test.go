@@ -29,6 +29,28 @@ func TestFrameWords(t *testing.T) {
 	}
 }
 
+// TestRemarks: in a question about a model's record, a later clause of
+// doubt or belief that asks nothing is frame; a clause that asks is not.
+func TestRemarks(t *testing.T) {
+	for _, tc := range []struct {
+		question string
+		want     map[string]bool
+	}{
+		{"gefran apv 5200-2m-tl-dm-us 208v: sandia tamb low / high. those look like deg F to me",
+			map[string]bool{"like": true, "deg": true, "f": true, "tamb": false, "low": false, "high": false}},
+		{"sb7700tl-us-22-208v paco in the cec csv, bet its not actually 7700", map[string]bool{"bet": true, "7700": true, "paco": false}},
+		{"sb7700tl-us-22-208v paco, those rows - which one is the 208v", map[string]bool{"208v": false, "paco": false}},
+		{"those sb7700tl-us-22-208v rows: paco", map[string]bool{"paco": false}},
+	} {
+		q := parseQuestion(tc.question, "technical_value", "simple", guard.Expectation{})
+		for _, term := range q.terms {
+			if w, ok := tc.want[term.term]; ok && term.frame != w {
+				t.Errorf("%q: %q frame = %v, want %v", tc.question, term.term, term.frame, w)
+			}
+		}
+	}
+}
+
 // TestHoldingVerbs: a verb of holding right after a document's name says
 // where the value is, not what it is; the same verb elsewhere is a word of
 // the question.

@@ -50,6 +50,10 @@ type qterm struct {
 	// bracketed marks a word the question writes in brackets, where it
 	// remarks on what it names ("sw5548 gti (the 120v grid tie unit)").
 	bracketed bool
+	// setting marks a verb that says how a model is set up for the number
+	// after it ("jumpered for 208", "wired to 240"): the row named for
+	// that number says the number, not the verb.
+	setting bool
 }
 
 // question is what the extractive generator needs to know about a question.
@@ -280,7 +284,7 @@ func parseQuestion(text, category, complexity string, expect guard.Expectation) 
 			}
 			seen[t.Term] = true
 			q.terms = append(q.terms, qterm{term: t.Term, frame: frameWords[t.Text] || sourceVerb(toks, i), form: slices.Contains(expect.FormWords, t.Text),
-				bracketed: inBrackets(text, t.Start)})
+				bracketed: inBrackets(text, t.Start), setting: setsFor(toks, i)})
 		case analysis.Number, analysis.Identifier:
 			if seen[t.Text] {
 				continue
@@ -302,8 +306,9 @@ func parseQuestion(text, category, complexity string, expect guard.Expectation) 
 		// does it actually carry": a model's record answers, which says
 		// none of the words for the record, for holding a value or for
 		// how truly it holds it.
+		remark := remarkTerms(text, toks)
 		for i := range q.terms {
-			q.terms[i].frame = q.terms[i].frame || recordFrame[q.terms[i].term]
+			q.terms[i].frame = q.terms[i].frame || recordFrame[q.terms[i].term] || remark[q.terms[i].term]
 		}
 	}
 	q.index = make(map[string]int, len(q.terms))
@@ -930,6 +935,41 @@ func set(words string) map[string]bool {
 	}
 	return m
 }
+
+// setsFor reports whether toks[i] is followed by "for", "to", "at" or
+// "on" and a number: "jumpered for 208", "wired to 240v".
+func setsFor(toks []analysis.Token, i int) bool {
+	return i+2 < len(toks) && settingPrepositions[toks[i+1].Text] && (toks[i+2].Kind == analysis.Number || toks[i+2].Kind == analysis.Identifier && startsWithDigit(toks[i+2].Text))
+}
+
+// settingPrepositions join a setting to its number.
+var settingPrepositions = set(`for to at on`)
+
+// remarkTerms returns the terms of the remarks a question makes after
+// asking ("sb7700tl-us-22-208v nameplate ac in the cec csv, bet its not
+// actually 7700", "…: tamb low / high. those look like deg F to me"): a
+// later clause that opens with a word of doubt or belief and asks
+// nothing. The row that answers does not say them.
+func remarkTerms(text string, toks []analysis.Token) map[string]bool {
+	out := map[string]bool{}
+	start := 0
+	for i := 1; i <= len(toks); i++ {
+		if i < len(toks) && !strings.ContainsAny(text[toks[i-1].End:toks[i].Start], ",.;:(—–") {
+			continue
+		}
+		clause := toks[start:i]
+		if start > 0 && remarkOpeners[clause[0].Text] && !slices.ContainsFunc(clause, func(t analysis.Token) bool { return whWords[t.Text] }) {
+			for _, t := range clause {
+				out[t.Term], out[t.Text] = true, true
+			}
+		}
+		start = i
+	}
+	return out
+}
+
+// remarkOpeners open a remark of doubt or belief.
+var remarkOpeners = set(`bet those these seems seem looks probably pretty guess suspect think hope hopefully sanity`)
 
 // holdVerbWords are the verbs that say what a document holds or gives.
 const holdVerbWords = `carry carries have has hold holds show shows say says list lists give gives state states report reports`

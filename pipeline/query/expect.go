@@ -1053,6 +1053,13 @@ func asksForUnit(toks []analysis.Token) bool {
 		case "units", "uom":
 			return true
 		case "unit":
+			if i+1 < len(toks) {
+				if _, n := strongCues.At(toks[i+1:]); n > 0 {
+					// "unit weight", "unit cost": of the unit, the
+					// device or the item, not the unit of measure.
+					continue
+				}
+			}
 			if (i == 0 || toks[i-1].Text != "per") && (i+1 == len(toks) || toks[i+1].Kind != analysis.Number) {
 				return true
 			}

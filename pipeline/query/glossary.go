@@ -27,7 +27,7 @@ var glossary = func() *analysis.PhraseTable[string] {
 	spec := map[string][]string{
 		"Paco": {"max ac power", "maximum ac power", "rated ac power", "ac power rating", "ac rating",
 			"max ac output", "maximum ac output", "ac output power", "nameplate ac power", "rated ac output", "ac output rating",
-			"ac power", "ac power output", "ac output"},
+			"ac power", "ac power output", "ac output", "nameplate ac", "ac nameplate", "nameplate ac rating", "ac nameplate rating"},
 		"Pdco": {"max dc power", "maximum dc power", "dc power rating", "dc input power", "rated dc power", "dc power"},
 		"Vdco": {"nominal dc voltage", "rated dc voltage", "dc voltage at rated power"},
 		"Pso":  {"self consumption", "self-consumption", "start-up power", "startup power", "power to start"},
@@ -52,7 +52,8 @@ var glossary = func() *analysis.PhraseTable[string] {
 			"max operating ambient temperature", "maximum operating ambient temperature",
 			"highest operating ambient", "highest ambient", "highest rated ambient", "highest ambient temperature",
 			"highest operating ambient temperature", "highest rated ambient temperature",
-			"upper ambient limit", "upper ambient temperature limit", "upper ambient temp limit", "ambient upper limit"},
+			"upper ambient limit", "upper ambient temperature limit", "upper ambient temp limit", "ambient upper limit",
+			"hottest ambient", "hottest ambient temperature", "hottest operating ambient"},
 		// Both ends of the operating range.
 		"Tamb Low and Tamb Max": {"ambient temperature range", "ambient temp range", "operating temperature range",
 			"operating temp range", "ambient operating range", "operating ambient temperature range",
@@ -64,7 +65,8 @@ var glossary = func() *analysis.PhraseTable[string] {
 			"lowest ambient temperature", "min operating ambient temperature", "minimum operating ambient temperature",
 			"lowest operating ambient", "lowest ambient", "lowest rated ambient", "lowest operating ambient temperature",
 			"lowest rated ambient temperature",
-			"lower ambient limit", "lower ambient temperature limit", "lower ambient temp limit", "ambient lower limit"},
+			"lower ambient limit", "lower ambient temperature limit", "lower ambient temp limit", "ambient lower limit",
+			"coldest ambient", "coldest ambient temperature", "coldest operating ambient"},
 		"Isco": {"short circuit current", "short-circuit current", "isc", "isc at stc"},
 		"Voco": {"open circuit voltage", "open-circuit voltage", "voc", "voc at stc"},
 		"Impo": {"max power current", "maximum power current", "current at max power", "current at mpp", "imp", "imp at stc",
@@ -98,6 +100,14 @@ var glossary = func() *analysis.PhraseTable[string] {
 		// "its bvmpo temp coeff": the column named and then said what it
 		// is; a row does not say the words.
 		spec[coefficient] = append(spec[coefficient], strings.ToLower(coefficient)+" temperature coefficient")
+	}
+	for column, phrases := range spec {
+		for _, p := range phrases {
+			if rest, ok := strings.CutPrefix(p, "max "); ok && !slices.Contains(phrases, rest+" max") {
+				// "dc current max": the bound typed after the quantity.
+				spec[column] = append(spec[column], rest+" max")
+			}
+		}
 	}
 	for column, phrases := range spec {
 		for _, p := range phrases {
@@ -232,8 +242,9 @@ func otherFace(before []analysis.Token) bool {
 // letters and digits that is no quantity or case ("tl3", "ae3.8", not
 // "208v" or "v5"); or a word that is no English word followed by a number
 // ("danfoss mlx 480", "blueplanet 32.0", "primo 5.0-1", "hisel-k 3000");
-// a number with a letter code after it ("platinum 100 cs-a"); or numbers
-// in three parts or more ("10.0-3-208").
+// a number with a letter code after it ("platinum 100 cs-a"); numbers in
+// three parts or more ("10.0-3-208"); or a word that is no English word, a
+// word and a rating or a number ("satcon equinox 1mw", "conext tx 3800").
 func namesModel(text string, toks []analysis.Token) bool {
 	for i, t := range toks {
 		if t.Kind == analysis.Identifier && strings.ContainsFunc(t.Text, unicode.IsLetter) && strings.ContainsFunc(t.Text, unicode.IsDigit) &&
@@ -261,8 +272,10 @@ func namesModel(text string, toks []analysis.Token) bool {
 			return true
 		}
 		if t.Kind == analysis.Word && i+2 < len(toks) && toks[i+1].Kind == analysis.Word && !isEnglishWord(t.Text) &&
-			!analysis.IsStopword(t.Text) && !isShorthand(t.Text) && !analysis.IsStopword(toks[i+1].Text) && rated(text, toks[i+2]) {
-			// "satcon equinox 1mw": a maker, a series and its rating.
+			!analysis.IsStopword(t.Text) && !isShorthand(t.Text) && !analysis.IsStopword(toks[i+1].Text) &&
+			(rated(text, toks[i+2]) || lineNumber(text, toks[i+2])) {
+			// "satcon equinox 1mw": a maker, a series and its rating;
+			// "conext tx 3800": a series, a line and its number.
 			return true
 		}
 	}
@@ -277,6 +290,16 @@ func lettered(text string, toks []analysis.Token) bool {
 		return false
 	}
 	return len(guard.Qualifiers(text[toks[0].Start:toks[1].End])) == 0
+}
+
+// lineNumber reports whether t is a whole number of three digits or more
+// with no unit after it, as a line numbers its models ("tx 3800").
+func lineNumber(text string, t analysis.Token) bool {
+	if t.Kind != analysis.Number || len(t.Text) < 3 || strings.ContainsAny(t.Text, ".,") {
+		return false
+	}
+	vs := guard.Values(text[t.Start:])
+	return len(vs) > 0 && vs[0].Start == 0 && vs[0].Unit == ""
 }
 
 // rated reports whether t is a power written with its unit ("1mw",
