@@ -1882,6 +1882,10 @@ func (e *Extractive) score(q question, u unit, terms map[string]bool, ctx unitCo
 			// "degradation rate" is answered by "∼ 0.5 %/year": a value
 			// per unit of time or quantity is the rate, named or not.
 			c.matched[i] = 1
+		case t.exact && saysTimes(u.text, t.term):
+			// "the 14:00-15:00 record" is the hour "from 2 p.m. to 3
+			// p.m.".
+			c.matched[i] = 1
 		case t.code:
 			// An identifier of the question missing from the unit and
 			// its context: this unit is about something else, unless
@@ -2353,6 +2357,41 @@ func misspeltIn(maker string, terms map[string]bool) bool {
 		}
 	}
 	return false
+}
+
+// clockTime matches a time of day on the 24-hour clock ("14:00").
+var clockTime = regexp.MustCompile(`^([01]?\d|2[0-3]):([0-5]\d)$`)
+
+// saysTimes reports whether text says every time of day of term ("14:00",
+// "14:00-15:00") on the 12-hour clock: "2 p.m.", "2:00 pm".
+func saysTimes(text, term string) bool {
+	parts := strings.Split(term, "-")
+	if len(parts) > 2 {
+		return false
+	}
+	lower := strings.ToLower(text)
+	for _, p := range parts {
+		m := clockTime.FindStringSubmatch(p)
+		if m == nil {
+			return false
+		}
+		h, _ := strconv.Atoi(m[1])
+		half := "a"
+		if h >= 12 {
+			half = "p"
+		}
+		if h = h % 12; h == 0 {
+			h = 12
+		}
+		minutes := `(?::` + m[2] + `)?`
+		if m[2] != "00" {
+			minutes = `:` + m[2]
+		}
+		if !regexp.MustCompile(`\b` + strconv.Itoa(h) + minutes + `\s*` + half + `\.?\s*m\b`).MatchString(lower) {
+			return false
+		}
+	}
+	return true
 }
 
 // initialsIn reports whether maker is the initials of the maker's name a
@@ -3311,6 +3350,7 @@ var synonyms = func() map[string][]string {
 		{"keep", "maintain", "retain"},
 		{"jobsite", "worksite", "site"},
 		{"cut", "reduce", "lower", "minimize"},
+		{"range", "band", "span"},
 	}
 	m := map[string][]string{}
 	for _, g := range groups {

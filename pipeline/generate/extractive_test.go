@@ -1017,13 +1017,14 @@ func TestExtractiveReadsTheQuestion(t *testing.T) {
 				"■ Do you generate or handle hazardous wastes (i.e., waste that poses potential harm to human health and the environment)? "+
 					"The RCRA regulations specify the time hazardous wastes can be stored at a site.")},
 			want: "■ Do you generate or handle hazardous wastes (i.e., waste that poses potential harm to human health and the environment)? [S1]"},
-		{name: "a question of the document answers by its aside when no statement does", question: "old fluorescent ballasts w/ pcbs - where in the ballast are the pcbs",
+		{name: "a question of the document answers by its aside, and by what it says follows for the case", question: "old fluorescent ballasts w/ pcbs - where in the ballast are the pcbs",
 			category: "general", chunks: []store.Chunk{epaPage(42, 5, "PCB WASTES",
 				"■ Do you generate polychorinated biphenol (PCB) wastes (e.g., fluorescent light ballasts containing PCBs in the potting material, "+
 					"old transformers that contain PCBs) during your construction/demolition activity? If yes, you may have to meet requirements for "+
 					"storage and disposal of PCB waste under the Toxics Substances Control Act (TSCA). For more information, go to www.epa.gov/opptintr/pcb/.")},
 			want: "■ Do you generate polychorinated biphenol (PCB) wastes (e.g., fluorescent light ballasts containing PCBs in the potting material, " +
-				"old transformers that contain PCBs) during your construction/demolition activity? [S1]"},
+				"old transformers that contain PCBs) during your construction/demolition activity? [S1] If yes, you may have to meet requirements " +
+				"for storage and disposal of PCB waste under the Toxics Substances Control Act (TSCA) [S1]."},
 		{name: "an example of the case a question of the document describes does not answer for the statement after it", question: "lbp waste from a house remodel - how does epa classify it",
 			category: "general", chunks: []store.Chunk{epaPage(43, 3, "SOLID AND HAZARDOUS WASTES",
 				"■ Do you generate lead-based paint (LBP) wastes during the remodeling or rehabilitation of a residential building (e.g., a house or college dormitory)? "+

@@ -60,6 +60,7 @@ func TestHoldingVerbs(t *testing.T) {
 		frame          bool
 	}{
 		{"what albedo does the defaults sheet carry for snow", "carri", true},
+		{"what gcr band does the v5 manual call typical", "call", true},
 		{"what does the river carry to the sea", "carri", false},
 	} {
 		q := parseQuestion(tc.question, "general", "simple", guard.Expectation{})

@@ -286,6 +286,14 @@ func parseQuestion(text, category, complexity string, expect guard.Expectation) 
 			q.terms = append(q.terms, qterm{term: t.Term, frame: frameWords[t.Text] || sourceVerb(toks, i), form: slices.Contains(expect.FormWords, t.Text),
 				bracketed: inBrackets(text, t.Start), setting: setsFor(toks, i)})
 		case analysis.Number, analysis.Identifier:
+			if head := guard.CaseLike(text[t.Start:t.End]); head != "" {
+				// "an old v1-style derate" asks about V1's.
+				if term := strings.ToLower(head); !seen[term] {
+					seen[term] = true
+					q.terms = append(q.terms, qterm{term: term, exact: true})
+				}
+				continue
+			}
 			if seen[t.Text] {
 				continue
 			}
@@ -972,7 +980,8 @@ func remarkTerms(text string, toks []analysis.Token) map[string]bool {
 var remarkOpeners = set(`bet those these seems seem looks probably pretty guess suspect think hope hopefully sanity`)
 
 // holdVerbWords are the verbs that say what a document holds or gives.
-const holdVerbWords = `carry carries have has hold holds show shows say says list lists give gives state states report reports`
+const holdVerbWords = `carry carries have has hold holds show shows say says list lists give gives state states report reports
+	call calls`
 
 // sourceVerb reports whether toks[i] is a verb that says what a document
 // holds, right after the document: "what vac does the cec list carry",

@@ -83,6 +83,16 @@ func KeyTerms(question string) []KeyTerm {
 			}
 			q, next := quantityAt(question, toks, i)
 			switch {
+			case isCaseLike(question[t.Start:t.End]):
+				// "an old v1-style derate": like the case, not a name a
+				// passage must write.
+				add(KeyTerm{Text: question[t.Start:t.End], Term: t.Text, Kind: analysis.Identifier})
+				next = i + 1
+			case clockTimes.MatchString(t.Text):
+				// "the 14:00-15:00 record": a time of day is written in
+				// as many ways ("2-3 p.m.") as a passage likes.
+				add(KeyTerm{Text: question[t.Start:t.End], Term: t.Text, Kind: analysis.Identifier})
+				next = i + 1
 			case q.Code != "":
 				add(KeyTerm{Text: q.Text, Term: q.Code, Kind: analysis.Identifier, Required: true})
 			case q.Num != "":
@@ -113,6 +123,26 @@ func KeyTerms(question string) []KeyTerm {
 	}
 	return out
 }
+
+// styled matches a case made a manner of something: "v1-style",
+// "2-axis-like".
+var styled = regexp.MustCompile(`(?i)-(?:style|like|type|based|era)$`)
+
+// CaseLike returns the case a word makes a manner of ("v1" of
+// "v1-style"), or "" when it makes none.
+func CaseLike(surface string) string {
+	head := styled.ReplaceAllString(surface, "")
+	if head == surface || len(Qualifiers(head)) == 0 {
+		return ""
+	}
+	return head
+}
+
+func isCaseLike(surface string) bool { return CaseLike(surface) != "" }
+
+// clockTimes matches a time of day on the 24-hour clock, or two joined by
+// a hyphen: "14:00", "14:00-15:00".
+var clockTimes = regexp.MustCompile(`^(?:[01]?\d|2[0-3]):[0-5]\d(?:-(?:[01]?\d|2[0-3]):[0-5]\d)?$`)
 
 // phaseCount matches a phase count written short: "3ph", "1-ph", "3phase".
 var phaseCount = regexp.MustCompile(`^[123]-?(?:ph|phase|φ)$`)

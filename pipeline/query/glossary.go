@@ -27,7 +27,7 @@ var glossary = func() *analysis.PhraseTable[string] {
 	spec := map[string][]string{
 		"Paco": {"max ac power", "maximum ac power", "rated ac power", "ac power rating", "ac rating",
 			"max ac output", "maximum ac output", "ac output power", "nameplate ac power", "rated ac output", "ac output rating",
-			"ac power", "ac power output", "ac output", "nameplate ac", "ac nameplate", "nameplate ac rating", "ac nameplate rating"},
+			"ac power", "ac power output", "ac output", "nameplate ac", "nameplate ac rating"},
 		"Pdco": {"max dc power", "maximum dc power", "dc power rating", "dc input power", "rated dc power", "dc power"},
 		"Vdco": {"nominal dc voltage", "rated dc voltage", "dc voltage at rated power"},
 		"Pso":  {"self consumption", "self-consumption", "start-up power", "startup power", "power to start"},

@@ -29,7 +29,7 @@ import (
 // Version identifies what Terms returns. It changes whenever Terms may
 // return different terms for some input, so an index that keeps analysed
 // text knows to analyse it again.
-const Version = 3
+const Version = 4
 
 // MaxTermLen is the length in bytes of the longest term Terms returns.
 // Longer ones (base64 blobs, text run together without separators) are

@@ -87,7 +87,20 @@ var stems = func() *stemCache {
 	return c
 }()
 
-// stem returns the Snowball English stem of a lower-case word.
+// stemWord is the Snowball English stem of a lower-case word, but for the
+// plural of an abbreviation without a vowel ("gcrs", "pcbs", "mppts"),
+// which Snowball keeps whole as it keeps "gas": its stem is the
+// abbreviation, as "nois" stems to "noi".
+func stemWord(w string) string {
+	if base, ok := strings.CutSuffix(w, "s"); ok && len(base) >= 2 && !strings.ContainsFunc(base, func(r rune) bool {
+		return !('a' <= r && r <= 'z') || strings.ContainsRune("aeiouy", r)
+	}) {
+		return base
+	}
+	return english.Stem(w, true)
+}
+
+// stem returns the stem of a lower-case word (see stemWord).
 func stem(w string) string {
 	if len(w) <= 2 {
 		return w
@@ -96,7 +109,7 @@ func stem(w string) string {
 		return st
 	}
 	if stems.full.Load() {
-		return english.Stem(w, true)
+		return stemWord(w)
 	}
 	stems.mu.Lock()
 	defer stems.mu.Unlock()
@@ -105,7 +118,7 @@ func stem(w string) string {
 	}
 	// Clone both: w may be a slice of a large chunk text the cache must not
 	// keep alive.
-	st := strings.Clone(english.Stem(w, true))
+	st := strings.Clone(stemWord(w))
 	stems.pending[strings.Clone(w)] = st
 	snap := *stems.snapshot.Load()
 	if len(stems.pending) >= max(1, len(snap)/8) {
