@@ -143,6 +143,20 @@ func SetAside(text string, toks []analysis.Token) map[int]bool {
 			mark(from, end)
 			i = end - 1
 			continue
+		case (i == 0 || strings.ContainsAny(gap(i), "(,;") || dashBreak(strings.TrimPrefix(gap(i), ")"))) && i+1 < len(toks) && otherSourceSays(toks, gap, i):
+			// "pvi-6000-277 - cec says mppt 200-530, what window does
+			// sandia's sheet have": the value another source gives is
+			// not what is asked, though the quantity it names is.
+			end := i + 1
+			for end < len(toks) && !strings.ContainsAny(gap(end), "),;?") && !dashBreak(gap(end)) {
+				if k := toks[end].Kind; k == analysis.Number || k == analysis.Identifier || sayVerbs[toks[end].Text] {
+					mark(end, end+1)
+				}
+				end++
+			}
+			mark(i, i+1)
+			i = end - 1
+			continue
 		case t == "except" || t == "excluding" || t == "besides":
 			start = i + 1
 		case t == "like" && i > 0 && i+1 < len(toks) && !seemWords[toks[i-1].Text] && !strings.Contains(toks[i-1].Text, "'") &&
@@ -184,6 +198,35 @@ func SetAside(text string, toks []analysis.Token) map[int]bool {
 	}
 	return aside
 }
+
+// otherSourceSays reports whether a clause opening at toks[i] says what a
+// source gives, with a number and no question word: "cec says mppt
+// 200-530", "the datasheet lists 7700".
+func otherSourceSays(toks []analysis.Token, gap func(int) string, i int) bool {
+	j := i
+	if articles[toks[j].Text] {
+		j++
+	}
+	if j+1 >= len(toks) || !sourceNames[toks[j].Text] || !sayVerbs[toks[j+1].Text] {
+		return false
+	}
+	for k := j + 2; k < len(toks) && !strings.ContainsAny(gap(k), "),;?") && !dashBreak(gap(k)); k++ {
+		if questionWords[toks[k].Text] {
+			return false
+		}
+		if toks[k].Kind == analysis.Number || toks[k].Kind == analysis.Identifier && strings.ContainsAny(toks[k].Text, "0123456789") {
+			return true
+		}
+	}
+	return false
+}
+
+// sourceNames and sayVerbs: "cec says", "the datasheet lists".
+var (
+	sourceNames = map[string]bool{"cec": true, "sandia": true, "datasheet": true, "manual": true, "spec": true, "nameplate": true,
+		"label": true, "sheet": true, "list": true, "csv": true, "guide": true, "manufacturer": true, "vendor": true}
+	sayVerbs = map[string]bool{"says": true, "say": true, "lists": true, "shows": true, "gives": true, "has": true, "states": true}
+)
 
 // tailWords name the ending of a model number: "no -pos suffix".
 var tailWords = map[string]bool{"suffix": true, "ending": true, "tail": true, "extension": true}

@@ -58,6 +58,9 @@ func TestWithoutAside(t *testing.T) {
 		{"looks like says how it seems", "unique id + tamb max (looks like deg F?)", "unique id + tamb max (looks like deg F?)"},
 		{"a negated verb sets nothing aside", "does pvwatts not model snow", "does pvwatts not model snow"},
 		{"nothing set aside", "paco of SB7000TL-US-22 at 208V", "paco of SB7000TL-US-22 at 208V"},
+		{"what another source gives", "pvi-6000-277 (power-one) - cec says mppt 200-530, what window does sandia's sheet have",
+			"pvi-6000-277 (power-one) - " + strings.Repeat(" ", len("cec says")) + " mppt " + strings.Repeat(" ", len("200-530")) + ", what window does sandia's sheet have"},
+		{"what a source is asked for is no aside", "sb5000us - what does cec say for vdcmax", "sb5000us - what does cec say for vdcmax"},
 		{"a longer clause that ends the question", "std module eff range in the text, not the single number in table 3",
 			"std module eff range in the text, " + strings.Repeat(" ", len("not the single number in table 3"))},
 	}
