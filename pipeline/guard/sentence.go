@@ -242,7 +242,7 @@ var abbreviations = func() map[string]struct{} {
 	m := map[string]struct{}{}
 	for _, w := range strings.Fields(`approx appx ca cf dia e.g eg etc fig figs i.e ie incl max min
 		mr mrs ms dr no nos nr num pp p ref refs rev sec sect st vs vol eq eqs eqn eqns al tab approx no
-		jan feb mar apr jun jul aug sep sept oct nov dec inc ltd co corp dept est`) {
+		jan feb mar apr jun jul aug sep sept oct nov dec inc ltd co corp dept est mfr mfrs mfg`) {
 		m[w] = struct{}{}
 	}
 	return m
