@@ -51,6 +51,25 @@ func TestRemarks(t *testing.T) {
 	}
 }
 
+// TestPronounOne: "one" standing for a thing named before, at the end of
+// its clause, is no word of the question; "one axis" counts.
+func TestPronounOne(t *testing.T) {
+	for _, tc := range []struct {
+		question string
+		term     bool
+	}{
+		{"solectria pvi 2500, the 208v one - unique id# and night tare", false},
+		{"pvi 2500 (the 208v one) night tare", false},
+		{"gcr for one axis tracking", true},
+		{"one-axis gcr", true},
+	} {
+		q := parseQuestion(tc.question, "technical_value", "simple", guard.Expectation{})
+		if got := slices.ContainsFunc(q.terms, func(t qterm) bool { return t.term == "one" }); got != tc.term {
+			t.Errorf("%q: \"one\" a term = %v, want %v", tc.question, got, tc.term)
+		}
+	}
+}
+
 // TestHoldingVerbs: a verb of holding right after a document's name says
 // where the value is, not what it is; the same verb elsewhere is a word of
 // the question.

@@ -279,7 +279,7 @@ func parseQuestion(text, category, complexity string, expect guard.Expectation) 
 				q.unit = t.Text
 			}
 			if analysis.IsStopword(t.Text) || whWords[t.Text] || seen[t.Term] || i > 0 && toks[i-1].Text == "how" && howForm[t.Text] ||
-				pronounOne(toks, i) {
+				pronounOne(text, toks, i) {
 				continue
 			}
 			seen[t.Term] = true
@@ -566,12 +566,17 @@ func lettersName(text string, toks []analysis.Token, i int) bool {
 
 // pronounOne reports whether toks[i] is "one" or "ones" standing for a
 // thing named before ("the 240v one", "the 2014 ones, not …"): no word
-// follows it. "one axis" is a count.
-func pronounOne(toks []analysis.Token, i int) bool {
+// follows it in its clause. "one axis" and "one-axis" are a count.
+func pronounOne(text string, toks []analysis.Token, i int) bool {
 	if toks[i].Text != "one" && toks[i].Text != "ones" {
 		return false
 	}
-	return i+1 == len(toks) || toks[i+1].Kind != analysis.Word || analysis.IsStopword(toks[i+1].Text)
+	if i+1 == len(toks) || toks[i+1].Kind != analysis.Word || analysis.IsStopword(toks[i+1].Text) {
+		return true
+	}
+	// "the 208 v one - unique id#": the clause ends after it.
+	gap := text[toks[i].End:toks[i+1].Start]
+	return strings.ContainsAny(gap, ",;:)") || strings.TrimSpace(gap) != gap && strings.ContainsAny(gap, "-–—")
 }
 
 // asksEveryRow reports whether a question asks for every row a value picks
