@@ -2366,14 +2366,17 @@ var clockTime = regexp.MustCompile(`^([01]?\d|2[0-3]):([0-5]\d)$`)
 // "14:00-15:00") on the 12-hour clock: "2 p.m.", "2:00 pm".
 func saysTimes(text, term string) bool {
 	parts := strings.Split(term, "-")
-	if len(parts) > 2 {
+	if len(parts) > 2 || !strings.Contains(term, ":") {
 		return false
 	}
-	lower := strings.ToLower(text)
+	var lower string
 	for _, p := range parts {
 		m := clockTime.FindStringSubmatch(p)
 		if m == nil {
 			return false
+		}
+		if lower == "" {
+			lower = strings.ToLower(text)
 		}
 		h, _ := strconv.Atoi(m[1])
 		half := "a"

@@ -83,14 +83,11 @@ func KeyTerms(question string) []KeyTerm {
 			}
 			q, next := quantityAt(question, toks, i)
 			switch {
-			case isCaseLike(question[t.Start:t.End]):
-				// "an old v1-style derate": like the case, not a name a
-				// passage must write.
-				add(KeyTerm{Text: question[t.Start:t.End], Term: t.Text, Kind: analysis.Identifier})
-				next = i + 1
-			case clockTimes.MatchString(t.Text):
-				// "the 14:00-15:00 record": a time of day is written in
-				// as many ways ("2-3 p.m.") as a passage likes.
+			case isCaseLike(question[t.Start:t.End]) || clockTimes.MatchString(t.Text):
+				// "an old v1-style derate" is like the case, not a name a
+				// passage must write; "the 14:00-15:00 record" is a time
+				// of day, written in as many ways ("2-3 p.m.") as a
+				// passage likes.
 				add(KeyTerm{Text: question[t.Start:t.End], Term: t.Text, Kind: analysis.Identifier})
 				next = i + 1
 			case q.Code != "":
