@@ -492,7 +492,7 @@ func TestExtractiveReadsTheQuestion(t *testing.T) {
 		{name: "another series' model of the same short number is not the one asked", question: "fronius primo 5.0-1 @ 277v paco",
 			category: "technical_value", chunks: []store.Chunk{sheetRow("CEC-INVERTERS", "CEC_Inverters", 460, "Name: Fronius USA, LLC: IG Plus 5.0-1 uni(277) 277V [CEC 2010]; Vac (V): 277; Paco (W): 5000")},
 			want: generate.NotFoundText},
-		{name: "the list's name names none of its columns", question: "delta t of the shell solar st20 in the sandia module db",
+		{name: "the list's name names none of its columns", question: "fill factor of the shell solar st20 in the sandia module db",
 			category: "technical_value", chunks: []store.Chunk{sheetRow("SANDIA-MODULE-DB", "Data", 470, "Model: Shell Solar ST20; Vintage: 2003; Module Area [m^2]: 0.245; Material: CIS; Series Cells: 36; Isco: 1.36; Voco: 22.9; "+
 				"Impo: 1.18; Vmpo: 17.3; aIsc: 0.00002; aImp: -0.0003; C0: 0.9; C1: 0.1; BVoco: -0.082; mBVoc: 0; d(Tc): 3; fd: 1")},
 			want: generate.NotFoundText},

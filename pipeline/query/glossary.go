@@ -59,7 +59,8 @@ var glossary = func() *analysis.PhraseTable[string] {
 			"operating temp range", "ambient operating range", "operating ambient temperature range",
 			"ambient min / max", "operating ambient min / max", "min / max ambient", "ambient min and max", "min and max ambient",
 			"ambient minimum / maximum", "operating ambient minimum / maximum", "minimum / maximum ambient",
-			"ambient minimum and maximum", "minimum and maximum ambient", "ambient minimum / max", "operating ambient minimum / max"},
+			"ambient minimum and maximum", "minimum and maximum ambient", "ambient minimum / max", "operating ambient minimum / max",
+			"tamb low / high", "tamb low / max", "tamb min / max", "tamb low and high", "tamb low and max", "tamb min and max"},
 		"Tamb Low": {"tamb minimum", "tamb min", "minimum ambient temperature", "min ambient temperature", "min ambient temp", "minimum ambient temp",
 			"min ambient", "minimum ambient", "ambient min", "ambient minimum",
 			"lowest ambient temperature", "min operating ambient temperature", "minimum operating ambient temperature",
@@ -83,8 +84,10 @@ var glossary = func() *analysis.PhraseTable[string] {
 			"temp coeff of vmp", "vmp temp coeff", "vmp temp coefficient"},
 		"Series Cells": {"cells in series", "number of cells", "cell count"},
 		"Module Area":  {"module area", "panel area"},
-		// Not "delta t": the Defaults sheet calls its own column deltaT.
-		"d(Tc)":  {"delta tc", "dtc", "cell to back temperature difference", "temperature difference between cell and module back"},
+		// "delta t" of a model is its d(Tc); of a mount in the Defaults
+		// sheet, that sheet's own column deltaT (see defaultsAsked).
+		"d(Tc)": {"delta tc", "dtc", "cell to back temperature difference", "temperature difference between cell and module back",
+			"delta t"},
 		"Weight": {"how heavy", "weigh", "weighs"},
 		"n":      {"diode ideality factor", "ideality factor", "diode factor", "diode quality factor"},
 	}
@@ -146,7 +149,8 @@ func nameColumns(text string) (string, []Correction) {
 		} else if first, second, m := sharedTail(toks[i:]); m > 0 {
 			// "max power current and voltage": Impo and Vmpo.
 			column, n = first+" and "+second, m
-		} else if n == 0 || measuresOther(column, text, toks[i+n-1].End, toks[i+n:]) || otherFace(toks[:i]) {
+		} else if n == 0 || measuresOther(column, text, toks[i+n-1].End, toks[i+n:]) || otherFace(toks[:i]) ||
+			column == "d(Tc)" && defaultsAsked(toks) {
 			continue
 		}
 		end := toks[i+n-1].End
@@ -218,6 +222,15 @@ func measuresOther(column, text string, end int, rest []analysis.Token) bool {
 	}
 	own, _ := strongCues.At(analysis.Tokens(strings.ToLower(column)))
 	return !slices.Equal(own, next)
+}
+
+// defaultsAsked reports whether a question is about the module database's
+// Defaults sheet, whose mounts have a deltaT of their own: "defaults sheet
+// a and delta T for the 22x linear concentrator on a tracker".
+func defaultsAsked(toks []analysis.Token) bool {
+	return slices.ContainsFunc(toks, func(t analysis.Token) bool {
+		return t.Term == "default" || t.Text == "mount" || t.Text == "rack" || t.Text == "tracker"
+	})
 }
 
 // otherFace reports whether the words before a description put it on a
