@@ -150,7 +150,7 @@ func nameColumns(text string) (string, []Correction) {
 			// "max power current and voltage": Impo and Vmpo.
 			column, n = first+" and "+second, m
 		} else if n == 0 || measuresOther(column, text, toks[i+n-1].End, toks[i+n:]) || otherFace(toks[:i]) ||
-			column == "d(Tc)" && defaultsAsked(toks) {
+			column == "d(Tc)" && n == 2 && toks[i+1].Text == "t" && defaultsAsked(toks) {
 			continue
 		}
 		end := toks[i+n-1].End
@@ -226,7 +226,8 @@ func measuresOther(column, text string, end int, rest []analysis.Token) bool {
 
 // defaultsAsked reports whether a question is about the module database's
 // Defaults sheet, whose mounts have a deltaT of their own: "defaults sheet
-// a and delta T for the 22x linear concentrator on a tracker".
+// a and delta T for the 22x linear concentrator on a tracker". Its "delta
+// t" is that column, not a model's d(Tc).
 func defaultsAsked(toks []analysis.Token) bool {
 	return slices.ContainsFunc(toks, func(t analysis.Token) bool {
 		return t.Term == "default" || t.Text == "mount" || t.Text == "rack" || t.Text == "tracker"

@@ -312,6 +312,8 @@ func TestAnalyse(t *testing.T) {
 		{name: "both ends of the ambient range by the column's own name", in: "gefran apv 5200-2m-tl-dm-us 208v: sandia tamb low / high",
 			technical: true, text: "gefran apv 5200-2m-tl-dm-us 208v: sandia Tamb Low and Tamb Max"},
 		{name: "a model's delta t is its d(Tc)", in: "suniva titan 230 delta t", technical: true, text: "suniva titan 230 d(Tc)"},
+		{name: "a model's delta tc on a mount is still its d(Tc)", in: "sanyo hip-190ba3 delta tc on a roof mount", technical: true,
+			text: "sanyo hip-190ba3 d(Tc) on a roof mount"},
 		{name: "a mount's delta t is the defaults sheet's deltaT", in: "defaults sheet a and delta T for the 22x linear concentrator on a tracker",
 			technical: true, text: "defaults sheet a and delta T for the 22x linear concentrator on a tracker"},
 		{name: "a number with a letter code after it names a model", in: "diehl platinum 100 cs-a 208 - min ambient temp",
