@@ -319,6 +319,7 @@ func (e *Extractive) candidates(q question, chunks, before []store.Chunk) ([]can
 		}
 	}
 	n := float64(len(units))
+	model := q.series != "" || slices.ContainsFunc(q.terms, func(t qterm) bool { return t.code })
 	for i := range q.terms {
 		t := &q.terms[i]
 		d := float64(df[t.term])
@@ -328,7 +329,7 @@ func (e *Extractive) candidates(q question, chunks, before []store.Chunk) ([]can
 			// that no passage says remark on what the question names.
 			t.frame = true
 		}
-		if t.unseen && t.setting && (q.series != "" || slices.ContainsFunc(q.terms, func(t qterm) bool { return t.code })) {
+		if t.unseen && t.setting && model {
 			// "conext tx 3800 na jumpered for 208": how a model is set
 			// up for a voltage, when no passage says the verb, shapes
 			// the question; the row named for the voltage answers.
@@ -1882,7 +1883,7 @@ func (e *Extractive) score(q question, u unit, terms map[string]bool, ctx unitCo
 			// "degradation rate" is answered by "∼ 0.5 %/year": a value
 			// per unit of time or quantity is the rate, named or not.
 			c.matched[i] = 1
-		case t.exact && saysTimes(u.text, t.term):
+		case t.exact && guard.SaysTimes(u.text, t.term):
 			// "the 14:00-15:00 record" is the hour "from 2 p.m. to 3
 			// p.m.".
 			c.matched[i] = 1
@@ -2357,44 +2358,6 @@ func misspeltIn(maker string, terms map[string]bool) bool {
 		}
 	}
 	return false
-}
-
-// clockTime matches a time of day on the 24-hour clock ("14:00").
-var clockTime = regexp.MustCompile(`^([01]?\d|2[0-3]):([0-5]\d)$`)
-
-// saysTimes reports whether text says every time of day of term ("14:00",
-// "14:00-15:00") on the 12-hour clock: "2 p.m.", "2:00 pm".
-func saysTimes(text, term string) bool {
-	parts := strings.Split(term, "-")
-	if len(parts) > 2 || !strings.Contains(term, ":") {
-		return false
-	}
-	var lower string
-	for _, p := range parts {
-		m := clockTime.FindStringSubmatch(p)
-		if m == nil {
-			return false
-		}
-		if lower == "" {
-			lower = strings.ToLower(text)
-		}
-		h, _ := strconv.Atoi(m[1])
-		half := "a"
-		if h >= 12 {
-			half = "p"
-		}
-		if h = h % 12; h == 0 {
-			h = 12
-		}
-		minutes := `(?::` + m[2] + `)?`
-		if m[2] != "00" {
-			minutes = `:` + m[2]
-		}
-		if !regexp.MustCompile(`\b` + strconv.Itoa(h) + minutes + `\s*` + half + `\.?\s*m\b`).MatchString(lower) {
-			return false
-		}
-	}
-	return true
 }
 
 // initialsIn reports whether maker is the initials of the maker's name a

@@ -201,24 +201,3 @@ func TestDescribesOtherSide(t *testing.T) {
 		}
 	}
 }
-
-// TestSaysTimes: a time of day on the 24-hour clock is said on the 12-hour
-// one, with or without its minutes.
-func TestSaysTimes(t *testing.T) {
-	const text = "The sun position is calculated at the midpoint of the hour: for example, from 2 p.m. to 3 p.m., the sun position is calculated at 2:30 p.m."
-	for _, tc := range []struct {
-		term string
-		want bool
-	}{
-		{"14:00-15:00", true},
-		{"14:30", true},
-		{"14:00", true},
-		{"02:00", false},
-		{"16:00", false},
-		{"14:00-16:00", false},
-	} {
-		if got := saysTimes(text, tc.term); got != tc.want {
-			t.Errorf("saysTimes(%q) = %v, want %v", tc.term, got, tc.want)
-		}
-	}
-}

@@ -5,6 +5,7 @@ import (
 	"math"
 	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -83,7 +84,7 @@ func KeyTerms(question string) []KeyTerm {
 			}
 			q, next := quantityAt(question, toks, i)
 			switch {
-			case isCaseLike(question[t.Start:t.End]) || clockTimes.MatchString(t.Text):
+			case CaseLike(question[t.Start:t.End]) != "" || clockTimes(t.Text) != nil:
 				// "an old v1-style derate" is like the case, not a name a
 				// passage must write; "the 14:00-15:00 record" is a time
 				// of day, written in as many ways ("2-3 p.m.") as a
@@ -135,11 +136,55 @@ func CaseLike(surface string) string {
 	return head
 }
 
-func isCaseLike(surface string) bool { return CaseLike(surface) != "" }
+// clockTime matches a time of day on the 24-hour clock: "14:00".
+var clockTime = regexp.MustCompile(`^([01]?\d|2[0-3]):([0-5]\d)$`)
 
-// clockTimes matches a time of day on the 24-hour clock, or two joined by
-// a hyphen: "14:00", "14:00-15:00".
-var clockTimes = regexp.MustCompile(`^(?:[01]?\d|2[0-3]):[0-5]\d(?:-(?:[01]?\d|2[0-3]):[0-5]\d)?$`)
+// clockTimes returns the hours and minutes of a time of day on the
+// 24-hour clock, or of two joined by a hyphen ("14:00", "14:00-15:00"),
+// or nil when s is none.
+func clockTimes(s string) [][2]string {
+	parts := strings.Split(s, "-")
+	if len(parts) > 2 {
+		return nil
+	}
+	out := make([][2]string, 0, len(parts))
+	for _, p := range parts {
+		m := clockTime.FindStringSubmatch(p)
+		if m == nil {
+			return nil
+		}
+		out = append(out, [2]string{m[1], m[2]})
+	}
+	return out
+}
+
+// SaysTimes reports whether text says every time of day of term ("14:00",
+// "14:00-15:00") on the 12-hour clock: "2 p.m.", "2:00 pm".
+func SaysTimes(text, term string) bool {
+	times := clockTimes(term)
+	if times == nil {
+		return false
+	}
+	lower := strings.ToLower(text)
+	for _, hm := range times {
+		h, _ := strconv.Atoi(hm[0])
+		half := "a"
+		if h >= 12 {
+			half = "p"
+		}
+		if h = h % 12; h == 0 {
+			h = 12
+		}
+		minutes := `(?::` + hm[1] + `)?`
+		if hm[1] != "00" {
+			minutes = `:` + hm[1]
+		}
+		if !regexp.MustCompile(`\b` + strconv.Itoa(h) + minutes + `\s*` + half + `\.?\s*m\b`).MatchString(lower) {
+			return false
+		}
+	}
+	return true
+}
 
 // phaseCount matches a phase count written short: "3ph", "1-ph", "3phase".
 var phaseCount = regexp.MustCompile(`^[123]-?(?:ph|phase|φ)$`)

@@ -225,3 +225,24 @@ func BenchmarkPre(b *testing.B) {
 		Pre("What is the minimum trench depth for DC cables to Inverter 42 on 277-007-D-C-40327?", hits, PreOptions{})
 	}
 }
+
+// TestSaysTimes: a time of day on the 24-hour clock is said on the 12-hour
+// one, with or without its minutes.
+func TestSaysTimes(t *testing.T) {
+	const text = "The sun position is calculated at the midpoint of the hour: for example, from 2 p.m. to 3 p.m., the sun position is calculated at 2:30 p.m."
+	for _, tc := range []struct {
+		term string
+		want bool
+	}{
+		{"14:00-15:00", true},
+		{"14:30", true},
+		{"14:00", true},
+		{"02:00", false},
+		{"16:00", false},
+		{"14:00-16:00", false},
+	} {
+		if got := SaysTimes(text, tc.term); got != tc.want {
+			t.Errorf("SaysTimes(%q) = %v, want %v", tc.term, got, tc.want)
+		}
+	}
+}

@@ -104,7 +104,7 @@ func IsCode(text string, t analysis.Token) bool {
 	if t.Kind != analysis.Identifier || identifierQuantity(text[t.Start:t.End], t.Text).Code == "" {
 		return false
 	}
-	if len(Qualifiers(text[t.Start:t.End])) > 0 || isCaseLike(text[t.Start:t.End]) || clockTimes.MatchString(t.Text) {
+	if len(Qualifiers(text[t.Start:t.End])) > 0 || CaseLike(text[t.Start:t.End]) != "" || clockTimes(t.Text) != nil {
 		// "1-axis" is a case, and "v1-style" like one; "14:00-15:00" is
 		// a time of day.
 		return false
