@@ -186,13 +186,16 @@ func (ev *evidence) hasQuantity(q quantity) bool {
 // samePercent reports whether one of a and b is a percentage and the other
 // the same value as a bare fraction: "96 %" and "0.96" state one number, as
 // "14 %" and "0.14" do. Any other unit on either side is a different
-// quantity.
+// quantity, and a percentage that is no plain decimal ("±10 %") has no
+// fraction to compare.
 func samePercent(a, b quantity) bool {
 	switch {
 	case a.Unit == "%" && b.Unit == "":
-		return sameNumber(percentAsFraction(a.Num), b.Num)
+		f := percentAsFraction(a.Num)
+		return f != "" && sameNumber(f, b.Num)
 	case a.Unit == "" && b.Unit == "%":
-		return sameNumber(a.Num, percentAsFraction(b.Num))
+		f := percentAsFraction(b.Num)
+		return f != "" && sameNumber(a.Num, f)
 	}
 	return false
 }
@@ -215,7 +218,10 @@ func sameNumber(answer, chunk string) bool {
 	if answer == chunk {
 		return true
 	}
-	if answer[0] != '-' && answer[0] != '±' {
+	if answer == "" {
+		return false
+	}
+	if answer[0] != '-' && !strings.HasPrefix(answer, "±") {
 		return strings.TrimLeft(chunk, "-±") == answer
 	}
 	return false
