@@ -664,11 +664,12 @@ func dropUnlabelledRecords(q question, cands []candidate, units []unit) []candid
 // rowLabels are the words of letters and digits a question writes that
 // may name a spreadsheet row by a cell of it (see dropUnlabelledRecords):
 // "sq70", "c4"; not model numbers, cases, units or quantities, nor what
-// the question sets aside ("the 208v one not h4").
+// the question sets aside ("the 208v one not h4"). A reciprocal unit
+// ("the normalized 1/c ones") is a unit too.
 func rowLabels(q question) []string {
 	var labels []string
 	for i, t := range q.terms {
-		if t.exact && !t.code && !t.frame && !q.isQualifier[i] && !q.excluded[t.term] && (q.contrasted[t.term] || !isUnit(t.term)) && len(guard.Values(t.term)) == 0 &&
+		if t.exact && !t.code && !t.frame && !q.isQualifier[i] && !q.excluded[t.term] && (q.contrasted[t.term] || !isUnit(t.term) && !strings.HasPrefix(t.term, "1/")) && len(guard.Values(t.term)) == 0 &&
 			strings.ContainsFunc(t.term, unicode.IsLetter) && strings.ContainsFunc(t.term, unicode.IsDigit) {
 			labels = append(labels, t.term)
 		}

@@ -605,6 +605,9 @@ func TestExtractiveReadsTheQuestion(t *testing.T) {
 		{name: "a cell that names what is asked and states it beats the column of its dimension", question: "tbl 1: v3 went defunct in what yr",
 			category: "technical_value", chunks: []store.Chunk{versionHistory},
 			want: "V3 — Status: Defunct in 2012 [S1]."},
+		{name: "two asks for a date: the column of the dimension and the cell that names what is asked", question: "pvwatts v3 - what year did it come out and when did it go defunct (table 1)?",
+			category: "general", chunks: []store.Chunk{versionHistory},
+			want: "V3 — Date: 2009; Status: Defunct in 2012 [S1]."},
 		{name: "a cell naming the case asked is quoted when the row's label does not name it", question: "what year did the soap web service version of v2 come out",
 			category: "general", chunks: []store.Chunk{versionHistory},
 			want: "SOAP — Description: A web service version of V2 using the SOAP protocol for monthly predictions; " +

@@ -1016,3 +1016,21 @@ func TestAsideQuantityTheModelHolds(t *testing.T) {
 		t.Errorf("excluded = %v; want 240v", q.excluded)
 	}
 }
+
+func TestRowLabels(t *testing.T) {
+	tests := []struct {
+		question string
+		want     []string
+	}{
+		{"legend: what are c4 / c5", []string{"c4", "c5"}},
+		// A reciprocal unit is a unit: the legend row that writes "(1/C)"
+		// names no row the model's does not.
+		{"sharp nt-175u1 current temp coeffs (aisc and aimp - the normalized 1/c ones)", nil},
+	}
+	for _, tc := range tests {
+		q := parseQuestion(tc.question, "technical_value", "simple", guard.Expectation{})
+		if got := rowLabels(q); !slices.Equal(got, tc.want) {
+			t.Errorf("rowLabels(%q) = %q, want %q", tc.question, got, tc.want)
+		}
+	}
+}

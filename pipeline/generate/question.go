@@ -74,6 +74,9 @@ type question struct {
 	joined map[string]bool
 	// times counts how often the question says each term.
 	times map[string]int
+	// dateAsks counts the question's asks for a date: each "when", "what
+	// year" or "which date".
+	dateAsks int
 	// numbers are the question's own numbers, which do not answer it.
 	numbers map[string]bool
 	want    answerType
@@ -247,6 +250,9 @@ func parseQuestion(text, category, complexity string, expect guard.Expectation) 
 	seen := q.has
 	q.times = map[string]int{}
 	for i, t := range toks {
+		if t.Text == "when" || i > 0 && (t.Text == "year" || t.Text == "yr" || t.Text == "date") && (toks[i-1].Text == "what" || toks[i-1].Text == "which") {
+			q.dateAsks++
+		}
 		q.words[t.Text] = true
 		q.times[t.Term]++
 		q.order = append(q.order, t.Term)
@@ -317,6 +323,14 @@ func parseQuestion(text, category, complexity string, expect guard.Expectation) 
 		remark := remarkTerms(text, toks)
 		for i := range q.terms {
 			q.terms[i].frame = q.terms[i].frame || recordFrame[q.terms[i].term] || remark[q.terms[i].term]
+		}
+	}
+	if supposed := supposedTerms(text, toks); len(supposed) > 0 {
+		// "… paco and night tare? i think it drops below 5 kw at 208":
+		// what the asker supposes shapes the question; the answer need
+		// not say it.
+		for i := range q.terms {
+			q.terms[i].frame = q.terms[i].frame || supposed[q.terms[i].term]
 		}
 	}
 	q.index = make(map[string]int, len(q.terms))
@@ -977,6 +991,28 @@ func remarkTerms(text string, toks []analysis.Token) map[string]bool {
 			}
 		}
 		start = i
+	}
+	return out
+}
+
+// supposedTerms returns the terms (and texts) of the words of what the
+// question supposes (see guard.Supposed) that the rest of it does not say.
+func supposedTerms(text string, toks []analysis.Token) map[string]bool {
+	sup := guard.Supposed(text, toks)
+	if sup == nil {
+		return nil
+	}
+	said := map[string]bool{}
+	for i, t := range toks {
+		if !sup[i] {
+			said[t.Term], said[t.Text] = true, true
+		}
+	}
+	out := map[string]bool{}
+	for i, t := range toks {
+		if sup[i] && !said[t.Term] && !said[t.Text] {
+			out[t.Term], out[t.Text] = true, true
+		}
 	}
 	return out
 }

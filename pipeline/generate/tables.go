@@ -530,7 +530,12 @@ func askedColumns(q question, heads, cells []string, unitCol int) (asked []int, 
 			said = append(said, j)
 		}
 	}
-	if len(said) > 0 {
+	switch {
+	case len(said) > 0 && q.dateAsks > 1:
+		// "what year did v3 come out and when did it go defunct": the
+		// Date column answers one ask, "Defunct in 2012" the other.
+		dated = append(dated, said...)
+	case len(said) > 0:
 		dated = said
 	}
 	asked = append(asked, dated...)

@@ -147,14 +147,21 @@ func SetAside(text string, toks []analysis.Token) map[int]bool {
 			// "pvi-6000-277 - cec says mppt 200-530, what window does
 			// sandia's sheet have": the value another source gives is
 			// not what is asked, though the quantity it names is.
-			end := i + 1
+			end, subject := i+1, false
 			for end < len(toks) && !strings.ContainsAny(gap(end), "),;?") && !dashBreak(gap(end)) {
-				if k := toks[end].Kind; k == analysis.Number || k == analysis.Identifier || sayVerbs[toks[end].Text] {
+				// "our template has uid 803 for the kinglong sunteams
+				// 4000 208v": what the value is for is the model asked.
+				subject = subject || subjectWords[toks[end].Text]
+				if k := toks[end].Kind; !subject && (k == analysis.Number || k == analysis.Identifier || sayVerbs[toks[end].Text]) {
 					mark(end, end+1)
 				}
 				end++
 			}
 			mark(i, i+1)
+			if possessives[t] {
+				// "our template": the source as well as whose it is.
+				mark(i+1, i+2)
+			}
 			i = end - 1
 			continue
 		case t == "except" || t == "excluding" || t == "besides":
@@ -201,10 +208,10 @@ func SetAside(text string, toks []analysis.Token) map[int]bool {
 
 // otherSourceSays reports whether a clause opening at toks[i] says what a
 // source gives, with a number and no question word: "cec says mppt
-// 200-530", "the datasheet lists 7700".
+// 200-530", "the datasheet lists 7700", "our template has uid 803".
 func otherSourceSays(toks []analysis.Token, gap func(int) string, i int) bool {
 	j := i
-	if articles[toks[j].Text] {
+	if articles[toks[j].Text] || possessives[toks[j].Text] {
 		j++
 	}
 	if j+1 >= len(toks) || !sourceNames[toks[j].Text] || !sayVerbs[toks[j+1].Text] {
@@ -224,8 +231,14 @@ func otherSourceSays(toks []analysis.Token, gap func(int) string, i int) bool {
 // sourceNames and sayVerbs: "cec says", "the datasheet lists".
 var (
 	sourceNames = map[string]bool{"cec": true, "sandia": true, "datasheet": true, "manual": true, "spec": true, "nameplate": true,
-		"label": true, "sheet": true, "list": true, "csv": true, "guide": true, "manufacturer": true, "vendor": true}
-	sayVerbs = map[string]bool{"says": true, "say": true, "lists": true, "shows": true, "gives": true, "has": true, "states": true}
+		"label": true, "sheet": true, "list": true, "csv": true, "guide": true, "manufacturer": true, "vendor": true,
+		"template": true, "spreadsheet": true, "calc": true, "calcs": true, "drawing": true, "drawings": true,
+		"submittal": true, "sld": true, "schedule": true}
+	// possessives open a source as an article does: "our template has".
+	possessives = map[string]bool{"our": true, "my": true, "your": true, "their": true, "his": true, "her": true}
+	// subjectWords open what a value another source gives is for.
+	subjectWords = map[string]bool{"for": true, "on": true, "of": true, "in": true}
+	sayVerbs     = map[string]bool{"says": true, "say": true, "lists": true, "shows": true, "gives": true, "has": true, "states": true}
 )
 
 // tailWords name the ending of a model number: "no -pos suffix".
@@ -269,12 +282,17 @@ func listAfterComma(toks []analysis.Token, gap func(int) string, end int) int {
 // asked about.
 func WithoutAside(text string) string {
 	toks := analysis.Tokens(text)
-	aside := SetAside(text, toks)
-	if aside == nil {
+	return blankTokens(text, toks, SetAside(text, toks))
+}
+
+// blankTokens returns text with the tokens at the positions given blanked
+// out, each byte a space, so that what remains keeps its offsets.
+func blankTokens(text string, toks []analysis.Token, at map[int]bool) string {
+	if len(at) == 0 {
 		return text
 	}
 	b := []byte(text)
-	for i := range aside {
+	for i := range at {
 		for k := toks[i].Start; k < toks[i].End; k++ {
 			b[k] = ' '
 		}

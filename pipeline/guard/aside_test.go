@@ -58,6 +58,8 @@ func TestWithoutAside(t *testing.T) {
 		{"looks like says how it seems", "unique id + tamb max (looks like deg F?)", "unique id + tamb max (looks like deg F?)"},
 		{"a negated verb sets nothing aside", "does pvwatts not model snow", "does pvwatts not model snow"},
 		{"nothing set aside", "paco of SB7000TL-US-22 at 208V", "paco of SB7000TL-US-22 at 208V"},
+		{"what our own source gives, not what it is for", "our template has uid 803 for the sunteams 4000 208v - is that right?",
+			strings.Repeat(" ", len("our template has")) + " uid " + strings.Repeat(" ", len("803")) + " for the sunteams 4000 208v - is that right?"},
 		{"what another source gives", "pvi-6000-277 (power-one) - cec says mppt 200-530, what window does sandia's sheet have",
 			"pvi-6000-277 (power-one) - " + strings.Repeat(" ", len("cec says")) + " mppt " + strings.Repeat(" ", len("200-530")) + ", what window does sandia's sheet have"},
 		{"what a source is asked for is no aside", "sb5000us - what does cec say for vdcmax", "sb5000us - what does cec say for vdcmax"},
@@ -77,6 +79,40 @@ func TestIsAsideCue(t *testing.T) {
 	for w, want := range map[string]bool{"besides": true, "except": true, "other": true, "apart": true, "premium": false, "he": false} {
 		if got := IsAsideCue(w); got != want {
 			t.Errorf("IsAsideCue(%q) = %v, want %v", w, got, want)
+		}
+	}
+}
+
+func TestSupposed(t *testing.T) {
+	tests := []struct{ name, in, want string }{
+		{"a belief after the question", "csi-5000tl-ct paco and pnt? i think it drops below 5 kw at 208 but not sure how far",
+			"csi-5000tl-ct paco and pnt? " + strings.Repeat(" ", len("i think it drops below 5 kw at 208 but not sure how far"))},
+		{"a belief in the past", "pvwatts v3 - when did it go defunct (table 1)? i thought it was still running",
+			"pvwatts v3 - when did it go defunct (table 1)? " + strings.Repeat(" ", len("i thought it was still running"))},
+		{"a colleague's belief", "sb7000 paco, mike reckons 7700", "sb7000 paco, " + strings.Repeat(" ", len("mike reckons 7700"))},
+		{"why the asker asks", "spr-215-wht voco? want to be sure im not reading the 315e row",
+			"spr-215-wht voco? " + strings.Repeat(" ", len("want to be sure im not reading the 315e row"))},
+		{"whether what was said is so", "uid 803 - is that right? what is the sandia uid",
+			"uid 803 - " + strings.Repeat(" ", len("is that right")) + "? what is the sandia uid"},
+		{"a question word opens a question of its own", "paco? i think 7700 what is the pnt",
+			"paco? " + strings.Repeat(" ", len("i think 7700")) + " what is the pnt"},
+		{"a question that opens with a belief asks about it", "i think the sb7000 paco is 7000 - right?", "i think the sb7000 paco is 7000 - right?"},
+		{"a check is asked for", "sb7000 row? need to check its paco", "sb7000 row? need to check its paco"},
+		{"is that right inside a question", "is that right angle the tilt", "is that right angle the tilt"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			if got := WithoutSupposed(tc.in); got != tc.want {
+				t.Errorf("WithoutSupposed(%q)\n got %q\nwant %q", tc.in, got, tc.want)
+			}
+		})
+	}
+}
+
+func TestKeyTermsLeaveOutWhatIsSupposed(t *testing.T) {
+	for _, k := range KeyTerms("csi-5000tl-ct paco and pnt? i think it drops below 5 kw at 208") {
+		if k.Text == "5 kw" || k.Text == "drops" {
+			t.Errorf("key term %q comes from what the asker supposes", k.Text)
 		}
 	}
 }

@@ -35,11 +35,19 @@ type KeyTerm struct {
 // such as "Inverter 42" or "IEC 62548"), numbers with their units, and
 // content words (not stopwords, not words that only frame the question such
 // as "explain" or "document"). What the question sets aside (see SetAside:
-// "besides the 92-99% curves") is no key term: a passage that answers need
-// not say it.
+// "besides the 92-99% curves") or supposes (see Supposed) is no key term: a
+// passage that answers need not say it.
 func KeyTerms(question string) []KeyTerm {
 	toks := analysis.Tokens(question)
 	aside := SetAside(question, toks)
+	// What the asker supposes ("i think it drops below 5 kw") is no more
+	// a key term than what the question sets aside.
+	for i := range Supposed(question, toks) {
+		if aside == nil {
+			aside = map[int]bool{}
+		}
+		aside[i] = true
+	}
 	var out []KeyTerm
 	seen := map[string]bool{}
 	add := func(k KeyTerm) {

@@ -79,7 +79,9 @@ var weakCues = analysis.NewPhraseTable(map[string][]guard.Dimension{
 func expectation(text string, technical bool) guard.Expectation {
 	// What the question sets aside ("not the 2014 one") asks for nothing
 	// and describes no case asked about.
-	text = guard.WithoutAside(text)
+	// Nor does what the asker supposes ("i think it drops below 5 kw at
+	// 208 but not sure how far").
+	text = guard.WithoutSupposed(guard.WithoutAside(text))
 	toks := analysis.Tokens(text)
 	exp := guard.Expectation{NeedsValue: technical, Qualifiers: guard.AskedCases(text), Words: map[string]bool{}}
 	for _, t := range toks {
@@ -867,6 +869,12 @@ func firstCue(toks []analysis.Token, cues *analysis.PhraseTable[[]guard.Dimensio
 				// for is a coefficient of the speed, not a speed.
 				continue
 			}
+			if i+n < len(toks) && toks[i+n].Start == toks[i+n-1].End+1 && formOfCue(cues, toks[i+n:]) {
+				// "current temp coeffs", "power temperature
+				// coefficient": the cue right after is the noun the
+				// first one qualifies, and is asked for.
+				continue
+			}
 			if i+n < len(toks) && headWords[toks[i+n].Text] {
 				// "nameplate rating loss", "wind speed height": the loss or
 				// the extent is asked for, and the cue before says which.
@@ -887,6 +895,14 @@ func firstCue(toks []analysis.Token, cues *analysis.PhraseTable[[]guard.Dimensio
 		return dims, cueWords(toks[named : named+n]), named
 	}
 	return nil, nil, -1
+}
+
+// formOfCue reports whether toks open with a cue of cues that names a
+// dimension, in a form of its own ("coeffs" is no form of "coefficient"'s
+// stem, "temperature coefficients" is).
+func formOfCue(cues *analysis.PhraseTable[[]guard.Dimension], toks []analysis.Token) bool {
+	dims, n, phrase := cues.Match(toks)
+	return n > 0 && len(dims) > 0 && (n > 1 || formOf(toks[0].Text, phrase))
 }
 
 // asksValue reports whether toks ask for a value without naming which
@@ -1048,6 +1064,7 @@ var questionWords = map[string]bool{"what": true, "which": true, "who": true, "w
 // "units", "unit" or "uom" as a word of it, not "unit" as in "per unit" or
 // "unit 3".
 func asksForUnit(toks []analysis.Token) bool {
+	anyUnit := map[string]bool{"whatever": true, "any": true, "either": true, "whichever": true}
 	for i, t := range toks {
 		switch t.Text {
 		case "units", "uom":
@@ -1059,6 +1076,11 @@ func asksForUnit(toks []analysis.Token) bool {
 					// device or the item, not the unit of measure.
 					continue
 				}
+			}
+			if i > 0 && anyUnit[toks[i-1].Text] {
+				// "lbs or kg, whatever unit the sheet is in": any unit
+				// will do; the value is asked.
+				continue
 			}
 			if (i == 0 || toks[i-1].Text != "per") && (i+1 == len(toks) || toks[i+1].Kind != analysis.Number) {
 				return true
