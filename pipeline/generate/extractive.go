@@ -335,6 +335,13 @@ func (e *Extractive) candidates(q question, chunks, before []store.Chunk) ([]can
 			// the question; the row named for the voltage answers.
 			t.frame = true
 		}
+		if t.unseen && t.acted && !slices.ContainsFunc(synonyms[t.term], func(s string) bool { return df[s] > 0 }) {
+			// "if i flip the array type to fixed roof mount, what inoct
+			// does it assume": what the asker does, when no passage
+			// says the verb or a word for it ("where do we get an MSDS":
+			// "obtain"), shapes the question.
+			t.frame = true
+		}
 		if t.unseen && sourceWords[t.term] {
 			// "in the cec list", "defaults sheet": where to look, when no
 			// passage says the word, shapes the question as "manual"

@@ -670,6 +670,15 @@ func TestExtractiveReadsTheQuestion(t *testing.T) {
 					"is complicated by real or perceived environmental contamination."}},
 			want: "Brownfields are abandoned, idled, or underused industrial and commercial facilities where expansion or redevelopment " +
 				"is complicated by real or perceived environmental contamination [S1]."},
+		{name: "what the asker does is not asked about", question: "if i flip the array type to fixed roof mount in v5, what inoct does it assume and for what standoff height",
+			category: "technical_value", chunks: []store.Chunk{{ID: "nrel/1/30", DocID: "nrel", DocNumber: "NREL-TP-6A20-62641", Page: 12,
+				Title: "PVWatts Version 5 Manual", Section: "9 Thermal Model",
+				Text: "The Fuentes paper discusses translation of the nominal operating cell temperature (NOCT) measured at standard conditions " +
+					"(800 W/m2, 20° C ambient) to INOCT based on mounting configuration. For a roof mount system, air flow around the modules " +
+					"more restricted than on an open rack, and the installed nominal operating temperature will be higher. The estimate is for " +
+					"INOCT to be roughly 49 °C for 4 inch standoffs. For fixed open rack and tracking systems, the original PVWatts V1 " +
+					"assumption of 45 °C INOCT is retained."}},
+			want: "The estimate is for INOCT to be roughly 49 °C for 4 inch standoffs [S1]."},
 		{name: "a word a document says otherwise", question: "where do we get msds's for the chemicals on site",
 			category: "general", chunks: []store.Chunk{{ID: "epa/1/15", DocID: "epa", DocNumber: "EPA-FEDREQ-CONSTR", Page: 4,
 				Title: "Federal Environmental Requirements for Construction", Section: "HAZARDOUS CHEMICALS",

@@ -54,6 +54,10 @@ type qterm struct {
 	// after it ("jumpered for 208", "wired to 240"): the row named for
 	// that number says the number, not the verb.
 	setting bool
+	// acted marks a verb right after the asker ("if i flip the array
+	// type to roof mount", "we pulled the old tubes"): what the asker
+	// does, which documents that describe the system do not say.
+	acted bool
 }
 
 // question is what the extractive generator needs to know about a question.
@@ -290,7 +294,7 @@ func parseQuestion(text, category, complexity string, expect guard.Expectation) 
 			}
 			seen[t.Term] = true
 			q.terms = append(q.terms, qterm{term: t.Term, frame: frameWords[t.Text] || sourceVerb(toks, i), form: slices.Contains(expect.FormWords, t.Text),
-				bracketed: inBrackets(text, t.Start), setting: setsFor(toks, i)})
+				bracketed: inBrackets(text, t.Start), setting: setsFor(toks, i), acted: i > 0 && askers[toks[i-1].Text]})
 		case analysis.Number, analysis.Identifier:
 			if head := guard.CaseLike(text[t.Start:t.End]); head != "" {
 				// "an old v1-style derate" asks about V1's.
@@ -968,6 +972,9 @@ func set(words string) map[string]bool {
 func setsFor(toks []analysis.Token, i int) bool {
 	return i+2 < len(toks) && settingPrepositions[toks[i+1].Text] && (toks[i+2].Kind == analysis.Number || toks[i+2].Kind == analysis.Identifier && startsWithDigit(toks[i+2].Text))
 }
+
+// askers are the words by which a question speaks of who asks.
+var askers = set(`i we`)
 
 // settingPrepositions join a setting to its number.
 var settingPrepositions = set(`for to at on`)
