@@ -102,7 +102,7 @@ var (
 	rightWords = map[string]bool{"right": true, "correct": true, "accurate": true, "true": true}
 	// checkWords, after checkFillers only, say the asker checks something;
 	// "need to check its paco" asks for it.
-	checkWords = map[string]bool{"sure": true, "checking": true, "confirming": true, "verifying": true}
+	checkWords   = map[string]bool{"sure": true, "checking": true, "confirming": true, "verifying": true}
 	checkFillers = map[string]bool{"want": true, "wanted": true, "need": true, "needed": true, "just": true, "to": true,
 		"be": true, "make": true, "making": true, "double": true, "sanity": true, "only": true}
 	// embedsQuestion before a question word makes it part of a doubt
