@@ -128,7 +128,7 @@ func expectation(text string, technical bool) guard.Expectation {
 		// not a distance.
 		exp.Dims, exp.Cues = nil, nil
 	}
-	if at >= 0 && asksThingAfter(toks, at+len(exp.Cues)) {
+	if at >= 0 && asksThingAfter(toks, at+len(exp.Cues)) && !askedApart(text, toks, at) {
 		// "module db temp coeffs - measured under what sky conditions":
 		// the question asks for the conditions; the coefficients are
 		// what it is about.
@@ -167,10 +167,17 @@ func expectation(text string, technical bool) guard.Expectation {
 		// "the ground coverage ratio"), not a value of its own.
 		exp.Thing, exp.Dims, exp.Cues, exp.NeedsValue = true, nil, nil, false
 	}
-	if asksWhich(toks) {
-		// "which weather file formats can carry an hourly albedo": a
-		// name answers; "albedo" says which, it is not asked for.
-		exp.Thing, exp.Dims, exp.Cues, exp.NeedsValue = true, nil, nil, false
+	if w := asksWhich(toks); w >= 0 {
+		if at >= 0 && len(exp.Dims) > 0 && at < w && clauseBetween(text, toks, at, w) {
+			// "what year is nepa from, and which nhpa section makes
+			// fed agencies protect historic properties": the year is
+			// asked by a clause of its own, a name by the other.
+			exp.Thing = true
+		} else {
+			// "which weather file formats can carry an hourly albedo":
+			// a name answers; "albedo" says which, it is not asked for.
+			exp.Thing, exp.Dims, exp.Cues, exp.NeedsValue = true, nil, nil, false
+		}
 	}
 	if asksLacking(toks) {
 		// "which v5 loss category has no related v1 derate": the row
@@ -725,11 +732,12 @@ func perChoice(toks []analysis.Token) bool {
 	return false
 }
 
-// asksWhich reports whether the question asks "which" of things: "which"
-// followed by a word that names no value ("which weather file formats",
-// "from which strings"), not by a cue ("which voltage"), a word for a date
-// or a count ("which year"), or a function word ("which is the clear day").
-func asksWhich(toks []analysis.Token) bool {
+// asksWhich returns the position of the first "which" when the question
+// asks "which" of things there: "which" followed by a word that names no
+// value ("which weather file formats", "from which strings"), not by a cue
+// ("which voltage"), a word for a date or a count ("which year"), or a
+// function word ("which is the clear day"); -1 when it does not.
+func asksWhich(toks []analysis.Token) int {
 	for i := 0; i+1 < len(toks); i++ {
 		if toks[i].Text != "which" {
 			continue
@@ -741,10 +749,42 @@ func asksWhich(toks []analysis.Token) bool {
 			j++
 		}
 		next := toks[j]
-		if next.Kind != analysis.Word || analysis.IsStopword(next.Text) {
-			return false
+		if next.Kind != analysis.Word || analysis.IsStopword(next.Text) || namesValue(toks[j:]) {
+			return -1
 		}
-		return !namesValue(toks[j:])
+		return i
+	}
+	return -1
+}
+
+// askedApart reports whether the cue at toks[at] is asked by a question
+// word of its own ("what year is nepa from", the cue "what year" or a cue
+// after "what") and the next question word
+// opens another clause ("…, and which nhpa section …"): each asks its own.
+func askedApart(text string, toks []analysis.Token, at int) bool {
+	asks := func(t analysis.Token) bool { return t.Text == "what" || t.Text == "which" }
+	if !asks(toks[at]) && (at == 0 || !asks(toks[at-1])) {
+		return false
+	}
+	for k := at + 1; k < len(toks); k++ {
+		if w := toks[k].Text; questionWords[w] && w != "is" && w != "are" && w != "does" && w != "do" {
+			return clauseBetween(text, toks, at, k)
+		}
+	}
+	return false
+}
+
+// clauseBetween reports whether a clause ends between toks[from] and
+// toks[to]: a comma, semicolon or question mark, or "and" right before
+// toks[to] ("what year …, and which section …").
+func clauseBetween(text string, toks []analysis.Token, from, to int) bool {
+	if to > 0 && toks[to-1].Text == "and" && to-1 > from {
+		return true
+	}
+	for k := from + 1; k <= to; k++ {
+		if strings.ContainsAny(text[toks[k-1].End:toks[k].Start], ",;?") {
+			return true
+		}
 	}
 	return false
 }
