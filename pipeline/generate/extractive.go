@@ -1949,7 +1949,9 @@ func (e *Extractive) score(q question, u unit, terms map[string]bool, ctx unitCo
 		// series' model of the same number.
 		return candidate{}, false
 	}
-	if u.kind == kindRecord && len(q.makers) > 0 && !slices.ContainsFunc(q.makers, func(w string) bool { return terms[w] || misspeltIn(w, terms) || initialsIn(w, u.fields) }) {
+	if u.kind == kindRecord && len(q.makers) > 0 && !slices.ContainsFunc(q.makers, func(w string) bool {
+		return terms[w] || misspeltIn(w, terms) || initialsIn(w, u.fields) || clippedIn(w, u.fields)
+	}) {
 		// "delta si 3000-us weight": a Growatt 3000-US row holds the
 		// number, not the maker.
 		return candidate{}, false
@@ -2368,6 +2370,19 @@ func misspeltIn(maker string, terms map[string]bool) bool {
 	return false
 }
 
+// clippedIn reports whether maker, four letters or more, is the start of
+// the first word of the maker's name a record opens with: "mitsu" of
+// "Model: Mitsubishi PV-MF180UD4".
+func clippedIn(maker string, fields []string) bool {
+	if len(maker) < 4 || len(fields) == 0 {
+		return false
+	}
+	_, name, _ := strings.Cut(fields[0], ":")
+	first, _, _ := strings.Cut(strings.TrimSpace(name), " ")
+	first = strings.ToLower(first)
+	return len(first) > len(maker) && strings.HasPrefix(first, maker)
+}
+
 // initialsIn reports whether maker is the initials of the maker's name a
 // record opens with ("Name: American Electric Technologies: ISIS-…",
 // "Manufacturer: Growatt New Energy"): "aet", "gne", with or without a
@@ -2395,7 +2410,7 @@ func initialsIn(maker string, fields []string) bool {
 
 // corporateSuffixes close a company's name without being part of what
 // it is called.
-var corporateSuffixes = set(`inc co corp corporation ltd llc gmbh ag sa spa plc`)
+var corporateSuffixes = set(`inc co corp corporation company ltd llc gmbh ag sa spa plc`)
 
 // wordField reports whether a spreadsheet row's quote holds a field the
 // question names by its column whose value is words, not a number

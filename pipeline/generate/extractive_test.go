@@ -608,6 +608,14 @@ func TestExtractiveReadsTheQuestion(t *testing.T) {
 		{name: "two asks for a date: the column of the dimension and the cell that names what is asked", question: "pvwatts v3 - what year did it come out and when did it go defunct (table 1)?",
 			category: "general", chunks: []store.Chunk{versionHistory},
 			want: "V3 — Date: 2009; Status: Defunct in 2012 [S1]."},
+		{name: "a maker's name cut short", question: "mitsu pv-mf180ud4 vmpo?",
+			category: "general", chunks: []store.Chunk{
+				sheetRow("SANDIA-MODULE-DB", "Data", 196, "Model: Mitsubishi PV-MF180UD4; Vintage: 2006 (E); Module Area [m^2]: 1.382; Material: mc-Si; Voco: 30.4; Vmpo: 24.2")},
+			want: "Model: Mitsubishi PV-MF180UD4; Vmpo: 24.2 [S1]."},
+		{name: "the initials of a company's name", question: "ge pvia3000na1240 paco in the sandia sheet",
+			category: "technical_value", chunks: []store.Chunk{
+				sheetRow("SANDIA-INVERTERS", "Parameters", 260, "Manufacturer: General Electric Company; ID: PVIA3000NA1240 (240 Vac); Source: CEC; ac Voltage: 240; Paco: 3000")},
+			want: "Manufacturer: General Electric Company; ID: PVIA3000NA1240 (240 Vac); Paco: 3000 [S1]."},
 		{name: "a cell naming the case asked is quoted when the row's label does not name it", question: "what year did the soap web service version of v2 come out",
 			category: "general", chunks: []store.Chunk{versionHistory},
 			want: "SOAP — Description: A web service version of V2 using the SOAP protocol for monthly predictions; " +

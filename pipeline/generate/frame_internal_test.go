@@ -1034,3 +1034,61 @@ func TestRowLabels(t *testing.T) {
 		}
 	}
 }
+
+func TestMakerWordsOfModelsSideBySide(t *testing.T) {
+	text := "solarex msx-110 vs bp solar msx110 voco"
+	toks := analysis.Tokens(text)
+	if got := makerWords(text, toks, false); !slices.Equal(got, []string{"solarex"}) {
+		t.Errorf("makerWords(%q) = %q, want the first model's maker", text, got)
+	}
+	got := makerWords(text, toks, true)
+	for _, w := range []string{"solarex", "bp", "solar"} {
+		if !slices.Contains(got, w) {
+			t.Errorf("makerWords(%q, every) = %q, want %q among them", text, got, w)
+		}
+	}
+}
+
+func TestComparedTerms(t *testing.T) {
+	tests := []struct {
+		question string
+		want     []string
+	}{
+		{"growatt 10000tl-us vs growatt 11000tl-us - idcmax on each, which one takes more dc current", []string{"take", "more", "dc", "current"}},
+		{"solarex msx-110 vs bp solar msx110 voco — which is higher", []string{"higher"}},
+		// No comparative: the clause asks something of its own.
+		{"sb7000 vs sb8000 paco, which weather file", nil},
+	}
+	for _, tc := range tests {
+		toks := analysis.Tokens(tc.question)
+		got := comparedTerms(tc.question, toks)
+		for _, w := range tc.want {
+			if !got[analysis.Terms(w)[0]] {
+				t.Errorf("comparedTerms(%q) = %v, want %q among them", tc.question, got, w)
+			}
+		}
+		if tc.want == nil && len(got) > 0 {
+			t.Errorf("comparedTerms(%q) = %v, want none", tc.question, got)
+		}
+		if got["idcmax"] {
+			t.Errorf("comparedTerms(%q) holds idcmax, which the question asks outside the clause", tc.question)
+		}
+	}
+}
+
+func TestActedBy(t *testing.T) {
+	for _, tc := range []struct {
+		text string
+		at   int
+		want bool
+	}{
+		{"if i flip the array type", 2, true},
+		{"rcra: what decides if we count as a large generator", 5, true},
+		{"is the i-power sho-1.1 a 120 v unit", 3, false},
+	} {
+		toks := analysis.Tokens(tc.text)
+		if got := actedBy(tc.text, toks, tc.at); got != tc.want {
+			t.Errorf("actedBy(%q, %q) = %v, want %v", tc.text, toks[tc.at].Text, got, tc.want)
+		}
+	}
+}

@@ -294,7 +294,7 @@ func parseQuestion(text, category, complexity string, expect guard.Expectation) 
 			}
 			seen[t.Term] = true
 			q.terms = append(q.terms, qterm{term: t.Term, frame: frameWords[t.Text] || sourceVerb(toks, i), form: slices.Contains(expect.FormWords, t.Text),
-				bracketed: inBrackets(text, t.Start), setting: setsFor(toks, i), acted: i > 0 && askers[toks[i-1].Text]})
+				bracketed: inBrackets(text, t.Start), setting: setsFor(toks, i), acted: actedBy(text, toks, i)})
 		case analysis.Number, analysis.Identifier:
 			if head := guard.CaseLike(text[t.Start:t.End]); head != "" {
 				// "an old v1-style derate" asks about V1's.
@@ -384,6 +384,14 @@ func parseQuestion(text, category, complexity string, expect guard.Expectation) 
 		q.versus = joined >= 0
 		q.complex = q.complex || q.versus
 	}
+	if compared := comparedTerms(text, toks); q.versus && len(compared) > 0 {
+		// "growatt 10000tl-us vs growatt 11000tl-us idcmax, which one
+		// takes more dc current": each side's value answers; which is
+		// more is for the asker to read off them.
+		for i := range q.terms {
+			q.terms[i].frame = q.terms[i].frame || compared[q.terms[i].term]
+		}
+	}
 	if q.versus {
 		q.sides = [2]map[string]bool{{}, {}}
 		side := 0
@@ -421,7 +429,7 @@ func parseQuestion(text, category, complexity string, expect guard.Expectation) 
 	}
 	kept := guard.WithoutAside(text)
 	q.opposed = guard.OppositeCues(kept)
-	q.makers = makerWords(text, toks)
+	q.makers = makerWords(text, toks, q.versus)
 	q.series = seriesWord(text, toks)
 	q.options = choiceOptions(toks, aside)
 	if expect.Pair {
@@ -973,6 +981,12 @@ func setsFor(toks []analysis.Token, i int) bool {
 	return i+2 < len(toks) && settingPrepositions[toks[i+1].Text] && (toks[i+2].Kind == analysis.Number || toks[i+2].Kind == analysis.Identifier && startsWithDigit(toks[i+2].Text))
 }
 
+// actedBy reports whether toks[i] follows the asker as a word of its own
+// ("if i flip", "we count"), not as the rest of a name ("i-power").
+func actedBy(text string, toks []analysis.Token, i int) bool {
+	return i > 0 && askers[toks[i-1].Text] && strings.TrimSpace(text[toks[i-1].End:toks[i].Start]) == "" && toks[i].Start > toks[i-1].End
+}
+
 // askers are the words by which a question speaks of who asks.
 var askers = set(`i we`)
 
@@ -1023,6 +1037,44 @@ func supposedTerms(text string, toks []analysis.Token) map[string]bool {
 	}
 	return out
 }
+
+// comparedTerms returns the terms of a closing clause that asks which of
+// the things set side by side has more ("…, which one takes more dc
+// current", "— which is higher") that the rest of the question does not
+// say: a clause after a comma, dash or question mark that opens with
+// "which" and holds a comparative.
+func comparedTerms(text string, toks []analysis.Token) map[string]bool {
+	for i := 1; i < len(toks); i++ {
+		gap := text[toks[i-1].End:toks[i].Start]
+		if toks[i].Text != "which" || !strings.ContainsAny(gap, ",;?-—–") {
+			continue
+		}
+		end := i + 1
+		for end < len(toks) && !strings.ContainsAny(text[toks[end-1].End:toks[end].Start], ",;?") {
+			end++
+		}
+		if !slices.ContainsFunc(toks[i:end], func(t analysis.Token) bool { return moreWords[t.Text] }) {
+			continue
+		}
+		said := map[string]bool{}
+		for j, t := range toks {
+			if j < i || j >= end {
+				said[t.Term] = true
+			}
+		}
+		out := map[string]bool{}
+		for _, t := range toks[i:end] {
+			if !said[t.Term] {
+				out[t.Term] = true
+			}
+		}
+		return out
+	}
+	return nil
+}
+
+// moreWords say which of two has more.
+var moreWords = set(`more less higher lower bigger smaller larger greater better worse`)
 
 // remarkOpeners open a remark of doubt or belief.
 var remarkOpeners = set(`bet those these seems seem looks probably pretty guess suspect think hope hopefully sanity`)
@@ -1131,13 +1183,15 @@ func asideValues(text string, toks []analysis.Token, aside map[int]bool) []guard
 // makerWords returns the words right before the question's first model
 // number, up to makerSpan of them, that may name its maker or series:
 // "delta si" in "delta si 3000-us weight". A stopword, a question word or
-// a word that says what the model is ("inverter") ends them.
-func makerWords(text string, toks []analysis.Token) []string {
+// a word that says what the model is ("inverter") ends them. A question
+// that sets models side by side (every) names each one's maker: "solarex
+// msx-110 vs bp solar msx110".
+func makerWords(text string, toks []analysis.Token, every bool) []string {
+	var out []string
 	for i, t := range toks {
 		if !guard.IsCode(text, t) {
 			continue
 		}
-		var out []string
 		for j := i - 1; j >= 0 && j >= i-makerSpan; j-- {
 			w := toks[j]
 			if !mayName(text, w, toks[j+1]) {
@@ -1145,9 +1199,11 @@ func makerWords(text string, toks []analysis.Token) []string {
 			}
 			out = append(out, w.Term)
 		}
-		return out
+		if !every {
+			return out
+		}
 	}
-	return nil
+	return out
 }
 
 // seriesWord returns the term of the word right before the question's

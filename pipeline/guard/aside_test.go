@@ -96,6 +96,10 @@ func TestSupposed(t *testing.T) {
 			"uid 803 - " + strings.Repeat(" ", len("is that right")) + "? what is the sandia uid"},
 		{"a question word opens a question of its own", "paco? i think 7700 what is the pnt",
 			"paco? " + strings.Repeat(" ", len("i think 7700")) + " what is the pnt"},
+		{"brackets do not end a belief", "kc60 - i think the 1999 (E) and 2003 (E) rows only differ in c4. what is c4 on the 1999 one",
+			"kc60 - " + strings.Repeat(" ", len("i think the 1999")) + " (" + strings.Repeat(" ", len("E")) + ") " + strings.Repeat(" ", len("and 2003")) +
+				" (" + strings.Repeat(" ", len("E")) + ") " + strings.Repeat(" ", len("rows only differ in c4")) + ". what is c4 on the 1999 one"},
+		{"asking to be corrected", "ixo of the kc60, correct me if wrong", "ixo of the kc60, " + strings.Repeat(" ", len("correct me if wrong"))},
 		{"a question that opens with a belief asks about it", "i think the sb7000 paco is 7000 - right?", "i think the sb7000 paco is 7000 - right?"},
 		{"a check is asked for", "sb7000 row? need to check its paco", "sb7000 row? need to check its paco"},
 		{"is that right inside a question", "is that right angle the tilt", "is that right angle the tilt"},

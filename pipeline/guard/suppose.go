@@ -12,9 +12,11 @@ import (
 // or doubt, perhaps after who holds it ("… paco and night tare? i think it
 // drops below 5 kw at 208", "… (table 1)? i thought it was still running",
 // "…, mike reckons 7700", "…? pretty sure it's 7700", "…? want to be sure
-// im not reading the 315e row", "… 803 - is that right?"). A question that
+// im not reading the 315e row", "… 803 - is that right?", "…, correct me if
+// wrong"). A question that
 // opens with what it supposes ("i think the paco is 7000 - right?") asks
-// about that. The clause runs to its end,
+// about that. The clause runs to its end (brackets do not end it: "i think
+// the 1999 (E) and 2003 (E) rows only differ in c4"),
 // or to a question word that opens a question of its own; "not sure how
 // far" keeps its "how". Its values and words are the asker's, not what the
 // answer must state: the 5 kW of the first is no key term, and its "how
@@ -31,7 +33,7 @@ func Supposed(text string, toks []analysis.Token) map[int]bool {
 			continue
 		}
 		end := i + n
-		for end < len(toks) && !strings.ContainsAny(gap(end), ",.;:?!()") && !dashBreak(gap(end)) &&
+		for end < len(toks) && !strings.ContainsAny(gap(end), ",.;:?!") && !dashBreak(gap(end)) &&
 			!(questionWords[toks[end].Text] && !embedsQuestion[toks[end-1].Text]) {
 			end++
 		}
@@ -66,6 +68,10 @@ func beliefAt(toks []analysis.Token, i int) int {
 		return 2
 	case i+1 < len(toks) && toks[i].Kind == analysis.Word && !questionWords[w] && !articles[w] && thirdPersonBelief[at(i+1)]:
 		// "mike reckons", "dave thinks": a colleague's belief.
+		return 2
+	}
+	if at(i) == "correct" && at(i+1) == "me" {
+		// "…, correct me if wrong".
 		return 2
 	}
 	if (at(i) == "is" || at(i) == "was") && (at(i+1) == "that" || at(i+1) == "this" || at(i+1) == "it") && rightWords[at(i+2)] &&

@@ -15,8 +15,9 @@ import (
 // the pre-guard does not require it (see guard.KeyTerms).
 var strayPatterns = []*regexp.Regexp{
 	// A parenthesised pointer or note: "(see table 6)", "(ref. 12)",
-	// "(ticket 1182)", "(#3)".
+	// "(ticket 1182)", "(#3)", "(job 2231)".
 	regexp.MustCompile(`(?i)[(\[]\s*(?:see|ref\.?|refs?|reference|cf\.?|per|re:?|ticket|issue|jira|task|item|case|req|request|rfi|ncr|wo|po|#)[^)\]]*[)\]]`),
+	regexp.MustCompile(`(?i)[(\[]\s*(?:job|proj|project)\s*(?:no\.?|number|#)?\s*[:#-]?\s*[A-Za-z]*-?\d[\w-]*\s*[)\]]`),
 	// "re: #8288", "per #12": the marker with the word that points at it.
 	regexp.MustCompile(`(?i)\b(?:re|ref|per)\s*:?\s*#\s?[A-Za-z]*-?\d[\w-]*`),
 	// "…, need it for RFI 17": a closing note naming the ticket the answer
