@@ -682,6 +682,7 @@ func TestRemoveCourtesy(t *testing.T) {
 		{"any notes on the inverter efficiency curve, pls?", "any notes on the inverter efficiency curve", []string{", pls?"}},
 		{"sorry if this is basic - pvwatts v5 default dc to ac ratio?", "pvwatts v5 default dc to ac ratio?", []string{"sorry if this is basic -"}},
 		{"dumb question but what does gcr stand for", "what does gcr stand for", []string{"dumb question but"}},
+		{"tldr: epa guide - who issues 404 permits? lmk", "epa guide - who issues 404 permits?", []string{"tldr:", "lmk"}},
 		// Words that only look like courtesy stay.
 		{"basic system losses in pvwatts", "basic system losses in pvwatts", nil},
 		{"hi-mo 4 isco", "hi-mo 4 isco", nil},
