@@ -30,8 +30,8 @@ var glossary = func() *analysis.PhraseTable[string] {
 			"ac power", "ac power output", "ac output", "nameplate ac", "nameplate ac rating"},
 		"Pdco": {"max dc power", "maximum dc power", "dc power rating", "dc input power", "rated dc power", "dc power"},
 		"Vdco": {"nominal dc voltage", "rated dc voltage", "dc voltage at rated power"},
-		"Pso":  {"self consumption", "self-consumption", "start-up power", "startup power", "power to start"},
-		"Pnt":  {"night tare", "night-time tare", "nighttime loss", "night consumption", "tare loss"},
+		"Pso":  {"self consumption", "self-consumption", "start-up power", "startup power", "power to start", "dc power to start"},
+		"Pnt":  {"night tare", "night-time tare", "nighttime loss", "night consumption", "tare loss", "night time tare", "nighttime tare"},
 		"Vdcmax": {"max dc voltage", "maximum dc voltage", "max input voltage", "maximum input voltage",
 			"max dc input voltage", "maximum dc input voltage", "max dc input v", "maximum dc input v"},
 		"Idcmax": {"max dc current", "maximum dc current", "max input current", "maximum input current",
@@ -86,7 +86,13 @@ var glossary = func() *analysis.PhraseTable[string] {
 			"temp coeff of voc", "voc temp coeff", "voc temp coefficient"},
 		"BVmpo": {"temperature coefficient of vmp", "vmp temperature coefficient", "beta vmp", "temp coefficient of vmp",
 			"temp coeff of vmp", "vmp temp coeff", "vmp temp coefficient"},
-		"Series Cells": {"cells in series", "number of cells", "cell count"},
+		"Series Cells": {"cells in series", "number of cells", "cell count", "series cell count", "number of series cells"},
+		// The legend's own descriptions of the module sheet's columns.
+		"Parallel C-S": {"parallel cell strings", "parallel cell-strings", "cell strings in parallel", "cell-strings in parallel",
+			"number of parallel strings", "parallel strings"},
+		"Ixo":  {"current at half voc", "current at half of voc", "current at 1/2 voc", "current at 0.5 voc", "current at v = 0.5 voc"},
+		"Ixxo": {"current at half of voc plus vmp", "current at 0.5 (voc + vmp)", "current at 1/2 (voc + vmp)", "current at v = 1/2 (voc + vmp)"},
+		"fd":   {"diffuse fraction", "fraction of diffuse irradiance", "diffuse irradiance fraction", "diffuse utilization"},
 		"Module Area":  {"module area", "panel area"},
 		// "delta t" of a model is its d(Tc); of a mount in the Defaults
 		// sheet, that sheet's own column deltaT (see defaultsAsked).
@@ -158,6 +164,11 @@ func nameColumns(text string) (string, []Correction) {
 			continue
 		}
 		end := toks[i+n-1].End
+		if from := text[toks[i].Start:end]; strings.Count(from, "(") > strings.Count(from, ")") && strings.HasPrefix(text[end:], ")") {
+			// "current at v = 1/2(voc+vmp)": the bracket the phrase
+			// opened closes with it.
+			end++
+		}
 		b.WriteString(text[last:toks[i].Start])
 		b.WriteString(column)
 		out = append(out, Correction{From: text[toks[i].Start:end], To: column})
