@@ -90,10 +90,10 @@ var glossary = func() *analysis.PhraseTable[string] {
 		// The legend's own descriptions of the module sheet's columns.
 		"Parallel C-S": {"parallel cell strings", "parallel cell-strings", "cell strings in parallel", "cell-strings in parallel",
 			"number of parallel strings", "parallel strings"},
-		"Ixo":  {"current at half voc", "current at half of voc", "current at 1/2 voc", "current at 0.5 voc", "current at v = 0.5 voc"},
-		"Ixxo": {"current at half of voc plus vmp", "current at 0.5 (voc + vmp)", "current at 1/2 (voc + vmp)", "current at v = 1/2 (voc + vmp)"},
-		"fd":   {"diffuse fraction", "fraction of diffuse irradiance", "diffuse irradiance fraction", "diffuse utilization"},
-		"Module Area":  {"module area", "panel area"},
+		"Ixo":         {"current at half voc", "current at half of voc", "current at 1/2 voc", "current at 0.5 voc", "current at v = 0.5 voc"},
+		"Ixxo":        {"current at half of voc plus vmp", "current at 0.5 (voc + vmp)", "current at 1/2 (voc + vmp)", "current at v = 1/2 (voc + vmp)"},
+		"fd":          {"diffuse fraction", "fraction of diffuse irradiance", "diffuse irradiance fraction", "diffuse utilization"},
+		"Module Area": {"module area", "panel area"},
 		// "delta t" of a model is its d(Tc); of a mount in the Defaults
 		// sheet, that sheet's own column deltaT (see defaultsAsked).
 		"d(Tc)": {"delta tc", "dtc", "cell to back temperature difference", "temperature difference between cell and module back",
