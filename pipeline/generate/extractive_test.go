@@ -608,6 +608,14 @@ func TestExtractiveReadsTheQuestion(t *testing.T) {
 		{name: "two asks for a date: the column of the dimension and the cell that names what is asked", question: "pvwatts v3 - what year did it come out and when did it go defunct (table 1)?",
 			category: "general", chunks: []store.Chunk{versionHistory},
 			want: "V3 — Date: 2009; Status: Defunct in 2012 [S1]."},
+		{name: "a column set aside is not quoted for being named", question: "bp sx3150 c2, not c3",
+			category: "technical_value", chunks: []store.Chunk{
+				sheetRow("SANDIA-MODULE-DB", "Data", 108, "Model: BP Solar SX3150; Vintage: 2004 (E); Vmpo: 34.5; C2: -0.117; C3: -11.082")},
+			want: "Model: BP Solar SX3150; C2: -0.117 [S1]."},
+		{name: "what a coefficient relates is not the coefficient", question: "bp sx3150 coefficient relating vmp to effective irradiance",
+			category: "technical_value", chunks: []store.Chunk{
+				sheetRow("SANDIA-MODULE-DB", "Data", 108, "Model: BP Solar SX3150; Vintage: 2004 (E); Vmpo: 34.5; C2: -0.117; C3: -11.082")},
+			want: generate.NotFoundText},
 		{name: "a maker's name cut short", question: "mitsu pv-mf180ud4 vmpo?",
 			category: "general", chunks: []store.Chunk{
 				sheetRow("SANDIA-MODULE-DB", "Data", 196, "Model: Mitsubishi PV-MF180UD4; Vintage: 2006 (E); Module Area [m^2]: 1.382; Material: mc-Si; Voco: 30.4; Vmpo: 24.2")},

@@ -1092,3 +1092,18 @@ func TestActedBy(t *testing.T) {
 		}
 	}
 }
+
+func TestRelatedTerms(t *testing.T) {
+	got := relatedTerms(analysis.Tokens("bp sx3150 coefficient relating vmpo to effective irradiance"))
+	for _, w := range []string{"vmpo", "irradi"} {
+		if !got[w] {
+			t.Errorf("relatedTerms lacks %q: %v", w, got)
+		}
+	}
+	if got["sx3150"] || got["coeffici"] {
+		t.Errorf("relatedTerms holds the model or the coefficient: %v", got)
+	}
+	if got := relatedTerms(analysis.Tokens("bp sx3150 vmpo temp coefficient")); got != nil {
+		t.Errorf("relatedTerms of a question that relates nothing = %v", got)
+	}
+}

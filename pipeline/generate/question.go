@@ -126,6 +126,10 @@ type question struct {
 	// platinum 100 cs-a (not the cs-a he)"): they are not asked about, and
 	// a row named by one is the other entry.
 	excluded map[string]bool
+	// related are the terms of the quantities a coefficient the question
+	// asks for relates ("the coefficient relating vmp to effective
+	// irradiance"): the row's Vmpo is not that coefficient.
+	related map[string]bool
 	// subject holds the terms of what a "what is X" question asks to be
 	// told about ("what is a brownfield" → "brownfield"): a sentence that
 	// opens by saying what X is defines it.
@@ -250,6 +254,7 @@ func parseQuestion(text, category, complexity string, expect guard.Expectation) 
 	q.absent = absentTerms(toks)
 	var aside map[int]bool
 	q.excluded, aside = excludedTerms(text, toks)
+	q.related = relatedTerms(toks)
 	q.asideValues = asideValues(text, toks, aside)
 	seen := q.has
 	q.times = map[string]int{}
@@ -1015,6 +1020,30 @@ func remarkTerms(text string, toks []analysis.Token) map[string]bool {
 	}
 	return out
 }
+
+// relatedTerms returns the terms of the words that follow a coefficient
+// and the verb that relates it ("coefficient relating vmp to effective
+// irradiance"), to the end of the clause or six words.
+func relatedTerms(toks []analysis.Token) map[string]bool {
+	var out map[string]bool
+	for j := 0; j+1 < len(toks); j++ {
+		if !coefficientNouns[toks[j].Text] || !relatingVerbs[toks[j+1].Text] {
+			continue
+		}
+		if out == nil {
+			out = map[string]bool{}
+		}
+		for k := j + 2; k < len(toks) && k < j+8; k++ {
+			out[toks[k].Term], out[strings.ToLower(toks[k].Text)] = true, true
+		}
+	}
+	return out
+}
+
+var (
+	coefficientNouns = set(`coefficient coefficients coeff coeffs factor factors parameter parameters constant constants`)
+	relatingVerbs    = set(`relating linking tying connecting`)
+)
 
 // supposedTerms returns the terms (and texts) of the words of what the
 // question supposes (see guard.Supposed) that the rest of it does not say.

@@ -753,7 +753,7 @@ func (e *Extractive) trimRecord(q question, c candidate) (text string, asked, by
 		switch {
 		case slices.ContainsFunc(q.terms, func(t qterm) bool {
 			// "sandia module db" names the list, not its Module Area.
-			return ns[t.term] && !analysis.IsStopword(t.term) && !listTerms[t.term] && !onlyParticiple(q, t.term, name)
+			return ns[t.term] && !analysis.IsStopword(t.term) && !listTerms[t.term] && !onlyParticiple(q, t.term, name) && !q.related[t.term]
 		}) || q.joined[compactName(name)] || q.has[columnAliases[compactName(name)]]:
 			// A field the question names.
 			keep, valued = append(keep, f), true
@@ -764,7 +764,9 @@ func (e *Extractive) trimRecord(q question, c candidate) (text string, asked, by
 			// One holding the model number it asks about, or words of
 			// it: it says which row this is.
 			keep = append(keep, f)
-		case len(strings.TrimSpace(name)) <= 2 && q.words[strings.ToLower(strings.TrimSpace(name))]:
+		case len(strings.TrimSpace(name)) <= 2 && q.words[strings.ToLower(strings.TrimSpace(name))] && !q.excluded[strings.ToLower(strings.TrimSpace(name))]:
+			// "a and b", not the "c3" of "the dimensionless one, not
+			// c3".
 			short = append(short, f)
 		}
 	}
@@ -795,7 +797,9 @@ func (e *Extractive) trimRecord(q question, c candidate) (text string, asked, by
 		// of the question.
 		for _, f := range c.fields[1:] {
 			fs := analysis.TermSet(f)
-			if slices.ContainsFunc(q.terms, func(t qterm) bool { return fs[t.term] && !listTerms[t.term] || t.exact && hasParts(fs, t.term) }) {
+			if slices.ContainsFunc(q.terms, func(t qterm) bool {
+				return fs[t.term] && !listTerms[t.term] && !q.related[t.term] || t.exact && hasParts(fs, t.term)
+			}) {
 				keep, valued = append(keep, f), true
 			}
 		}

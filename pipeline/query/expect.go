@@ -904,6 +904,12 @@ func firstCue(toks []analysis.Token, cues *analysis.PhraseTable[[]guard.Dimensio
 				// a duration asked for ("how many days").
 				continue
 			}
+			if relatedBy(toks, i) {
+				// "the coefficient relating vmp to effective irradiance":
+				// the coefficient is asked, not a voltage or an
+				// irradiance.
+				continue
+			}
 			if i+n < len(toks) && coefficientWords[toks[i+n].Text] {
 				// "wind speed coefficients a and b": the value asked
 				// for is a coefficient of the speed, not a speed.
@@ -1171,6 +1177,21 @@ var durationUnits = analysis.TermSet("days hours weeks months minutes")
 // to.
 var coefficientWords = map[string]bool{"coefficient": true, "coefficients": true, "factor": true, "factors": true,
 	"parameter": true, "parameters": true, "constant": true, "constants": true, "exponent": true, "exponents": true}
+
+// relatedBy reports whether toks[i] is among the quantities a coefficient
+// the question names relates ("coefficient relating vmp to effective
+// irradiance"): a few words after the coefficient and its verb.
+func relatedBy(toks []analysis.Token, i int) bool {
+	for j := max(0, i-6); j+1 < i; j++ {
+		if coefficientWords[toks[j].Text] && relatingWords[toks[j+1].Text] {
+			return true
+		}
+	}
+	return false
+}
+
+// relatingWords join a coefficient to the quantities it relates.
+var relatingWords = map[string]bool{"relating": true, "linking": true, "tying": true, "connecting": true}
 
 // headWords after a cue are the head of the phrase: the cue says which loss
 // or extent ("nameplate rating loss" is a loss, "wind speed height" a

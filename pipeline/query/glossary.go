@@ -114,6 +114,12 @@ var glossary = func() *analysis.PhraseTable[string] {
 		// is; a row does not say the words.
 		spec[coefficient] = append(spec[coefficient], strings.ToLower(coefficient)+" temperature coefficient")
 	}
+	// The fourth point of the I-V curve by Voc's every name: "current at
+	// half the open-circuit voltage".
+	for _, name := range spec["Voco"] {
+		spec["Ixo"] = append(spec["Ixo"], "current at half the "+name, "current at half "+name, "current at half of the "+name,
+			"current at half of "+name)
+	}
 	for column, phrases := range spec {
 		for _, p := range phrases {
 			if rest, ok := strings.CutPrefix(p, "max "); ok && !slices.Contains(phrases, rest+" max") {
