@@ -1061,17 +1061,17 @@ func TestComparedTerms(t *testing.T) {
 	}
 	for _, tc := range tests {
 		toks := analysis.Tokens(tc.question)
-		got := comparedTerms(tc.question, toks)
+		got := unsaidTerms(toks, comparedClause(tc.question, toks), true)
 		for _, w := range tc.want {
 			if !got[analysis.Terms(w)[0]] {
-				t.Errorf("comparedTerms(%q) = %v, want %q among them", tc.question, got, w)
+				t.Errorf("compared terms of %q = %v, want %q among them", tc.question, got, w)
 			}
 		}
 		if tc.want == nil && len(got) > 0 {
-			t.Errorf("comparedTerms(%q) = %v, want none", tc.question, got)
+			t.Errorf("compared terms of %q = %v, want none", tc.question, got)
 		}
 		if got["idcmax"] {
-			t.Errorf("comparedTerms(%q) holds idcmax, which the question asks outside the clause", tc.question)
+			t.Errorf("compared terms of %q holds idcmax, which the question asks outside the clause", tc.question)
 		}
 	}
 }
@@ -1094,16 +1094,17 @@ func TestActedBy(t *testing.T) {
 }
 
 func TestRelatedTerms(t *testing.T) {
-	got := relatedTerms(analysis.Tokens("bp sx3150 coefficient relating vmpo to effective irradiance"))
+	toks := analysis.Tokens("bp sx3150 coefficient relating vmpo to effective irradiance")
+	got := unsaidTerms(toks, guard.Related(toks), false)
 	for _, w := range []string{"vmpo", "irradi"} {
 		if !got[w] {
-			t.Errorf("relatedTerms lacks %q: %v", w, got)
+			t.Errorf("related terms lack %q: %v", w, got)
 		}
 	}
 	if got["sx3150"] || got["coeffici"] {
-		t.Errorf("relatedTerms holds the model or the coefficient: %v", got)
+		t.Errorf("related terms hold the model or the coefficient: %v", got)
 	}
-	if got := relatedTerms(analysis.Tokens("bp sx3150 vmpo temp coefficient")); got != nil {
-		t.Errorf("relatedTerms of a question that relates nothing = %v", got)
+	if toks := analysis.Tokens("bp sx3150 vmpo temp coefficient"); unsaidTerms(toks, guard.Related(toks), false) != nil {
+		t.Error("a question that relates nothing has related terms")
 	}
 }

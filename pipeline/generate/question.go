@@ -254,7 +254,7 @@ func parseQuestion(text, category, complexity string, expect guard.Expectation) 
 	q.absent = absentTerms(toks)
 	var aside map[int]bool
 	q.excluded, aside = excludedTerms(text, toks)
-	q.related = relatedTerms(toks)
+	q.related = unsaidTerms(toks, guard.Related(toks), false)
 	q.asideValues = asideValues(text, toks, aside)
 	seen := q.has
 	q.times = map[string]int{}
@@ -334,7 +334,7 @@ func parseQuestion(text, category, complexity string, expect guard.Expectation) 
 			q.terms[i].frame = q.terms[i].frame || recordFrame[q.terms[i].term] || remark[q.terms[i].term]
 		}
 	}
-	if supposed := supposedTerms(text, toks); len(supposed) > 0 {
+	if supposed := unsaidTerms(toks, guard.Supposed(text, toks), true); len(supposed) > 0 {
 		// "… paco and night tare? i think it drops below 5 kw at 208":
 		// what the asker supposes shapes the question; the answer need
 		// not say it.
@@ -389,7 +389,7 @@ func parseQuestion(text, category, complexity string, expect guard.Expectation) 
 		q.versus = joined >= 0
 		q.complex = q.complex || q.versus
 	}
-	if compared := comparedTerms(text, toks); q.versus && len(compared) > 0 {
+	if compared := unsaidTerms(toks, comparedClause(text, toks), true); q.versus && len(compared) > 0 {
 		// "growatt 10000tl-us vs growatt 11000tl-us idcmax, which one
 		// takes more dc current": each side's value answers; which is
 		// more is for the asker to read off them.
@@ -1021,58 +1021,32 @@ func remarkTerms(text string, toks []analysis.Token) map[string]bool {
 	return out
 }
 
-// relatedTerms returns the terms of the words that follow a coefficient
-// and the verb that relates it ("coefficient relating vmp to effective
-// irradiance"), to the end of the clause or six words.
-func relatedTerms(toks []analysis.Token) map[string]bool {
-	var out map[string]bool
-	for j := 0; j+1 < len(toks); j++ {
-		if !coefficientNouns[toks[j].Text] || !relatingVerbs[toks[j+1].Text] {
-			continue
-		}
-		if out == nil {
-			out = map[string]bool{}
-		}
-		for k := j + 2; k < len(toks) && k < j+8; k++ {
-			out[toks[k].Term], out[strings.ToLower(toks[k].Text)] = true, true
-		}
-	}
-	return out
-}
-
-var (
-	coefficientNouns = set(`coefficient coefficients coeff coeffs factor factors parameter parameters constant constants`)
-	relatingVerbs    = set(`relating linking tying connecting`)
-)
-
-// supposedTerms returns the terms (and texts) of the words of what the
-// question supposes (see guard.Supposed) that the rest of it does not say.
-func supposedTerms(text string, toks []analysis.Token) map[string]bool {
-	sup := guard.Supposed(text, toks)
-	if sup == nil {
+// unsaidTerms returns the terms and texts of the words at the positions
+// given; with unsaid, only those the rest of the question does not say.
+func unsaidTerms(toks []analysis.Token, at map[int]bool, unsaid bool) map[string]bool {
+	if len(at) == 0 {
 		return nil
 	}
 	said := map[string]bool{}
 	for i, t := range toks {
-		if !sup[i] {
+		if unsaid && !at[i] {
 			said[t.Term], said[t.Text] = true, true
 		}
 	}
 	out := map[string]bool{}
 	for i, t := range toks {
-		if sup[i] && !said[t.Term] && !said[t.Text] {
-			out[t.Term], out[t.Text] = true, true
+		if at[i] && !said[t.Term] && !said[t.Text] {
+			out[t.Term], out[strings.ToLower(t.Text)] = true, true
 		}
 	}
 	return out
 }
 
-// comparedTerms returns the terms of a closing clause that asks which of
-// the things set side by side has more ("…, which one takes more dc
-// current", "— which is higher") that the rest of the question does not
-// say: a clause after a comma, dash or question mark that opens with
-// "which" and holds a comparative.
-func comparedTerms(text string, toks []analysis.Token) map[string]bool {
+// comparedClause returns the positions of a closing clause that asks which
+// of the things set side by side has more ("…, which one takes more dc
+// current", "— which is higher"): a clause after a comma, dash or question
+// mark that opens with "which" and holds a comparative.
+func comparedClause(text string, toks []analysis.Token) map[int]bool {
 	for i := 1; i < len(toks); i++ {
 		gap := text[toks[i-1].End:toks[i].Start]
 		if toks[i].Text != "which" || !strings.ContainsAny(gap, ",;?-—–") {
@@ -1085,19 +1059,11 @@ func comparedTerms(text string, toks []analysis.Token) map[string]bool {
 		if !slices.ContainsFunc(toks[i:end], func(t analysis.Token) bool { return moreWords[t.Text] }) {
 			continue
 		}
-		said := map[string]bool{}
-		for j, t := range toks {
-			if j < i || j >= end {
-				said[t.Term] = true
-			}
+		at := map[int]bool{}
+		for j := i; j < end; j++ {
+			at[j] = true
 		}
-		out := map[string]bool{}
-		for _, t := range toks[i:end] {
-			if !said[t.Term] {
-				out[t.Term] = true
-			}
-		}
-		return out
+		return at
 	}
 	return nil
 }

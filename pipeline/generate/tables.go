@@ -765,8 +765,7 @@ func (e *Extractive) trimRecord(q question, c candidate) (text string, asked, by
 			// it: it says which row this is.
 			keep = append(keep, f)
 		case len(strings.TrimSpace(name)) <= 2 && q.words[strings.ToLower(strings.TrimSpace(name))] && !q.excluded[strings.ToLower(strings.TrimSpace(name))]:
-			// "a and b", not the "c3" of "the dimensionless one, not
-			// c3".
+			// "a and b", not the "c3" of "the dimensionless one, not c3".
 			short = append(short, f)
 		}
 	}

@@ -103,6 +103,8 @@ func TestSupposed(t *testing.T) {
 		{"a question that opens with a belief asks about it", "i think the sb7000 paco is 7000 - right?", "i think the sb7000 paco is 7000 - right?"},
 		{"a check is asked for", "sb7000 row? need to check its paco", "sb7000 row? need to check its paco"},
 		{"is that right inside a question", "is that right angle the tilt", "is that right angle the tilt"},
+		{"whether a claim is true is asked", "reno of the boiler house - is it true the neshap only kicks in above some racm? how many feet",
+			"reno of the boiler house - is it true the neshap only kicks in above some racm? how many feet"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

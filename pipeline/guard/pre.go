@@ -39,14 +39,14 @@ type KeyTerm struct {
 // passage that answers need not say it.
 func KeyTerms(question string) []KeyTerm {
 	toks := analysis.Tokens(question)
-	aside := SetAside(question, toks)
-	// What the asker supposes ("i think it drops below 5 kw") is no more
-	// a key term than what the question sets aside.
+	// What the question sets aside, and what the asker supposes ("i
+	// think it drops below 5 kw"), is no key term.
+	skip := SetAside(question, toks)
 	for i := range Supposed(question, toks) {
-		if aside == nil {
-			aside = map[int]bool{}
+		if skip == nil {
+			skip = map[int]bool{}
 		}
-		aside[i] = true
+		skip[i] = true
 	}
 	var out []KeyTerm
 	seen := map[string]bool{}
@@ -60,7 +60,7 @@ func KeyTerms(question string) []KeyTerm {
 	}
 	for i := 0; i < len(toks); i++ {
 		t := toks[i]
-		if aside[i] {
+		if skip[i] {
 			continue
 		}
 		switch t.Kind {

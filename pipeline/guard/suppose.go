@@ -12,15 +12,16 @@ import (
 // or doubt, perhaps after who holds it ("… paco and night tare? i think it
 // drops below 5 kw at 208", "… (table 1)? i thought it was still running",
 // "…, mike reckons 7700", "…? pretty sure it's 7700", "…? want to be sure
-// im not reading the 315e row", "… 803 - is that right?", "…, correct me if
-// wrong"). A question that
-// opens with what it supposes ("i think the paco is 7000 - right?") asks
-// about that. The clause runs to its end (brackets do not end it: "i think
-// the 1999 (E) and 2003 (E) rows only differ in c4"),
-// or to a question word that opens a question of its own; "not sure how
-// far" keeps its "how". Its values and words are the asker's, not what the
-// answer must state: the 5 kW of the first is no key term, and its "how
-// far" asks for no length. It returns nil when nothing is supposed.
+// im not reading the 315e row", "…, correct me if wrong"), or a clause that
+// is nothing but "is that right" ("… uid 803 - is that right?"; "is it true
+// the neshap …" asks). A question that opens with what it supposes ("i
+// think the paco is 7000 - right?") asks about that. The clause runs to its
+// end (brackets do not end it: "i think the 1999 (E) and 2003 (E) rows only
+// differ in c4"), or to a question word that opens a question of its own;
+// "not sure how far" keeps its "how". Its values and words are the
+// asker's, not what the answer must state: the 5 kW of the first is no key
+// term, and its "how far" asks for no length. It returns nil when nothing
+// is supposed.
 func Supposed(text string, toks []analysis.Token) map[int]bool {
 	gap := func(i int) string { return text[toks[i-1].End:toks[i].Start] }
 	var out map[int]bool
@@ -28,7 +29,7 @@ func Supposed(text string, toks []analysis.Token) map[int]bool {
 		if !strings.ContainsAny(gap(i), ",.;:?!(") && !dashBreak(gap(i)) {
 			continue
 		}
-		n := beliefAt(toks, i)
+		n := beliefAt(toks, gap, i)
 		if n == 0 {
 			continue
 		}
@@ -50,7 +51,7 @@ func Supposed(text string, toks []analysis.Token) map[int]bool {
 
 // beliefAt returns how many tokens at toks[i] say that what follows is
 // believed or doubted ("i think", "dave reckons", "pretty sure"), or 0.
-func beliefAt(toks []analysis.Token, i int) int {
+func beliefAt(toks []analysis.Token, gap func(int) string, i int) int {
 	at := func(k int) string {
 		if k < len(toks) {
 			return toks[k].Text
@@ -75,7 +76,7 @@ func beliefAt(toks []analysis.Token, i int) int {
 		return 2
 	}
 	if (at(i) == "is" || at(i) == "was") && (at(i+1) == "that" || at(i+1) == "this" || at(i+1) == "it") && rightWords[at(i+2)] &&
-		(i+3 == len(toks) || toks[i+3].Start > toks[i+2].End) {
+		(i+3 == len(toks) || strings.ContainsAny(gap(i+3), ",.;:?!") || dashBreak(gap(i+3))) {
 		// "… uid 803 - is that right?": whether what the question
 		// says is so, which the value found answers.
 		return 3
@@ -122,3 +123,30 @@ func WithoutSupposed(text string) string {
 	toks := analysis.Tokens(text)
 	return blankTokens(text, toks, Supposed(text, toks))
 }
+
+// Related returns the positions of the words a coefficient the question
+// names relates: the six after "coefficient relating" (or "factor
+// linking", "constants tying" …) — "the coefficient relating vmp to
+// effective irradiance" asks for the coefficient, not for Vmp or an
+// irradiance. It returns nil when the question names none.
+func Related(toks []analysis.Token) map[int]bool {
+	var out map[int]bool
+	for j := 0; j+1 < len(toks); j++ {
+		if !coefficientNouns[toks[j].Text] || !relatingVerbs[toks[j+1].Text] {
+			continue
+		}
+		if out == nil {
+			out = map[int]bool{}
+		}
+		for k := j + 2; k < len(toks) && k < j+8; k++ {
+			out[k] = true
+		}
+	}
+	return out
+}
+
+var (
+	coefficientNouns = map[string]bool{"coefficient": true, "coefficients": true, "coeff": true, "coeffs": true, "factor": true,
+		"factors": true, "parameter": true, "parameters": true, "constant": true, "constants": true, "exponent": true, "exponents": true}
+	relatingVerbs = map[string]bool{"relating": true, "linking": true, "tying": true, "connecting": true}
+)

@@ -865,6 +865,7 @@ var valueNouns = map[string]bool{"year": true, "years": true, "date": true, "dat
 // the words that name it and the index of its first token, or nil.
 func firstCue(toks []analysis.Token, cues *analysis.PhraseTable[[]guard.Dimension]) ([]guard.Dimension, []string, int) {
 	named, skip := -1, 0 // a cue that may be part of a maker's name, and its end
+	related := guard.Related(toks)
 	for i := range toks {
 		if i < skip {
 			continue
@@ -904,7 +905,7 @@ func firstCue(toks []analysis.Token, cues *analysis.PhraseTable[[]guard.Dimensio
 				// a duration asked for ("how many days").
 				continue
 			}
-			if relatedBy(toks, i) {
+			if related[i] {
 				// "the coefficient relating vmp to effective irradiance":
 				// the coefficient is asked, not a voltage or an
 				// irradiance.
@@ -1110,7 +1111,6 @@ var questionWords = map[string]bool{"what": true, "which": true, "who": true, "w
 // "units", "unit" or "uom" as a word of it, not "unit" as in "per unit" or
 // "unit 3".
 func asksForUnit(toks []analysis.Token) bool {
-	anyUnit := map[string]bool{"whatever": true, "any": true, "either": true, "whichever": true}
 	for i, t := range toks {
 		switch t.Text {
 		case "units", "uom":
@@ -1135,6 +1135,10 @@ func asksForUnit(toks []analysis.Token) bool {
 	}
 	return false
 }
+
+// anyUnit before "unit" says any unit will do: "whatever unit the sheet
+// is in".
+var anyUnit = map[string]bool{"whatever": true, "any": true, "either": true, "whichever": true}
 
 // unitCounted returns the dimension of the unit "how many" counts, the
 // word right after it or after one or two words that say which ("how many
@@ -1177,21 +1181,6 @@ var durationUnits = analysis.TermSet("days hours weeks months minutes")
 // to.
 var coefficientWords = map[string]bool{"coefficient": true, "coefficients": true, "factor": true, "factors": true,
 	"parameter": true, "parameters": true, "constant": true, "constants": true, "exponent": true, "exponents": true}
-
-// relatedBy reports whether toks[i] is among the quantities a coefficient
-// the question names relates ("coefficient relating vmp to effective
-// irradiance"): a few words after the coefficient and its verb.
-func relatedBy(toks []analysis.Token, i int) bool {
-	for j := max(0, i-6); j+1 < i; j++ {
-		if coefficientWords[toks[j].Text] && relatingWords[toks[j+1].Text] {
-			return true
-		}
-	}
-	return false
-}
-
-// relatingWords join a coefficient to the quantities it relates.
-var relatingWords = map[string]bool{"relating": true, "linking": true, "tying": true, "connecting": true}
 
 // headWords after a cue are the head of the phrase: the cue says which loss
 // or extent ("nameplate rating loss" is a loss, "wind speed height" a
