@@ -2377,10 +2377,19 @@ func clippedIn(maker string, fields []string) bool {
 	if len(maker) < 4 || len(fields) == 0 {
 		return false
 	}
-	_, name, _ := strings.Cut(fields[0], ":")
-	first, _, _ := strings.Cut(strings.TrimSpace(name), " ")
+	first, _, _ := strings.Cut(strings.TrimSpace(makerName(fields)), " ")
 	first = strings.ToLower(first)
 	return len(first) > len(maker) && strings.HasPrefix(first, maker)
+}
+
+// makerName is what a record's first field says before any second colon,
+// which opens with the maker's name: " Mitsubishi PV-MF180UD4" of "Model:
+// Mitsubishi PV-MF180UD4", " American Electric Technologies" of "Name:
+// American Electric Technologies: ISIS-…".
+func makerName(fields []string) string {
+	_, name, _ := strings.Cut(fields[0], ":")
+	name, _, _ = strings.Cut(name, ":")
+	return name
 }
 
 // initialsIn reports whether maker is the initials of the maker's name a
@@ -2391,9 +2400,7 @@ func initialsIn(maker string, fields []string) bool {
 	if len(maker) < 2 || len(maker) > 5 || len(fields) == 0 {
 		return false
 	}
-	_, name, _ := strings.Cut(fields[0], ":")
-	name, _, _ = strings.Cut(name, ":")
-	words := strings.FieldsFunc(name, func(r rune) bool { return !unicode.IsLetter(r) })
+	words := strings.FieldsFunc(makerName(fields), func(r rune) bool { return !unicode.IsLetter(r) })
 	for len(words) > 0 && corporateSuffixes[strings.ToLower(words[len(words)-1])] && len(words) > len(maker) {
 		words = words[:len(words)-1]
 	}

@@ -389,10 +389,11 @@ func parseQuestion(text, category, complexity string, expect guard.Expectation) 
 		q.versus = joined >= 0
 		q.complex = q.complex || q.versus
 	}
-	if compared := unsaidTerms(toks, comparedClause(text, toks), true); q.versus && len(compared) > 0 {
+	if q.versus {
 		// "growatt 10000tl-us vs growatt 11000tl-us idcmax, which one
 		// takes more dc current": each side's value answers; which is
 		// more is for the asker to read off them.
+		compared := unsaidTerms(toks, comparedClause(text, toks), true)
 		for i := range q.terms {
 			q.terms[i].frame = q.terms[i].frame || compared[q.terms[i].term]
 		}

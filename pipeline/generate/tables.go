@@ -733,6 +733,7 @@ func (e *Extractive) trimRecord(q question, c candidate) (text string, asked, by
 	whole := false             // a field named by every word of its name
 	for _, f := range c.fields[1:] {
 		name, _, _ := strings.Cut(f, ":")
+		bare := strings.ToLower(strings.TrimSpace(name))
 		ns, fs := analysis.TermSet(name), analysis.TermSet(f)
 		var ftoks []analysis.Token // f's tokens, read once when needed
 		rowName := slices.ContainsFunc(q.terms, func(t qterm) bool {
@@ -764,7 +765,7 @@ func (e *Extractive) trimRecord(q question, c candidate) (text string, asked, by
 			// One holding the model number it asks about, or words of
 			// it: it says which row this is.
 			keep = append(keep, f)
-		case len(strings.TrimSpace(name)) <= 2 && q.words[strings.ToLower(strings.TrimSpace(name))] && !q.excluded[strings.ToLower(strings.TrimSpace(name))]:
+		case len(bare) <= 2 && q.words[bare] && !q.excluded[bare]:
 			// "a and b", not the "c3" of "the dimensionless one, not c3".
 			short = append(short, f)
 		}

@@ -316,6 +316,10 @@ var articles = map[string]bool{"the": true, "a": true, "an": true, "one": true}
 var questionWords = map[string]bool{"what": true, "which": true, "who": true, "whom": true, "whose": true,
 	"when": true, "where": true, "why": true, "how": true}
 
+// IsQuestionWord reports whether the lower-cased word w opens a question
+// that asks for something other than yes or no: "what", "which", "when" …
+func IsQuestionWord(w string) bool { return questionWords[w] }
+
 // saidEnding reports whether toks[i] is a word of letters and digits that
 // ends a longer model number of the question: "hde1" of "hip-215hde1",
 // said again to tell the model from another.

@@ -5,8 +5,24 @@ import (
 	"testing"
 )
 
+// blanking is a question and what it reads as once a part of it is
+// blanked out.
+type blanking struct{ name, in, want string }
+
+// checkBlanking runs fn, called name, on every case.
+func checkBlanking(t *testing.T, name string, fn func(string) string, tests []blanking) {
+	t.Helper()
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			if got := fn(tc.in); got != tc.want {
+				t.Errorf("%s(%q)\n got %q\nwant %q", name, tc.in, got, tc.want)
+			}
+		})
+	}
+}
+
 func TestWithoutAside(t *testing.T) {
-	tests := []struct{ name, in, want string }{
+	tests := []blanking{
 		{"a bracketed entry", "diehl platinum 100 cs-a 480 unique id# (not the cs-a he)",
 			"diehl platinum 100 cs-a 480 unique id# (          -    )"},
 		{"a listing after a comma", "lg lm305ue-g1 240v paco, the cec 2015 listing not the 2014 one",
@@ -66,13 +82,7 @@ func TestWithoutAside(t *testing.T) {
 		{"a longer clause that ends the question", "std module eff range in the text, not the single number in table 3",
 			"std module eff range in the text, " + strings.Repeat(" ", len("not the single number in table 3"))},
 	}
-	for _, tc := range tests {
-		t.Run(tc.name, func(t *testing.T) {
-			if got := WithoutAside(tc.in); got != tc.want {
-				t.Errorf("WithoutAside(%q)\n got %q\nwant %q", tc.in, got, tc.want)
-			}
-		})
-	}
+	checkBlanking(t, "WithoutAside", WithoutAside, tests)
 }
 
 func TestIsAsideCue(t *testing.T) {
@@ -84,7 +94,7 @@ func TestIsAsideCue(t *testing.T) {
 }
 
 func TestSupposed(t *testing.T) {
-	tests := []struct{ name, in, want string }{
+	tests := []blanking{
 		{"a belief after the question", "csi-5000tl-ct paco and pnt? i think it drops below 5 kw at 208 but not sure how far",
 			"csi-5000tl-ct paco and pnt? " + strings.Repeat(" ", len("i think it drops below 5 kw at 208 but not sure how far"))},
 		{"a belief in the past", "pvwatts v3 - when did it go defunct (table 1)? i thought it was still running",
@@ -106,13 +116,7 @@ func TestSupposed(t *testing.T) {
 		{"whether a claim is true is asked", "reno of the boiler house - is it true the neshap only kicks in above some racm? how many feet",
 			"reno of the boiler house - is it true the neshap only kicks in above some racm? how many feet"},
 	}
-	for _, tc := range tests {
-		t.Run(tc.name, func(t *testing.T) {
-			if got := WithoutSupposed(tc.in); got != tc.want {
-				t.Errorf("WithoutSupposed(%q)\n got %q\nwant %q", tc.in, got, tc.want)
-			}
-		})
-	}
+	checkBlanking(t, "WithoutSupposed", WithoutSupposed, tests)
 }
 
 func TestKeyTermsLeaveOutWhatIsSupposed(t *testing.T) {

@@ -767,7 +767,7 @@ func askedApart(text string, toks []analysis.Token, at int) bool {
 		return false
 	}
 	for k := at + 1; k < len(toks); k++ {
-		if w := toks[k].Text; questionWords[w] && w != "is" && w != "are" && w != "does" && w != "do" {
+		if guard.IsQuestionWord(toks[k].Text) {
 			return clauseBetween(text, toks, at, k)
 		}
 	}
