@@ -329,6 +329,12 @@ type Expectation struct {
 	// ("b: -0.0455" for "the a / b module temp coeffs") is of the kind it
 	// says, though the sheet writes no unit (see namedCell).
 	Words map[string]bool
+	// Names are the question's words that no dictionary holds and that
+	// are no shorthand, in lower case ("kyocera", "kaco"): the names of
+	// makers and products. A list's row whose name holds none of them is
+	// another maker's when the name of a row retrieved with it opens with
+	// one (see generate's dropOtherMakers).
+	Names []string `json:",omitempty"`
 	// Polar is set for a question that asks yes or no (IsPolar): it asks
 	// for no value, and the sentence that states or denies it answers.
 	Polar bool

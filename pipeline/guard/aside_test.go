@@ -3,6 +3,8 @@ package guard
 import (
 	"strings"
 	"testing"
+
+	"github.com/cewhq/cew/store/analysis"
 )
 
 // blanking is a question and what it reads as once a part of it is
@@ -124,5 +126,31 @@ func TestKeyTermsLeaveOutWhatIsSupposed(t *testing.T) {
 		if k.Text == "5 kw" || k.Text == "drops" {
 			t.Errorf("key term %q comes from what the asker supposes", k.Text)
 		}
+	}
+}
+
+func TestRelated(t *testing.T) {
+	tests := []struct {
+		name, in string
+		want     []string // the words related
+	}{
+		{"a participle", "coefficient relating vmp to effective irradiance", []string{"vmp", "to", "effective", "irradiance"}},
+		{"a relative clause", "the coefficients that tie module temp to wind speed", []string{"module", "temp", "to", "wind", "speed"}},
+		{"a relative clause of another verb", "the coefficients that describe the curve", nil},
+		{"no coefficient", "the cables that tie into the box", nil},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			toks := analysis.Tokens(tc.in)
+			var got []string
+			for i, tok := range toks {
+				if Related(toks)[i] {
+					got = append(got, tok.Text)
+				}
+			}
+			if strings.Join(got, " ") != strings.Join(tc.want, " ") {
+				t.Errorf("Related(%q) = %q, want %q", tc.in, got, tc.want)
+			}
+		})
 	}
 }

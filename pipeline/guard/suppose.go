@@ -126,19 +126,26 @@ func WithoutSupposed(text string) string {
 
 // Related returns the positions of the words a coefficient the question
 // names relates: the six after "coefficient relating" (or "factor
-// linking", "constants tying" …) — "the coefficient relating vmp to
-// effective irradiance" asks for the coefficient, not for Vmp or an
-// irradiance. It returns nil when the question names none.
+// linking", "constants tying", "coefficients that tie" …) — "the
+// coefficient relating vmp to effective irradiance" asks for the
+// coefficient, not for Vmp or an irradiance. It returns nil when the
+// question names none.
 func Related(toks []analysis.Token) map[int]bool {
 	var out map[int]bool
 	for j := 0; j+1 < len(toks); j++ {
-		if !coefficientNouns[toks[j].Text] || !relatingVerbs[toks[j+1].Text] {
+		if !coefficientNouns[toks[j].Text] {
+			continue
+		}
+		verb := j + 1
+		if relativeWords[toks[verb].Text] && verb+1 < len(toks) && relateVerbs[toks[verb+1].Text] {
+			verb++ // "the coefficients that tie module temp to wind speed"
+		} else if !relatingVerbs[toks[verb].Text] {
 			continue
 		}
 		if out == nil {
 			out = map[int]bool{}
 		}
-		for k := j + 2; k < len(toks) && k < j+8; k++ {
+		for k := verb + 1; k < len(toks) && k < verb+7; k++ {
 			out[k] = true
 		}
 	}
@@ -149,4 +156,8 @@ var (
 	coefficientNouns = map[string]bool{"coefficient": true, "coefficients": true, "coeff": true, "coeffs": true, "factor": true,
 		"factors": true, "parameter": true, "parameters": true, "constant": true, "constants": true, "exponent": true, "exponents": true}
 	relatingVerbs = map[string]bool{"relating": true, "linking": true, "tying": true, "connecting": true}
+	// relateVerbs say the same after "that" or "which".
+	relateVerbs = map[string]bool{"relate": true, "relates": true, "link": true, "links": true, "tie": true, "ties": true,
+		"connect": true, "connects": true}
+	relativeWords = map[string]bool{"that": true, "which": true}
 )

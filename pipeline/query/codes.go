@@ -2,6 +2,7 @@ package query
 
 import (
 	"regexp"
+	"slices"
 	"strings"
 
 	"github.com/cewhq/cew/store/analysis"
@@ -47,8 +48,51 @@ func respellCodes(text string, s *Speller) (string, []Correction) {
 		if to, ok := splitPrefix(t.Text, s); ok {
 			return to, 1
 		}
+		if to, ok := mistyped(t.Text, s); ok {
+			return to, 1
+		}
 		return "", 1
 	})
+}
+
+// minMistypedLen is how long a model number must be to be read as a
+// mistyped one of the index: a short one is one keystroke from many.
+const minMistypedLen = 6
+
+// mistyped returns the index's model number that code, which the index
+// does not hold, is one slip of the keyboard from: a letter O typed for a
+// zero beside digits ("fso970pu" for "FS0970PU", and the other way about),
+// or two letters swapped ("ase-300-dfg" for "ASE-300-DGF"). ok is false
+// when no reading, or more than one, is a whole model number of the index:
+// a digit is never changed for another, so no other model is made of it.
+func mistyped(code string, s *Speller) (string, bool) {
+	if len(code) < minMistypedLen {
+		return "", false
+	}
+	var found []string
+	try := func(v string) {
+		if to, ok := s.Code(v); ok && compactCode(to) == compactCode(v) && !slices.Contains(found, to) {
+			found = append(found, to)
+		}
+	}
+	b := []byte(code)
+	digit := func(i int) bool { return i >= 0 && i < len(b) && b[i] >= '0' && b[i] <= '9' }
+	letter := func(i int) bool { return i >= 0 && i < len(b) && b[i] >= 'a' && b[i] <= 'z' }
+	for i := range b {
+		switch {
+		case b[i] == 'o' && (digit(i-1) || digit(i+1)):
+			try(code[:i] + "0" + code[i+1:])
+		case b[i] == '0' && letter(i-1) && letter(i+1):
+			try(code[:i] + "o" + code[i+1:])
+		}
+		if letter(i) && letter(i+1) && b[i] != b[i+1] {
+			try(code[:i] + string(b[i+1]) + string(b[i]) + code[i+2:])
+		}
+	}
+	if len(found) != 1 {
+		return "", false
+	}
+	return found[0], true
 }
 
 // spacedCode returns how many tokens at the head of toks, two or three
@@ -115,6 +159,27 @@ func spacedCode(text string, toks []analysis.Token, s *Speller) (int, string) {
 		}
 	}
 	return 0, ""
+}
+
+// spacedIndexCodes returns the model numbers of the index that text writes
+// with their letters spaced off and that were left so: "pv110" of
+// "kyocera pv 110" (see spacedCode). Without a speller it returns none.
+func spacedIndexCodes(text string, s *Speller) []string {
+	if s == nil {
+		return nil
+	}
+	var out []string
+	toks := analysis.Tokens(text)
+	for i := 0; i+1 < len(toks); i++ {
+		w, n := toks[i], toks[i+1]
+		if w.Kind != analysis.Word || len(w.Text) > maxCodePrefix || n.Kind != analysis.Number || text[w.End:n.Start] != " " {
+			continue
+		}
+		if joined := w.Text + n.Text; s.freq[joined] > 0 && !slices.Contains(out, joined) {
+			out = append(out, joined)
+		}
+	}
+	return out
 }
 
 // hyphenatedTail returns the tokens after the first n of toks that hang

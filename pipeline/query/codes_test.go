@@ -14,7 +14,7 @@ func TestRespellCodes(t *testing.T) {
 		"outback": 3, "paco": 1900, "isco": 500, "cl": 4, "gs4048a": 1, "kc158g": 1, "pvi-5000-208": 2,
 		"sb7000tl-us-22": 2, "kyocera": 30, "3.6tl": 1, "10.0tl3": 2, "blueplanet": 40,
 		"sc": 12, "1850-us": 1, "gt": 3, "4000": 40, "theia": 12, "2.9he-t": 2,
-		"uni": 40, "uni208": 1, "208": 400, "-240v": 3, "tl": 5, "3000-us": 2, "tl3000-us-208": 1, "pvi-3.0-outd-s-us": 3, "pvi": 40, "3.0": 20, "outd-s-us-z-m-a": 3,
+		"uni": 40, "uni208": 1, "fs0970pu": 1, "fs0970cu": 1, "ase-300-dgf/50": 4, "208": 400, "-240v": 3, "tl": 5, "3000-us": 2, "tl3000-us-208": 1, "pvi-3.0-outd-s-us": 3, "pvi": 40, "3.0": 20, "outd-s-us-z-m-a": 3,
 	})
 	tests := []struct {
 		in, want string
@@ -38,6 +38,11 @@ func TestRespellCodes(t *testing.T) {
 		{"sc1850-us idcmax", "sc 1850-us idcmax", []string{"sc1850-us"}},
 		{"theia 2.9 he-t paco", "theia 2.9he-t paco", []string{"2.9 he-t"}},
 		{"gt4000 paco", "gt4000 paco", nil}, // a bare number is in every row
+		// One slip of the keyboard from a model number of the index: an O
+		// for a zero, two letters swapped.
+		{"power electronics fso970pu pnt", "power electronics fs0970pu pnt", []string{"fso970pu"}},
+		{"schott ase-300-dfg/50 voco", "schott ase-300-dgf/50 voco", []string{"ase-300-dfg/50"}},
+		{"fs0971pu pnt", "fs0971pu pnt", nil}, // a digit is never changed
 		// The index writes "uni" as a word more often than the code
 		// "uni208": the letters and the voltage stay apart.
 		{"ig plus 11.4-1 uni 208 weight", "ig plus 11.4-1 uni 208 weight", nil},
@@ -86,5 +91,25 @@ func TestRespelledCodeSearchedBothWays(t *testing.T) {
 	}
 	if !slices.Contains(a.Expansions, "PVI 15") || !strings.Contains(a.Search, "PVI 15") {
 		t.Errorf("Expansions = %q, Search = %q; want the spelling as typed too", a.Expansions, a.Search)
+	}
+}
+
+// TestSpacedIndexCodes: a model number the question spaces out and the
+// index writes whole is searched whole too.
+func TestSpacedIndexCodes(t *testing.T) {
+	sp := NewSpeller(map[string]int{"pv": 900, "pv110": 1, "kyocera": 30, "es5000": 2})
+	if got := spacedIndexCodes("kyocera pv 110 module area, es 5000 paco", sp); !slices.Equal(got, []string{"pv110", "es5000"}) {
+		t.Errorf("spacedIndexCodes = %q", got)
+	}
+	if got := spacedIndexCodes("kyocera pv 120 module area", sp); got != nil {
+		t.Errorf("a number the index does not hold: %q", got)
+	}
+}
+
+// TestProperNames: the words no dictionary holds name makers and
+// products.
+func TestProperNames(t *testing.T) {
+	if got := properNames("Kyocera pv 110 module area and the kaco paco, kyocera again"); !slices.Equal(got, []string{"kyocera", "kaco", "paco"}) {
+		t.Errorf("properNames = %q", got)
 	}
 }

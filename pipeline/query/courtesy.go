@@ -18,7 +18,8 @@ import (
 // someone to answer ("quick q:", "tldr:", "does anyone know", "can you tell me",
 // "pls check"), each followed by optional punctuation.
 var courtesyOpen = regexp.MustCompile(`(?i)^\s*(?:@[\w.-]+\s*[,:]?\s+)?` +
-	`(?:(?:hey|hi|hello|hiya|yo|good morning)(?:\s+(?:cew|there|team|all|folks|guys|everyone))?\s*[,!:.-]*\s+)?` +
+	`(?:(?:(?:hey|hi|hello|hiya|yo|good\s+(?:morning|afternoon|evening))(?:\s+` + greeted + `)?\s*[,!:.-]*|` +
+	`(?:morning|afternoon|evening)(?:\s+` + greeted + `\s*[,!:.-]*|\s*[,!:.-]+))\s+)?` +
 	`(?:(?:sorry\s+if\s+(?:this|it)(?:'s|\s+is)\s+(?:a\s+)?(?:basic|dumb|stupid|obvious|silly|naive)(?:\s+(?:one|question|q))?|` +
 	`(?:probably\s+)?(?:a\s+)?(?:basic|dumb|stupid|silly|naive|noob|newbie)\s+(?:question|q)(?:\s+but)?)\s*[,!:.-]*\s+)?` +
 	`(?:(?:quick|short)\s+(?:q|question)\s*[:,.-]+\s*|q\s*:\s*|question\s*:\s*|tl;?\s?dr\s*[:,.-]+\s*|` +
@@ -27,10 +28,21 @@ var courtesyOpen = regexp.MustCompile(`(?i)^\s*(?:@[\w.-]+\s*[,:]?\s+)?` +
 	`(?:please|pls|plz)\s+(?:tell\s+me|check|confirm|find|look up)\s+|` +
 	`(?:i\s+)?need\s+to\s+know\s+|(?:just\s+|i'?m\s+|i\s+am\s+)?wondering\s+|do\s+(?:you|u)\s+know\s+)?`)
 
+// greeted are whom a greeting greets: "hi all", "morning folks". A bare
+// "morning" greets only so, or with punctuation after it ("Morning,");
+// "morning peak irradiance" asks about the morning.
+const greeted = `(?:cew|there|team|all|folks|guys|everyone|people|y'all)`
+
 // courtesyClose matches the thanks and pleas a question may end with:
 // "- thanks!", "pls", "asap", "cheers", "thx in advance", "lmk".
 var courtesyClose = regexp.MustCompile(`(?i)[\s,;.!-]*\b(?:thanks(?:\s+(?:in\s+advance|a\s+lot|so\s+much))?|thank\s+(?:you|u)|thx|tia|ty|cheers|` +
 	`pls|plz|please|asap|much\s+appreciated|appreciate\s+it|lmk|let\s+me\s+know)\b[\s!.?]*$`)
+
+// signOff matches a message's closing on lines of its own, with the
+// name it is signed with: "Cheers,\nDan", "Thanks\n- Priya", "Best
+// regards,\nJ. Smith".
+var signOff = regexp.MustCompile(`(?i)\n\s*(?:cheers|thanks|thank\s+you|thx|ta|regards|best|best\s+regards|kind\s+regards|many\s+thanks|rgds)\s*[,!.]*\s*` +
+	`(?:\n\s*[-–—]?\s*[A-Z][\w.'-]*(?:\s+[A-Z][\w.'-]*){0,2}\s*[.!]?)?\s*$`)
 
 // removeCourtesy returns text without its greeting, lead-in and closing
 // courtesy, and what it removed as written. A question that is nothing
@@ -54,4 +66,60 @@ func removeCourtesy(text string) (string, []string) {
 		return text, nil
 	}
 	return tidy(out), removed
+}
+
+// tickedItem matches a checklist's item ticked off ("[x] max tracker
+// rotation 55 deg"): the asker has it; it is not asked.
+var tickedItem = regexp.MustCompile(`^\s*\[[xX✓✔]\]`)
+
+// quoteMark matches the mark of a line that quotes another message ("> we
+// can reuse the one from the old job"): the line says what the reply is
+// about, and is read without its mark.
+var quoteMark = regexp.MustCompile(`^\s*>\s*`)
+
+// codeFence matches a line that opens or closes a pasted block.
+var codeFence = regexp.MustCompile("^```[\\w-]*$")
+
+// openItem matches the box of a checklist's item still open: "[ ] row
+// pitch for the gcr 0.25 case" asks for the row pitch.
+var openItem = regexp.MustCompile(`^\s*\[\s?\]\s*`)
+
+// joinLines reads a question of several lines: the items ticked off a
+// checklist are removed (and returned, as written), the mark of a quoted
+// line and the box of an open item are dropped, and the lines are joined,
+// each ending a clause ("Expected: one row\nActual: two rows" reads
+// "Expected: one row. Actual: two rows"). The sign-off of a message
+// ("Cheers,\nDan") is removed too. A question of one line is returned as
+// it is; one of nothing but ticked items keeps them.
+func joinLines(text string) (string, []string) {
+	if !strings.Contains(text, "\n") {
+		return text, nil
+	}
+	var kept, removed []string
+	if loc := signOff.FindStringIndex(text); loc != nil && strings.TrimSpace(text[:loc[0]]) != "" {
+		removed = append(removed, strings.TrimSpace(text[loc[0]:]))
+		text = text[:loc[0]]
+	}
+	for _, line := range strings.Split(text, "\n") {
+		switch line = strings.TrimSpace(line); {
+		case line == "" || codeFence.MatchString(line):
+			// A blank line, or the fence of a pasted block ("```yaml"):
+			// layout, not words.
+		case tickedItem.MatchString(line):
+			removed = append(removed, line)
+		default:
+			if line = openItem.ReplaceAllString(quoteMark.ReplaceAllString(line, ""), ""); line != "" {
+				kept = append(kept, line)
+			}
+		}
+	}
+	if len(kept) == 0 {
+		return text, removed
+	}
+	for i, line := range kept[:len(kept)-1] {
+		if !strings.ContainsAny(line[len(line)-1:], ".?!:;,-–—") {
+			kept[i] = line + "."
+		}
+	}
+	return strings.Join(kept, " "), removed
 }

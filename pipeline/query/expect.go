@@ -122,10 +122,11 @@ func expectation(text string, technical bool) guard.Expectation {
 		exp.Dims = append(slices.Clone(exp.Dims), guard.DimPercent)
 	}
 	if at >= 0 && slices.Equal(exp.Cues, []string{"how", "far"}) &&
-		slices.ContainsFunc(toks[at:], func(t analysis.Token) bool { return deviationWords[t.Term] }) {
-		// "how far can one year deviate from the average": how much it
-		// differs, in whatever the quantity is measured by ("± 20 %"),
-		// not a distance.
+		(slices.ContainsFunc(toks[at:], func(t analysis.Token) bool { return deviationWords[t.Term] }) ||
+			at+2 < len(toks) && toks[at+2].Text == "off") {
+		// "how far can one year deviate from the average", "how far off
+		// does it run": how much it differs, in whatever the quantity is
+		// measured by ("± 20 %"), not a distance.
 		exp.Dims, exp.Cues = nil, nil
 	}
 	if at >= 0 && asksThingAfter(toks, at+len(exp.Cues)) && !askedApart(text, toks, at) {
@@ -378,6 +379,12 @@ func formAt(toks []analysis.Token, i int) (guard.Format, []string) {
 	switch t {
 	case "phone", "telephone":
 		return guard.FormatPhone, with(numberWords...)
+	case "hotline", "helpline":
+		// "the hotline number for ahera": the hotline's telephone
+		// number; "call the hotline about what" asks none.
+		if slices.Contains(numberWords, next) {
+			return guard.FormatPhone, with(numberWords...)
+		}
 	case "fax":
 		return guard.FormatFax, with(numberWords...)
 	case "tdd", "tty":

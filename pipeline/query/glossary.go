@@ -313,6 +313,13 @@ func namesModel(text string, toks []analysis.Token) bool {
 			// "conext tx 3800": a series, a line and its number.
 			return true
 		}
+		if t.Kind == analysis.Word && i+3 < len(toks) && !isEnglishWord(t.Text) && !analysis.IsStopword(t.Text) && !isShorthand(t.Text) &&
+			toks[i+1].Kind == analysis.Word && toks[i+2].Kind == analysis.Word && !analysis.IsStopword(toks[i+1].Text) &&
+			!analysis.IsStopword(toks[i+2].Text) && lineNumber(text, toks[i+3]) {
+			// "kaco blue planet 3502": a maker, a series of two words
+			// and its number.
+			return true
+		}
 	}
 	return false
 }
@@ -365,7 +372,11 @@ func shortCode(text string, t analysis.Token) bool {
 // caseOrQuantity reports whether an identifier names a case the documents
 // contrast ("v5", "1-axis") or a number with a unit ("208v"): no model.
 func caseOrQuantity(surface string) bool {
-	return len(guard.Qualifiers(surface)) > 0 || slices.ContainsFunc(guard.Values(surface), func(v guard.Value) bool { return v.Unit != "" })
+	return len(guard.Qualifiers(surface)) > 0 || slices.ContainsFunc(guard.Values(surface), func(v guard.Value) bool {
+		// "4000s" after a maker's name is its model (Solectria's "PVI
+		// 4000S"), not four thousand seconds.
+		return v.Unit != "" && v.Unit != "s"
+	})
 }
 
 // numbered reports whether t is a number or an identifier holding a digit

@@ -63,7 +63,9 @@ func Analyse(question string, in Input) Analysis {
 	if in.Speller != nil {
 		model = in.Speller.KnowsCode
 	}
-	text, courtesy := removeCourtesy(unshouted(question))
+	text, settled := joinLines(question)
+	text, courtesy := removeCourtesy(unshouted(text))
+	courtesy = append(settled, courtesy...)
 	if t, scope := removeScope(text); len(scope) > 0 {
 		// What the scope phrase held in ("according to the docs, can you
 		// tell me …") is courtesy too.
@@ -96,11 +98,16 @@ func Analyse(question string, in Input) Analysis {
 			a.Expansions = append(slices.Clip(a.Expansions), c.From)
 		}
 	}
+	// "kyocera pv 110" stays spaced when the index writes "pv" as a word
+	// more often than the model number "PV110" (see spacedCode); the
+	// number is searched whole too.
+	a.Expansions = append(slices.Clip(a.Expansions), spacedIndexCodes(text, in.Speller)...)
 	text, fixed := correct(text, in.Speller, isShorthand)
 	text, named := nameColumns(text)
 	a.Corrections = append(append(short, fixed...), named...)
 	a.Text = text
 	a.Expect = expectation(text, in.Technical)
+	a.Expect.Names = properNames(text)
 	if a.Expect.Imprint && slices.ContainsFunc(stray, func(s string) bool { return citesWork(analysis.Tokens(s)) }) {
 		// "michalsky paper (ref 6) - what yr was it published": the
 		// reference set aside still says the work is one the document

@@ -14,7 +14,7 @@ var vocabulary = map[string]int{
 	"nominal": 5, "tracking": 10, "table": 30, "albedo": 4, "coefficent": 1, "backtracking": 3,
 	"sb7000tl": 2, "paco": 1900, "trench": 2, "depth": 3, "average": 12, "avg": 2,
 	"office": 5, "time": 9, "zone": 2, "high": 7, "est": 1, "model": 50, "mode": 80, "under": 9, "user": 10, "pso": 40, "vmpo": 600, "bvmpo": 600,
-	"idcmax": 900, "vdcmax": 900,
+	"idcmax": 900, "vdcmax": 900, "kaco": 20, "planet": 20,
 }
 
 func TestAnalyse(t *testing.T) {
@@ -172,6 +172,10 @@ func TestAnalyse(t *testing.T) {
 			text: "LID - when does the module power drop"},
 		{name: "how far a value deviates is no distance", in: "how far can one year deviate from the long term average",
 			text: "how far can one year deviate from the long term average"},
+		{name: "how far off an estimate runs is no distance", in: "how far off does pvwatts run against real systems",
+			text: "how far off does pvwatts run against real systems"},
+		{name: "how far a trench runs is", in: "how far from the fence does the trench run",
+			text: "how far from the fence does the trench run", dims: []guard.Dimension{guard.DimLength}},
 		{name: "how far is a distance", in: "how far from the fence line can the spoil be stored",
 			text: "how far from the fence line can the spoil be stored", dims: []guard.Dimension{guard.DimLength}},
 		{name: "a cue after who is the subject, not what is asked", in: "who has the power to stop the works",
@@ -299,6 +303,12 @@ func TestAnalyse(t *testing.T) {
 			text: "spilled more than the reportable quantity of an epcra chemical, who do we report it to"},
 		{name: "a short name before a number names a model", in: "night tare on the danfoss mlx 480",
 			text: "Pnt on the danfoss mlx 480", dims: []guard.Dimension{guard.DimPower}},
+		{name: "a number joined to an s after a maker's name is its model", in: "ac rating for the pvi 4000s (240v)",
+			text: "Paco for the pvi 4000s (240v)", dims: []guard.Dimension{guard.DimPower}},
+		{name: "a maker, a series of two words and a number name a model", in: "kaco blue planet 3502 xi weight and max ambient temp",
+			technical: true, text: "kaco blue planet 3502 xi weight and Tamb Max", dims: []guard.Dimension{guard.DimMass}},
+		{name: "two words and a number after an english word name no model", in: "the solar resource 2014 data max ambient temp",
+			technical: true, text: "the solar resource 2014 data maximum ambient temperature", dims: []guard.Dimension{guard.DimTemperature}},
 		{name: "a maker, a series and a rating name a model", in: "satcon equinox 1mw max dc current and night tare",
 			text: "satcon equinox 1mw Idcmax and Pnt", dims: []guard.Dimension{guard.DimCurrent, guard.DimPower}},
 		{name: "a unit's weight asks for a mass, not a unit of measure", in: "enphase m210-84-240-s12 coldest ambient and unit weight (sandia)",
@@ -316,6 +326,17 @@ func TestAnalyse(t *testing.T) {
 			text: "bp sx3150 coefficient relating Vmpo to effective irradiance"},
 		{name: "the fourth point of the i-v curve by voc's names", in: "kyocera kc35 current at half the open-circuit voltage",
 			text: "kyocera kc35 Ixo"},
+		{name: "a specification clause is no quantity", in: "spec 26 31 00 §2.4.B calls for the altenergy yc500a on a 240 v service - paco?",
+			text: "calls for the altenergy yc500a on a 240v service - paco?", stray: []string{"spec 26 31 00 §2.4.B"}, dims: []guard.Dimension{guard.DimPower}},
+		{name: "a division's clause by its paragraph sign", in: "div 01 57 19 ¶1.4 wants an epa contact - which phone number",
+			text: "wants an epa contact - which phone number", stray: []string{"div 01 57 19 ¶1.4"}},
+		{name: "a meeting's action item", in: "AI-12 from the design review: confirm isco for the photowatt pwx750",
+			text: "from the design review: confirm isco for the photowatt pwx750", stray: []string{"AI-12"}, dims: []guard.Dimension{guard.DimCurrent}},
+		{name: "the channel a question is posted to", in: "#site-env — per the epa guide, max civil penalty per day",
+			text: "per the epa guide, maximum civil penalty per day", stray: []string{"#site-env —"}},
+		{name: "a drawing of the asker's set", in: "drawing S-501 detail 4 needs the torque tube gap",
+			text: "needs the torque tube gap", stray: []string{"drawing S-501 detail 4"}},
+		{name: "a section of a document keeps its number", in: "pvwatts section 11 losses", text: "pvwatts section 11 losses", dims: []guard.Dimension{guard.DimPercent}},
 		{name: "a job number in brackets is no quantity", in: "mitsu pv-mf180ud4 vmpo? (job 2231)",
 			text: "mitsu pv-mf180ud4 vmpo?", stray: []string{"(job 2231)"}, dims: []guard.Dimension{guard.DimVoltage}},
 		{name: "the lowest operating temperature is the ambient low", in: "ge pvia3000na1240 min operating temp",
@@ -653,6 +674,8 @@ func TestAskedFormat(t *testing.T) {
 	}{
 		{"phone no. for the national environmental compliance assistance clearinghouse", guard.FormatPhone},
 		{"tdd number for the rcra hotline", guard.FormatTDD},
+		{"hotline number the epa guide gives for ahera", guard.FormatPhone},
+		{"call the hotline about what", ""},
 		{"nrel fax number on the pvwatts manual", guard.FormatFax},
 		{"website for the construction industry compliance assistance center", guard.FormatURL},
 		{"where was the v4 web service hosted, url", guard.FormatURL},
@@ -675,11 +698,26 @@ func TestAskedFormat(t *testing.T) {
 	}
 }
 
+// removal is a question, what is left of it once a part is removed, and
+// what was removed, as written.
+type removal struct {
+	in, want string
+	removed  []string
+}
+
+// checkRemovals runs fn, called name, on every case.
+func checkRemovals(t *testing.T, name string, fn func(string) (string, []string), tests []removal) {
+	t.Helper()
+	for _, tc := range tests {
+		got, removed := fn(tc.in)
+		if got != tc.want || !slices.Equal(removed, tc.removed) {
+			t.Errorf("%s(%q) = %q %q, want %q %q", name, tc.in, got, removed, tc.want, tc.removed)
+		}
+	}
+}
+
 func TestRemoveCourtesy(t *testing.T) {
-	tests := []struct {
-		in, want string
-		removed  []string
-	}{
+	tests := []removal{
 		{"hey, quick q: paco of the sb7000tl-us-22 thanks", "paco of the sb7000tl-us-22", []string{"hey, quick q:", "thanks"}},
 		{"does anyone know which thermal model pvwatts uses", "which thermal model pvwatts uses", []string{"does anyone know"}},
 		{"@cew albedo default pls", "albedo default", []string{"@cew", "pls"}},
@@ -690,6 +728,10 @@ func TestRemoveCourtesy(t *testing.T) {
 		{"sorry if this is basic - pvwatts v5 default dc to ac ratio?", "pvwatts v5 default dc to ac ratio?", []string{"sorry if this is basic -"}},
 		{"dumb question but what does gcr stand for", "what does gcr stand for", []string{"dumb question but"}},
 		{"tldr: epa guide - who issues 404 permits? lmk", "epa guide - who issues 404 permits?", []string{"tldr:", "lmk"}},
+		{"Morning folks, client QA'd our yield report - how far off does pvwatts run?", "client QA'd our yield report - how far off does pvwatts run?",
+			[]string{"Morning folks,"}},
+		{"good afternoon all - default albedo?", "default albedo?", []string{"good afternoon all -"}},
+		{"Morning, default albedo in pvwatts?", "default albedo in pvwatts?", []string{"Morning,"}},
 		// Words that only look like courtesy stay.
 		{"basic system losses in pvwatts", "basic system losses in pvwatts", nil},
 		{"hi-mo 4 isco", "hi-mo 4 isco", nil},
@@ -698,19 +740,29 @@ func TestRemoveCourtesy(t *testing.T) {
 		// Nothing but courtesy: nothing else to read.
 		{"thanks", "thanks", nil},
 	}
-	for _, tc := range tests {
-		got, removed := removeCourtesy(tc.in)
-		if got != tc.want || !slices.Equal(removed, tc.removed) {
-			t.Errorf("removeCourtesy(%q) = %q %q, want %q %q", tc.in, got, removed, tc.want, tc.removed)
-		}
+	checkRemovals(t, "removeCourtesy", removeCourtesy, tests)
+}
+
+func TestJoinLines(t *testing.T) {
+	tests := []removal{
+		{"Morning folks,\n\nhow far off does pvwatts run?\n\nCheers,\nDan", "Morning folks, how far off does pvwatts run?", []string{"Cheers,\nDan"}},
+		{"default albedo?\nthanks\n- Priya", "default albedo?", []string{"thanks\n- Priya"}},
+		{"> 2P layout is just the 1P one doubled\nnot quite - what gap across the torque tube for 2P",
+			"2P layout is just the 1P one doubled. not quite - what gap across the torque tube for 2P", nil},
+		{"iea bifi setup:\n[x] max tracker rotation 55 deg\n[ ] row pitch for the gcr 0.25 case", "iea bifi setup: row pitch for the gcr 0.25 case",
+			[]string{"[x] max tracker rotation 55 deg"}},
+		{"Expected: one row\nActual: two rows\nQ: what paco does each give?", "Expected: one row. Actual: two rows. Q: what paco does each give?", nil},
+		{"what goes in the ???\n```yaml\nvdcmax: ???\n```", "what goes in the ??? vdcmax: ???", nil},
+		{"paco of the sb7000", "paco of the sb7000", nil},
+		{"[x] only a done item", "[x] only a done item", nil},
+		// A closing word that is the question's own stays.
+		{"which losses does v5 model\nbest guess is fine", "which losses does v5 model. best guess is fine", nil},
 	}
+	checkRemovals(t, "joinLines", joinLines, tests)
 }
 
 func TestRemoveScope(t *testing.T) {
-	tests := []struct {
-		in, want string
-		removed  []string
-	}{
+	tests := []removal{
 		{"according to the docs what is the default albedo", "what is the default albedo", []string{"according to the docs"}},
 		{"per the uploaded docs, pvwatts v4 release year", "pvwatts v4 release year", []string{"per the uploaded docs,"}},
 		{"in our documents: sgi 500xt paco", "sgi 500xt paco", []string{"in our documents:"}},
@@ -724,12 +776,7 @@ func TestRemoveScope(t *testing.T) {
 		{"which of the docs gives the albedo", "which of the docs gives the albedo", nil},
 		{"in the docs", "in the docs", nil},
 	}
-	for _, tc := range tests {
-		got, removed := removeScope(tc.in)
-		if got != tc.want || !slices.Equal(removed, tc.removed) {
-			t.Errorf("removeScope(%q) = %q %q, want %q %q", tc.in, got, removed, tc.want, tc.removed)
-		}
-	}
+	checkRemovals(t, "removeScope", removeScope, tests)
 }
 
 func TestFormWords(t *testing.T) {

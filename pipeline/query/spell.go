@@ -52,6 +52,25 @@ func isEnglishWord(w string) bool {
 	return ok
 }
 
+// properNames returns the words of text, in lower case and each once, that
+// the dictionary does not hold and that are no stopword or shorthand:
+// "kyocera" of "kyocera pv 110 module area" (and "paco", which names a
+// column, not a maker: no row's name opens with it). Words of letters
+// alone, three or more of them, name makers and products; shorter ones
+// are abbreviations ("pv", "ac") as often.
+func properNames(text string) []string {
+	var out []string
+	for _, t := range analysis.Tokens(text) {
+		w := t.Text
+		if t.Kind != analysis.Word || len(w) < 3 || !lettersOnly(w) || isEnglishWord(w) || analysis.IsStopword(w) || isShorthand(w) ||
+			slices.Contains(out, w) {
+			continue
+		}
+		out = append(out, w)
+	}
+	return out
+}
+
 // Correction is one word the speller replaced.
 type Correction struct {
 	From string `json:"from"`

@@ -30,9 +30,12 @@ var strayPatterns = []*regexp.Regexp{
 	regexp.MustCompile(`(?i)^\s*(?:re|ref|fwd?|fw)\s*:\s*(?:[A-Za-z]+-?\d[\w-]*\s*[:,-]?\s*)?`),
 	regexp.MustCompile(`(?i)\b(?:re|ref)\s*:\s*[A-Za-z]*-?\d[\w-]*`),
 	// "ticket 1182", "JIRA-1182", "PRJ-2231", "issue #12", "WO 5531", "PO 7731",
-	// "RFI-12" anywhere, with the "re" or "per" that points at it ("re
+	// "RFI-12", "AI-12" (a meeting's action item) anywhere, with the "re" or "per" that points at it ("re
 	// JIRA-904").
-	regexp.MustCompile(`(?i)\b(?:(?:re|ref|per)\s*:?\s+)?(?:ticket|jira|prj|issue|task|work order|wo|purchase order|po|p\.o\.|rfi|ncr)\s*[:#-]?\s*(?:[A-Za-z]+-)?\d+\b`),
+	regexp.MustCompile(`(?i)\b(?:(?:re|ref|per)\s*:?\s+)?(?:ticket|jira|prj|issue|task|work order|wo|purchase order|po|p\.o\.|rfi|ncr|action item|ai)\s*[:#-]?\s*(?:[A-Za-z]+-)?\d+\b`),
+	// The channel a question is posted to, opening it: "#site-env — per
+	// the epa guide …".
+	regexp.MustCompile(`(?i)^\s*#[a-z][\w-]*\s*[—–:-]?\s+`),
 	// "re PRJ-1182" or "re: ABC-77" that ends the question, whatever the
 	// tracker's prefix: a key of letters, a hyphen and a number. Inside a
 	// question "re" may point at what it asks about ("re SB-5000 paco").
@@ -48,6 +51,14 @@ var strayPatterns = []*regexp.Regexp{
 	// A file's name ("inverters_2012", "CEC_Inverters.csv"): where the user
 	// looked, as "the sandia list" is; no passage writes it.
 	regexp.MustCompile(`(?i)\b\w*_[\w.-]*?(?:\d{4}[\w.-]*|\.(?:csv|xlsx?|pdf|docx?))\b`),
+	// A specification section by its MasterFormat number, with the
+	// clause in it ("spec 26 31 00 §2.4.B", "div 01 57 19 ¶1.4"): the
+	// asker's project specification, which says why the question is
+	// asked, not what answers it.
+	regexp.MustCompile(`(?i)\b(?:spec(?:ification)?s?|div(?:ision)?|section|sect?\.?)\s+\d{2}\s\d{2}\s\d{2}(?:\.\d{2})?` +
+		`(?:\s*,?\s*(?:§|¶|para\.?|paragraph|clause|art\.?|article)\s*\d+(?:\.[A-Za-z0-9]+)*)?`),
+	// A clause by its section or paragraph sign alone: "§3.2.C", "¶ 1.4".
+	regexp.MustCompile(`[§¶]\s*\d+(?:\.[A-Za-z0-9]+)*`),
 	// A trailing "see table 6" / "per section 11" pointer.
 	regexp.MustCompile(`(?i)[,;-]?\s*\b(?:see|per|cf\.?|ref\.?)\s+(?:table|tab\.?|fig\.?|figure|section|sec\.?|page|p\.|eq\.?|eqn\.?|equation|item|appendix)\s*\d+[a-z]?\b\.?`),
 }
@@ -55,10 +66,14 @@ var strayPatterns = []*regexp.Regexp{
 // keyPatterns match a tracker's key where a model number could stand too:
 // in square brackets ("[CR-1134]") or in capitals after a spaced dash, a
 // comma or the question mark, ending the question ("… paco - PRJ-3125",
-// "… limit? CHG-4418"). The key is stray unless the index knows it as a
-// model number ("…, PVI-6000").
+// "… limit? CHG-4418"), and a drawing's number. The key is stray unless
+// the index knows it as a model number ("…, PVI-6000").
 var keyPatterns = []*regexp.Regexp{
 	regexp.MustCompile(`\[\s*([A-Za-z]{2,6}-\d{1,6})\s*\]`),
+	// A drawing of the asker's set, and the detail on it: "drawing S-501
+	// detail 4 needs the gap …" says what the answer is for, unless the
+	// index holds that drawing.
+	regexp.MustCompile(`(?i)\b(?:drawing|dwg\.?)\s+([A-Z]{1,3}-?\d{2,4}[A-Z]?)(?:\s+(?:detail|det\.?|section|elevation|elev\.?)\s+\d{1,3}[A-Z]?)?`),
 	regexp.MustCompile(`(?:\s[-–—]|[,?])\s*([A-Z]{2,6}-\d{1,6})\s*[?.!]*\s*$`),
 }
 
