@@ -16,7 +16,9 @@ import (
 //   - reader_score, reader_coverage: the best unit's score and the weighted
 //     share of the question's terms it (or its context) holds — or, when
 //     another unit states every value it quotes and holds more of the
-//     question, that unit's share (see support);
+//     question, that unit's share (see support) — each without what a
+//     list row's coverage was read past (see candidate.readPast), as the
+//     margin is too;
 //   - margin: how far the best unit's score is above the best unit that
 //     would have quoted something else from another place — and stated
 //     other values: the -208V and -240V rows giving one Paco are one answer;
@@ -55,14 +57,14 @@ func evidence(q question, picked, cands []candidate) map[string]float64 {
 	said := statedValues(q, best)
 	sup := support(q, best, said, cands)
 	f := map[string]float64{
-		"reader_score":    clamp01(best.score),
-		"reader_coverage": clamp01(sup.coverage),
+		"reader_score":    clamp01(best.plain(best.score)),
+		"reader_coverage": clamp01(sup.plain(sup.coverage)),
 		"margin":          1,
 	}
 	for _, c := range cands {
 		if c.chunk != best.chunk && c.quote != best.quote && !isPicked(picked, c) &&
 			(len(said) == 0 || !sameValues(said, statedValues(q, c))) {
-			f["margin"] = clamp01(best.score - c.score)
+			f["margin"] = clamp01(best.plain(best.score) - c.plain(c.score))
 			break
 		}
 	}

@@ -221,12 +221,26 @@ type candidate struct {
 	// cites is set when the unit cites an entry of a reference list that
 	// was retrieved, for a question that asks for a publication.
 	cites bool
+	// byLegend are the fields of a record that the question names by what
+	// a legend sheet among the passages says they stand for (see
+	// legendFields): "the two coefficients that tie module temp to wind
+	// speed" are the columns a and b.
+	byLegend []string
+	// readPast is the share of the question's weight the coverage of a
+	// list row was read past (see score): words no passage holds that
+	// tell the job around a lookup. The confidence is judged on the
+	// coverage and score without it (see plain).
+	readPast float64
 	// listsAside is set for a sentence that lists what the question sets
 	// aside among others: "besides the poa irradiance, which inputs" is
 	// answered by "… uses the total incident POA irradiance, wind speed,
 	// and dry bulb temperature …".
 	listsAside bool
 }
+
+// plain returns x, the unit's coverage or score, as it would be had
+// nothing been read past (see candidate.readPast).
+func (c candidate) plain(x float64) float64 { return x * (1 - c.readPast) }
 
 // parts is what a unit itself says of the question's terms: matched without
 // the credit borrowed from the sentence before it.
@@ -384,6 +398,7 @@ func (e *Extractive) candidates(q question, chunks, before []store.Chunk) ([]can
 	if len(q.expect.Qualifiers) > 0 {
 		legends = columnLegends(units, chunks)
 	}
+	sheets := sheetLegends(units)
 	for i, u := range units {
 		answers := asideNone
 		if u.asks {
@@ -401,7 +416,7 @@ func (e *Extractive) candidates(q question, chunks, before []store.Chunk) ([]can
 		}
 		uc := unitContext{title: titles[u.chunk], section: sections[u.chunk],
 			frame: chunks[u.chunk].Section + "\n" + chunks[u.chunk].Title, cases: cases[u.chunk], headers: headers, labels: labels,
-			legends: legends[chunks[u.chunk].DocID]}
+			legends: legends[chunks[u.chunk].DocID], sheetLegend: sheets[chunks[u.chunk].DocID]}
 		if q.expect.Source {
 			uc.entries = citedEntries(u, chunks, entries)
 		}
@@ -453,6 +468,7 @@ func (e *Extractive) candidates(q question, chunks, before []store.Chunk) ([]can
 	cands = dropUnnamedRows(cands)
 	cands = dropOddRecords(q, cands, units, unitTerms)
 	cands = dropSiblingRecords(q, cands, units, numbers)
+	cands = dropOtherMakers(q, cands, units)
 	cands = dropPartialCodes(q, cands)
 	cands = dropUnlabelledRecords(q, cands, units)
 	cands = dropOtherEntries(q, cands)
@@ -1705,6 +1721,10 @@ type unitContext struct {
 	// stand for (see columnLegends), read when the question names a
 	// contrasting case.
 	legends map[string]string
+	// sheetLegend says what the columns of the unit's document's
+	// spreadsheets stand for, by the rows of its legend sheet among the
+	// passages (see sheetLegends).
+	sheetLegend map[string]string
 }
 
 // score rates one unit. ok is false when the unit cannot answer: it lacks
@@ -1903,6 +1923,19 @@ func (e *Extractive) score(q question, u unit, terms map[string]bool, ctx unitCo
 			missingCode = true
 		}
 	}
+	for joined, parts := range q.spaced {
+		if !terms[joined] {
+			continue
+		}
+		// "kyocera pv 110": the row's "PV110" is the model number the
+		// question spaces out; it names both parts.
+		for i, t := range q.terms {
+			if t.term == parts[0] || t.term == parts[1] {
+				c.matched[i] = 1
+			}
+		}
+		own, named = true, true
+	}
 	if missingCode && !comparesCodes(q, c.matched) {
 		return candidate{}, false
 	}
@@ -1994,6 +2027,16 @@ func (e *Extractive) score(q question, u unit, terms map[string]bool, ctx unitCo
 			}
 		}
 	}
+	if u.kind == kindRecord && len(u.fields) > 1 && c.byUnit == "" && len(ctx.sheetLegend) > 0 && holdsCodeAsked(q, c) {
+		var covered []int
+		if c.byLegend, covered = legendFields(q, u.fields[1:], ctx.sheetLegend, c.matched); len(c.byLegend) > 0 {
+			// The words that say what the column stands for are its
+			// name's, as a header's are its cells'.
+			for _, i := range covered {
+				c.matched[i] = max(c.matched[i], headerWeight)
+			}
+		}
+	}
 	partialQualifiers(q, c.matched, spelled)
 	if q.expect.Format != "" && !aboutOwner(q, c.matched) {
 		// "rcra hotline fax number": the fax number of an office the
@@ -2010,7 +2053,19 @@ func (e *Extractive) score(q question, u unit, terms map[string]bool, ctx unitCo
 	for i, t := range q.terms {
 		got += c.matched[i] * t.weight
 	}
-	c.coverage = got / total
+	whole := total
+	if u.kind == kindRecord && holdsCodeAsked(q, c) && namesField(q, u.fields) {
+		// "filling in the design tool config for the carport … vdcmax:
+		// ???": the row the model number names, in a column a word of
+		// the question names, is read past the words no passage holds;
+		// they tell the job, as frame words do.
+		for _, t := range q.terms {
+			if t.unseen && !t.frame {
+				whole -= t.weight * (1 - frameWeight)
+			}
+		}
+	}
+	c.coverage, c.readPast = got/whole, 1-whole/total
 
 	novel := false
 	for i, tok := range toks {

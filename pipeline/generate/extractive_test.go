@@ -513,6 +513,46 @@ func TestExtractiveReadsTheQuestion(t *testing.T) {
 				sheetRow("SANDIA-INVERTERS", "Legend", 12, "Heading: C3; Description: Empirical coefficient defining the variation of Pso with dc-voltage input (1/V)"),
 				sheetRow("CEC-INVERTERS", "CEC_Inverters", 300, "Name: Darfon Electronics: MIG300 (240V) 240V [CEC 2014]; Vac (V): 240; Paco (W): 300; C3 (1/V): -0.00027")},
 			want: "Name: Darfon Electronics: MIG300 (240V) 240V [CEC 2014]; C3 (1/V): -0.00027 [S2]."},
+		{name: "columns named by what the legend says they stand for", question: "sharp ne-165u1 - the two coefficients that tie module temperature to wind speed, irradiance and ambient, what are they",
+			category: "technical_value", chunks: []store.Chunk{
+				sheetRow("SANDIA-MODULE-DB", "Legend", 46, "Heading: a; Description: Coefficient relating module temperature to wind speed, irradiance, ambient temperature"),
+				sheetRow("SANDIA-MODULE-DB", "Legend", 47, "Heading: b; Description: Coefficient relating module temperature to wind speed, irradiance, ambient temperature"),
+				sheetRow("SANDIA-MODULE-DB", "Legend", 18, "Heading: Isco; Description: Isc at STC, (A)"),
+				sheetRow("SANDIA-MODULE-DB", "Data", 318, "Model: Sharp NE-165U1; Vintage: 2004 (E); Module Area [m^2]: 1.301; Isco: 5.46; Voco: 43.1; d(Tc): 3; a: -3.537; b: -0.0721; C4: 0.9")},
+			want: "Model: Sharp NE-165U1; a: -3.537; b: -0.0721 [S4]."},
+		{name: "a model number spaced out, and another maker's row with its number", question: "kyocera pv 110 module area in the sandia database",
+			category: "technical_value", chunks: []store.Chunk{
+				sheetRow("SANDIA-MODULE-DB", "Data", 209, "Model: Photowatt PW6-110; Vintage: 2000; Module Area [m^2]: 0.945; Material: mc-Si; Isco: 3.4"),
+				sheetRow("SANDIA-MODULE-DB", "Data", 170, "Model: Kyocera Solar KC120-1; Vintage: 2000; Module Area [m^2]: 0.929; Material: mc-Si; Isco: 7.45"),
+				sheetRow("SANDIA-MODULE-DB", "Data", 178, "Model: Kyocera Solar PV110; Vintage: 1999; Module Area [m^2]: 0.974; Material: mc-Si; Isco: 7.11")},
+			want: "Model: Kyocera Solar PV110; Module Area [m^2]: 0.974 [S3]."},
+		{name: "the maker named has no row among the passages: another maker's row with the number does not answer", question: "kyocera 110 w module area",
+			category: "technical_value", chunks: []store.Chunk{
+				sheetRow("SANDIA-MODULE-DB", "Data", 209, "Model: Photowatt PW6-110; Vintage: 2000; Module Area [m^2]: 0.945; Material: mc-Si; Isco: 3.4"),
+				sheetRow("SANDIA-MODULE-DB", "Data", 170, "Model: Kyocera Solar KC120-1; Vintage: 2000; Module Area [m^2]: 0.929; Material: mc-Si; Isco: 7.45")},
+			want: generate.NotFoundText},
+		{name: "a lookup read past the words that tell the job", question: "filling in the design tool config for the carport, what goes in vdcmax and idcmax for the samil solarriver5000tl-us 208v",
+			category: "technical_value", chunks: []store.Chunk{
+				sheetRow("CEC-INVERTERS", "CEC_Inverters", 1267, "Name: Samil Power Co., Ltd.: SolarRiver5000TL-US (208V) 208V [CEC 2012]; Vac (V): 208; Paco (W): 5000; "+
+					"Vdco (V): 400.8; Pso (W): 27.7; Vdcmax (V): 550; Idcmax (A): 28; Mppt_low (V): 150")},
+			want: "Name: Samil Power Co., Ltd.: SolarRiver5000TL-US (208V) 208V [CEC 2012]; Vdcmax (V): 550; Idcmax (A): 28 [S1]."},
+		{name: "the unit in brackets names no column", question: "power electronics fs0970pu Pnt in W? cec csv",
+			category: "technical_value", chunks: []store.Chunk{
+				sheetRow("CEC-INVERTERS", "CEC_Inverters", 1037, "Name: Power Electronics: FS0970PU 390V [CEC 2014]; Vac (V): 390; Paco (W): 970000; "+
+					"Pdco (W): 987839.9362; Vdco (V): 606; Pso (W): 637.3616852; Pnt (W): 491; Vdcmax (V): 820")},
+			want: "Name: Power Electronics: FS0970PU 390V [CEC 2014]; Pnt (W): 491 [S1]."},
+		{name: "a column named by its legend's last word", question: "sharp ne-165u1 total area including the frame, in the module db",
+			category: "technical_value", chunks: []store.Chunk{
+				sheetRow("SANDIA-MODULE-DB", "Legend", 14, "Heading: Area; Description: Total module area including the frame, (m2)"),
+				sheetRow("SANDIA-MODULE-DB", "Data", 318, "Model: Sharp NE-165U1; Vintage: 2004 (E); Module Area [m^2]: 1.301; Isco: 5.46; Voco: 43.1; a: -3.537")},
+			want: "Model: Sharp NE-165U1; Module Area [m^2]: 1.301 [S2]."},
+		{name: "two legends of other columns that hold the words alike name neither", question: "sharp ne-165u1 coefficient relating current to effective irradiance",
+			category: "technical_value", chunks: []store.Chunk{
+				sheetRow("SANDIA-MODULE-DB", "Legend", 24, "Heading: C0; Description: Coefficient relating Imp to effective irradiance, (dim)"),
+				sheetRow("SANDIA-MODULE-DB", "Legend", 48, "Heading: C4; Description: Coefficient relating Ix to effective irradiance, (dim)"),
+				sheetRow("SANDIA-MODULE-DB", "Data", 318, "Model: Sharp NE-165U1; Vintage: 2004 (E); Module Area [m^2]: 1.301; Material: mc-Si; "+
+					"Series Cells: 72; Isco: 5.46; Voco: 43.1; Impo: 4.77; Vmpo: 34.6; C0: 0.989; C1: 0.011; C4: 0.9")},
+			want: generate.NotFoundText},
 		{name: "a weighted efficiency is not the weight", question: "cec weighted efficiency of the topper sun ts-s3000 at 240 v",
 			category: "technical_value", chunks: []store.Chunk{{ID: "sandia-inverters/1/788", DocID: "sandia-inverters", DocNumber: "SANDIA-INVERTERS",
 				Sheet: "Parameters", Row: 788, Text: "Manufacturer: Topper Sun Energy Technology; ID: TS-S3000 (240V); Source: CEC; ac Voltage: 240; Weight: 15"}},

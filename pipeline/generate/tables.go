@@ -734,7 +734,9 @@ func (e *Extractive) trimRecord(q question, c candidate) (text string, asked, by
 	for _, f := range c.fields[1:] {
 		name, _, _ := strings.Cut(f, ":")
 		bare := strings.ToLower(strings.TrimSpace(name))
-		ns, fs := analysis.TermSet(name), analysis.TermSet(f)
+		// The unit in brackets names no field: "pnt in w" asks for Pnt
+		// alone, not every column in watts.
+		ns, fs := analysis.TermSet(bareName(name)), analysis.TermSet(f)
 		var ftoks []analysis.Token // f's tokens, read once when needed
 		rowName := slices.ContainsFunc(q.terms, func(t qterm) bool {
 			if t.lettered != nil {
@@ -761,6 +763,10 @@ func (e *Extractive) trimRecord(q question, c candidate) (text string, asked, by
 			named[f] = !rowName
 			whole = whole || !rowName && (q.joined[compactName(name)] || q.has[columnAliases[compactName(name)]] ||
 				namesWhole(q, analysis.TermSet(bareName(name))))
+		case slices.Contains(c.byLegend, f):
+			// A field the question names by its legend.
+			keep, valued, whole = append(keep, f), true, true
+			named[f] = true
 		case rowName:
 			// One holding the model number it asks about, or words of
 			// it: it says which row this is.
@@ -796,7 +802,8 @@ func (e *Extractive) trimRecord(q question, c candidate) (text string, asked, by
 		// No field named, none naming the row: the fields holding words
 		// of the question.
 		for _, f := range c.fields[1:] {
-			fs := analysis.TermSet(f)
+			name, value, _ := strings.Cut(f, ":")
+			fs := analysis.TermSet(bareName(name) + " " + value) // "(W)" names no field here either
 			if slices.ContainsFunc(q.terms, func(t qterm) bool {
 				return fs[t.term] && !listTerms[t.term] && !q.related[t.term] || t.exact && hasParts(fs, t.term)
 			}) {
@@ -1273,4 +1280,217 @@ func blankCell(cell string) bool {
 		return true
 	}
 	return false
+}
+
+// Legend fields: the names a legend sheet gives its column names and their
+// descriptions ("Heading: a; Description: Coefficient relating module
+// temperature to …").
+var (
+	legendNameFields = map[string]bool{"heading": true, "column": true, "field": true, "parameter": true, "symbol": true}
+	legendDescFields = map[string]bool{"description": true, "definition": true, "meaning": true}
+)
+
+// sheetLegends returns, by document and then by column name (folded by
+// legendKey), what a legend sheet among the passages says each column of
+// the document's spreadsheets stands for: a record whose fields are a
+// column's name and its description.
+func sheetLegends(units []unit) map[string]map[string]string {
+	var out map[string]map[string]string
+	for _, u := range units {
+		if u.kind != kindRecord || len(u.fields) < 2 {
+			continue
+		}
+		var name, desc string
+		for _, f := range u.fields {
+			k, v, ok := strings.Cut(f, ":")
+			k, v = strings.ToLower(strings.TrimSpace(k)), strings.TrimSpace(v)
+			switch {
+			case !ok || v == "":
+			case legendNameFields[k] && name == "":
+				name = v
+			case legendDescFields[k] && desc == "":
+				desc = v
+			}
+		}
+		if name == "" || desc == "" {
+			continue
+		}
+		if out == nil {
+			out = map[string]map[string]string{}
+		}
+		if out[u.docID] == nil {
+			out[u.docID] = map[string]string{}
+		}
+		out[u.docID][legendKey(name)] = desc
+	}
+	return out
+}
+
+// legendKey folds a column name as a legend and its sheet may write it
+// apart: without its bracketed unit, Greek coefficient letters spelt in
+// Latin ("βVoco" is "BVoco"), "_" for a space ("Series_Cells").
+func legendKey(name string) string {
+	return compactName(strings.NewReplacer("α", "a", "β", "b", "γ", "g", "_", " ").Replace(name))
+}
+
+// fieldLegend returns what a legend says the column of a record's field
+// stands for: by the column's whole name, else by its last word ("Module
+// Area [m^2]" is the legend's "Area"); "" when it says nothing of it.
+func fieldLegend(legend map[string]string, field string) string {
+	name, _, _ := strings.Cut(field, ":")
+	if d, ok := legend[legendKey(name)]; ok {
+		return d
+	}
+	words := strings.Fields(bareName(name))
+	if len(words) < 2 {
+		return ""
+	}
+	return legend[legendKey(words[len(words)-1])]
+}
+
+// Legend matching: a column is named by its legend when the question holds
+// at least minLegendTerms of the legend's words that the row does not, and
+// they weigh at least legendShare of all such words of the question (that
+// some passage holds).
+const (
+	minLegendTerms = 3
+	legendShare    = 0.5
+)
+
+// legendFields returns the fields of a record that a question names by
+// their legend (see sheetLegends) rather than by their names, and the
+// question terms that name them: "the two coefficients that tie module
+// temp to wind speed, irradiance and ambient" are a and b, whose legend is
+// "Coefficient relating module temperature to wind speed, irradiance,
+// ambient temperature". Only the words the row does not hold count
+// (matched is the credit the row gives each term); the fields whose legend
+// holds most of them answer, all of them when they share one legend ("C0"
+// and "C1"), none when two legends hold as much.
+func legendFields(q question, fields []string, legend map[string]string, matched []float64) ([]string, []int) {
+	open := func(i int) bool {
+		t := q.terms[i]
+		return matched[i] == 0 && !t.code && !t.exact && !t.frame && !t.unseen && !analysis.IsStopword(t.term)
+	}
+	// rest is the weight of the question's words the row does not hold
+	// and another passage does: a word none holds ("tie") is no legend's.
+	var rest float64
+	for i, t := range q.terms {
+		if open(i) {
+			rest += t.weight
+		}
+	}
+	var (
+		best    float64
+		bestOf  string
+		out     []string
+		covered []int
+		tied    bool
+	)
+	for _, f := range fields {
+		name, _, _ := strings.Cut(f, ":")
+		desc := fieldLegend(legend, f)
+		if desc == "" || q.excluded[strings.ToLower(strings.TrimSpace(name))] {
+			// "the dimensionless one, not c3": C3 shares C2's legend
+			// but for its unit, and is set aside.
+			continue
+		}
+		terms := analysis.TermSet(desc)
+		var w float64
+		var in []int
+		for i, t := range q.terms {
+			if open(i) && terms[t.term] {
+				w += t.weight
+				in = append(in, i)
+			}
+		}
+		switch {
+		case len(in) < minLegendTerms || w < legendShare*rest || w < best:
+		case w > best:
+			best, bestOf, out, covered, tied = w, desc, []string{f}, in, false
+		case desc == bestOf:
+			out = append(out, f)
+		default:
+			tied = true
+		}
+	}
+	if tied {
+		return nil, nil
+	}
+	return out, covered
+}
+
+// dropOtherMakers drops the list rows of another maker than the one a
+// question that names no model number names: "kyocera pv 110 module area"
+// is not answered by the row of the Photowatt PW6-110, whose number shares
+// the 110. A maker is named
+// when a word of the question that no dictionary holds
+// (guard.Expectation.Names) opens the name of a row retrieved with it;
+// then a row whose name holds none of the makers named is dropped, and a
+// question that names two makers keeps the rows of both.
+func dropOtherMakers(q question, cands []candidate, units []unit) []candidate {
+	if len(q.expect.Names) == 0 || slices.ContainsFunc(q.terms, func(t qterm) bool { return t.code }) {
+		// A question that names a model number has its maker read
+		// before it (see makerWords), and rows of two makers compared
+		// ("solarex msx-110 vs bp solar msx110") name it by the number.
+		return cands
+	}
+	var makers []string
+	for _, u := range units {
+		if w := makerOf(u); w != "" && slices.Contains(q.expect.Names, w) && !slices.Contains(makers, w) {
+			makers = append(makers, w)
+		}
+	}
+	if len(makers) == 0 {
+		return cands
+	}
+	return slices.DeleteFunc(cands, func(c candidate) bool {
+		if c.kind != kindRecord || len(c.fields) < 2 {
+			return false
+		}
+		_, name, _ := strings.Cut(c.fields[0], ":")
+		words := analysis.Tokens(strings.ToLower(name))
+		return !slices.ContainsFunc(words, func(t analysis.Token) bool { return slices.Contains(makers, t.Text) })
+	})
+}
+
+// nameFields are the names of a list's first column that hold its rows'
+// names or makers.
+var nameFields = map[string]bool{"name": true, "model": true, "manufacturer": true, "make": true, "maker": true, "brand": true,
+	"vendor": true, "product": true}
+
+// makerOf returns the first word of a list row's name, in lower case — its
+// maker's ("kyocera" of "Model: Kyocera Solar PV110", "kaco" of
+// "Manufacturer: Kaco New Energy GmbH") — or "" for a unit that is no
+// row with a name (see nameFields) and values.
+func makerOf(u unit) string {
+	if u.kind != kindRecord || len(u.fields) < 2 {
+		return ""
+	}
+	field, name, ok := strings.Cut(u.fields[0], ":")
+	if !ok || !nameFields[strings.ToLower(strings.TrimSpace(field))] {
+		// A legend's "Heading: Voco" names a column, not a maker.
+		return ""
+	}
+	toks := analysis.Tokens(strings.ToLower(name))
+	if len(toks) == 0 || toks[0].Kind != analysis.Word {
+		return ""
+	}
+	return toks[0].Text
+}
+
+// namesField reports whether a word of the question, or two or three of
+// its neighbouring words written together, is the name of one of a list
+// row's columns beside its name ("vdcmax" of "Vdcmax (V): 600"), other
+// than a word a coefficient asked for relates (see guard.Related).
+func namesField(q question, fields []string) bool {
+	if len(fields) < 2 {
+		return false
+	}
+	return slices.ContainsFunc(fields[1:], func(f string) bool {
+		name, _, _ := strings.Cut(f, ":")
+		k := compactName(name)
+		// "the coefficient relating vmp to …" names Vmpo as what the
+		// coefficient relates, not as the column asked.
+		return k != "" && (q.has[k] || q.joined[k]) && !q.related[k]
+	})
 }
