@@ -626,17 +626,24 @@ const cueReach = 24
 // cueEnds returns where each occurrence of a cue ends in text; never nil.
 func (e Expectation) cueEnds(text string) []int {
 	out := []int{}
-	if len(e.Cues) == 0 {
-		return out
-	}
 	toks := analysis.Tokens(text)
-	for i := range toks {
-		if analysis.StartsWith(toks[i:], e.Cues) {
+	for i, t := range toks {
+		switch {
+		case len(e.Cues) > 0 && analysis.StartsWith(toks[i:], e.Cues):
 			out = append(out, toks[i+len(e.Cues)-1].End)
+		case slices.Contains(e.Dims, quantityNames[t.Text]):
+			// "ac Voltage: 120": a column named by the quantity asked
+			// for, though the question named it otherwise ("Vac").
+			out = append(out, t.End)
 		}
 	}
 	return out
 }
+
+// quantityNames are the words that name a quantity by its dimension, as a
+// spreadsheet may name a column: "ac Voltage", "Weight".
+var quantityNames = map[string]Dimension{"voltage": DimVoltage, "current": DimCurrent, "power": DimPower, "weight": DimMass,
+	"temperature": DimTemperature, "area": DimArea}
 
 // AcceptsDim reports whether a value of dimension d answers (any does when
 // no dimension is expected).

@@ -15,14 +15,15 @@ import (
 // courtesyOpen matches what a question may open with before it asks: a
 // typed mention, a greeting (with whom it greets), an apology for asking
 // ("sorry if this is basic -", "dumb question but"), and a lead-in that asks
-// someone to answer ("quick q:", "tldr:", "does anyone know", "can you tell me",
-// "pls check"), each followed by optional punctuation.
+// someone to answer ("quick q:", "tldr:", "true or false:", "does anyone
+// know", "can you tell me", "pls check"), each followed by optional
+// punctuation.
 var courtesyOpen = regexp.MustCompile(`(?i)^\s*(?:@[\w.-]+\s*[,:]?\s+)?` +
 	`(?:(?:(?:hey|hi|hello|hiya|yo|good\s+(?:morning|afternoon|evening))(?:\s+` + greeted + `)?\s*[,!:.-]*|` +
 	`(?:morning|afternoon|evening)(?:\s+` + greeted + `\s*[,!:.-]*|\s*[,!:.-]+))\s+)?` +
 	`(?:(?:sorry\s+if\s+(?:this|it)(?:'s|\s+is)\s+(?:a\s+)?(?:basic|dumb|stupid|obvious|silly|naive)(?:\s+(?:one|question|q))?|` +
 	`(?:probably\s+)?(?:a\s+)?(?:basic|dumb|stupid|silly|naive|noob|newbie)\s+(?:question|q)(?:\s+but)?)\s*[,!:.-]*\s+)?` +
-	`(?:(?:quick|short)\s+(?:q|question)\s*[:,.-]+\s*|q\s*:\s*|question\s*:\s*|tl;?\s?dr\s*[:,.-]+\s*|` +
+	`(?:(?:quick|short)\s+(?:q|question)\s*[:,.-]+\s*|q\s*:\s*|question\s*:\s*|tl;?\s?dr\s*[:,.-]+\s*|true\s+or\s+false\s*[:?,.-]+\s*|` +
 	`(?:(?:does|do)\s+)?(?:any(?:one|body)|some(?:one|body))\s+know\s+|any\s+ideas?\s*[:,-]?\s+|` +
 	`(?:can|could|would)\s+(?:you|u|someone|anyone)\s+(?:please\s+|pls\s+)?(?:tell|confirm|check|find|look up)\s+(?:me\s+)?|` +
 	`(?:please|pls|plz)\s+(?:tell\s+me|check|confirm|find|look up)\s+|` +

@@ -1006,6 +1006,11 @@ func makersName(toks []analysis.Token, i, n int) bool {
 	if i > 0 && word(toks[i-1]) && model(i+n) {
 		return true
 	}
+	if i > 0 && toks[i-1].Kind == analysis.Word && toks[i-1].End+1 == toks[i].Start && model(i+n) {
+		// "i-power sho-1.1": the cue joined to the word before it, a
+		// stopword too, is the maker's name.
+		return true
+	}
 	if i > 0 && word(toks[i-1]) && i+n < len(toks) && companyWords[toks[i+n].Text] {
 		// "cps sc20ktl-do-us-480, chint power systems america - idcmax":
 		// the maker's name after the model number.
