@@ -78,6 +78,11 @@ var tickedItem = regexp.MustCompile(`^\s*\[[xX✓✔]\]`)
 // about, and is read without its mark.
 var quoteMark = regexp.MustCompile(`^\s*>\s*`)
 
+// demurral matches what a reply's line may open with to disagree with
+// what it quotes before it asks: "not quite —", "don't think so -",
+// "nope,". It asks nothing.
+var demurral = regexp.MustCompile(`(?i)^(?:not\s+quite|not\s+really|nope|nah|(?:i\s+)?don'?t\s+think\s+so|hmm+)\s*[,.!:;—–-]+\s*`)
+
 // codeFence matches a line that opens or closes a pasted block.
 var codeFence = regexp.MustCompile("^```[\\w-]*$")
 
@@ -86,8 +91,9 @@ var codeFence = regexp.MustCompile("^```[\\w-]*$")
 var openItem = regexp.MustCompile(`^\s*\[\s?\]\s*`)
 
 // joinLines reads a question of several lines: the items ticked off a
-// checklist are removed (and returned, as written), the mark of a quoted
-// line and the box of an open item are dropped, and the lines are joined,
+// checklist and a line's opening demurral ("not quite —") are removed
+// (and returned, as written), the mark of a quoted line and the box of an
+// open item are dropped, and the lines are joined,
 // each ending a clause ("Expected: one row\nActual: two rows" reads
 // "Expected: one row. Actual: two rows"). The sign-off of a message
 // ("Cheers,\nDan") is removed too. A question of one line is returned as
@@ -109,7 +115,11 @@ func joinLines(text string) (string, []string) {
 		case tickedItem.MatchString(line):
 			removed = append(removed, line)
 		default:
-			if line = openItem.ReplaceAllString(quoteMark.ReplaceAllString(line, ""), ""); line != "" {
+			line = openItem.ReplaceAllString(quoteMark.ReplaceAllString(line, ""), "")
+			if rest := demurral.ReplaceAllString(line, ""); rest != line && rest != "" {
+				removed, line = append(removed, strings.TrimSpace(line[:len(line)-len(rest)])), rest
+			}
+			if line != "" {
 				kept = append(kept, line)
 			}
 		}
