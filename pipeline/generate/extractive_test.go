@@ -531,6 +531,11 @@ func TestExtractiveReadsTheQuestion(t *testing.T) {
 				sheetRow("SANDIA-MODULE-DB", "Data", 209, "Model: Photowatt PW6-110; Vintage: 2000; Module Area [m^2]: 0.945; Material: mc-Si; Isco: 3.4"),
 				sheetRow("SANDIA-MODULE-DB", "Data", 170, "Model: Kyocera Solar KC120-1; Vintage: 2000; Module Area [m^2]: 0.929; Material: mc-Si; Isco: 7.45")},
 			want: generate.NotFoundText},
+		{name: "a maker set aside names no rows to keep", question: "not the kyocera one, the photowatt 110 module area",
+			category: "technical_value", chunks: []store.Chunk{
+				sheetRow("SANDIA-MODULE-DB", "Data", 209, "Model: Photowatt PW6-110; Vintage: 2000; Module Area [m^2]: 0.945; Material: mc-Si; Isco: 3.4"),
+				sheetRow("SANDIA-MODULE-DB", "Data", 178, "Model: Kyocera Solar PV110; Vintage: 1999; Module Area [m^2]: 0.974; Material: mc-Si; Isco: 7.11")},
+			want: "Model: Photowatt PW6-110; Module Area [m^2]: 0.945 [S1]."},
 		{name: "a lookup read past the words that tell the job", question: "filling in the design tool config for the carport, what goes in vdcmax and idcmax for the samil solarriver5000tl-us 208v",
 			category: "technical_value", chunks: []store.Chunk{
 				sheetRow("CEC-INVERTERS", "CEC_Inverters", 1267, "Name: Samil Power Co., Ltd.: SolarRiver5000TL-US (208V) 208V [CEC 2012]; Vac (V): 208; Paco (W): 5000; "+

@@ -1424,9 +1424,10 @@ func legendFields(q question, fields []string, legend map[string]string, matched
 // is not answered by the row of the Photowatt PW6-110, whose number shares
 // the 110. A maker is named
 // when a word of the question that no dictionary holds
-// (guard.Expectation.Names) opens the name of a row retrieved with it;
-// then a row whose name holds none of the makers named is dropped, and a
-// question that names two makers keeps the rows of both.
+// (guard.Expectation.Names), and that it does not set aside ("not the
+// kyocera"), opens the name of a row retrieved with it; then a row whose
+// name holds none of the makers named is dropped, and a question that
+// names two makers keeps the rows of both.
 func dropOtherMakers(q question, cands []candidate, units []unit) []candidate {
 	if len(q.expect.Names) == 0 || slices.ContainsFunc(q.terms, func(t qterm) bool { return t.code }) {
 		// A question that names a model number has its maker read
@@ -1436,7 +1437,7 @@ func dropOtherMakers(q question, cands []candidate, units []unit) []candidate {
 	}
 	var makers []string
 	for _, u := range units {
-		if w := makerOf(u); w != "" && slices.Contains(q.expect.Names, w) && !slices.Contains(makers, w) {
+		if w := makerOf(u); w != "" && slices.Contains(q.expect.Names, w) && !q.excluded[w] && !slices.Contains(makers, w) {
 			makers = append(makers, w)
 		}
 	}
