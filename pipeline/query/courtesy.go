@@ -40,10 +40,10 @@ var courtesyClose = regexp.MustCompile(`(?i)[\s,;.!-]*\b(?:thanks(?:\s+(?:in\s+a
 	`pls|plz|please|asap|much\s+appreciated|appreciate\s+it|lmk|let\s+me\s+know)\b[\s!.?]*$`)
 
 // signOff matches a message's closing on lines of its own, with the
-// name it is signed with: "Cheers,\nDan", "Thanks\n- Priya", "Best
-// regards,\nJ. Smith".
+// name it is signed with, in capitals: "Cheers,\nDan", "Thanks\n- Priya",
+// "Best regards,\nJ. Smith"; "thanks\nalso pnt" asks for more.
 var signOff = regexp.MustCompile(`(?i)\n\s*(?:cheers|thanks|thank\s+you|thx|ta|regards|best|best\s+regards|kind\s+regards|many\s+thanks|rgds)\s*[,!.]*\s*` +
-	`(?:\n\s*[-–—]?\s*[A-Z][\w.'-]*(?:\s+[A-Z][\w.'-]*){0,2}\s*[.!]?)?\s*$`)
+	`(?:\n\s*[-–—]?\s*(?-i:[A-Z][\w.'-]*(?:\s+[A-Z][\w.'-]*){0,2})\s*[.!]?)?\s*$`)
 
 // removeCourtesy returns text without its greeting, lead-in and closing
 // courtesy, and what it removed as written. A question that is nothing

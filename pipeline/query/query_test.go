@@ -750,6 +750,7 @@ func TestJoinLines(t *testing.T) {
 	tests := []removal{
 		{"Morning folks,\n\nhow far off does pvwatts run?\n\nCheers,\nDan", "Morning folks, how far off does pvwatts run?", []string{"Cheers,\nDan"}},
 		{"default albedo?\nthanks\n- Priya", "default albedo?", []string{"thanks\n- Priya"}},
+		{"paco of the sb7000?\nthanks\nalso pnt", "paco of the sb7000? thanks. also pnt", nil},
 		{"> 2P layout is just the 1P one doubled\nnot quite - what gap across the torque tube for 2P",
 			"2P layout is just the 1P one doubled. what gap across the torque tube for 2P", []string{"not quite -"}},
 		{"> it's only done numerically\ndon't think so — which eq # makes it exact", "it's only done numerically. which eq # makes it exact",

@@ -30,8 +30,8 @@ var strayPatterns = []*regexp.Regexp{
 	regexp.MustCompile(`(?i)^\s*(?:re|ref|fwd?|fw)\s*:\s*(?:[A-Za-z]+-?\d[\w-]*\s*[:,-]?\s*)?`),
 	regexp.MustCompile(`(?i)\b(?:re|ref)\s*:\s*[A-Za-z]*-?\d[\w-]*`),
 	// "ticket 1182", "JIRA-1182", "PRJ-2231", "issue #12", "WO 5531", "PO 7731",
-	// "RFI-12", "AI-12" (a meeting's action item) anywhere, with the "re" or "per" that points at it ("re
-	// JIRA-904").
+	// "RFI-12", "AI-12" (a meeting's action item) anywhere, with the "re"
+	// or "per" that points at it ("re JIRA-904").
 	regexp.MustCompile(`(?i)\b(?:(?:re|ref|per)\s*:?\s+)?(?:ticket|jira|prj|issue|task|work order|wo|purchase order|po|p\.o\.|rfi|ncr|action item|ai)\s*[:#-]?\s*(?:[A-Za-z]+-)?\d+\b`),
 	// The channel a question is posted to, opening it: "#site-env — per
 	// the epa guide …".
