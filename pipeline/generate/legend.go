@@ -3,6 +3,7 @@ package generate
 import (
 	"strings"
 
+	"github.com/cewhq/cew/pipeline/guard"
 	"github.com/cewhq/cew/store/analysis"
 )
 
@@ -56,10 +57,15 @@ func sheetLegends(units []unit) map[string]map[string]string {
 }
 
 // legendKey folds a column name as a legend and its sheet may write it
-// apart: without its bracketed unit, Greek coefficient letters spelt in
-// Latin ("βVoco" is "BVoco"), "_" for a space ("Series_Cells").
+// apart: without its bracketed unit, the Greek letter of a coefficient in
+// Latin as the analyser spells it ("βVoco" is "BVoco"), and without
+// separators ("Series_Cells" is "Series Cells").
 func legendKey(name string) string {
-	return compactName(strings.NewReplacer("α", "a", "β", "b", "γ", "g", "_", " ").Replace(name))
+	var b strings.Builder
+	for _, t := range analysis.Tokens(bareName(name)) {
+		b.WriteString(t.Text)
+	}
+	return guard.Compact(b.String())
 }
 
 // fieldLegend returns what a legend says the column of a record's field

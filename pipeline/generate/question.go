@@ -74,8 +74,11 @@ type question struct {
 	// new capitalised names in a sentence from ones the question repeats.
 	words map[string]bool
 	// spaced holds the model numbers the question may write with their
-	// letters spaced off ("pv110" of "kyocera pv 110"), each with the
-	// terms of its two parts.
+	// letters spaced off ("pv110" of "kyocera pv 110", see
+	// guard.SpacedModels), each with the terms of its two parts: the
+	// question analyser leaves "pv 110" spaced when the index writes "pv"
+	// as a word more often, and the row that writes the number whole
+	// names both parts.
 	spaced map[string][2]string
 	// joined holds two or three neighbouring words of the question written
 	// as one ("delta t" → "deltat"), to match a column name spelled so.
@@ -255,7 +258,12 @@ func parseQuestion(text, category, complexity string, expect guard.Expectation) 
 		expect: expect, described: map[string]bool{}, isQualifier: map[int]bool{}}
 	toks := analysis.Tokens(text)
 	q.joined = joinedWords(toks)
-	q.spaced = spacedModels(text, toks)
+	for _, i := range guard.SpacedModels(text, toks) {
+		if q.spaced == nil {
+			q.spaced = map[string][2]string{}
+		}
+		q.spaced[toks[i].Text+toks[i+1].Text] = [2]string{toks[i].Term, toks[i+1].Text}
+	}
 	q.absent = absentTerms(toks)
 	var aside map[int]bool
 	q.excluded, aside = excludedTerms(text, toks)
@@ -1420,30 +1428,4 @@ func asksBounds(words map[string]bool) bool {
 	either := func(ws ...string) bool { return slices.ContainsFunc(ws, func(w string) bool { return words[w] }) }
 	return either("window", "range") || either("min", "minimum") && either("max", "maximum") || words["lo"] && words["hi"] ||
 		words["low"] && words["high"]
-}
-
-// maxSpacedPrefix is how many letters a model number's prefix spaced off
-// its digits has at most ("pv 110", "gs 4048").
-const maxSpacedPrefix = 4
-
-// spacedModels returns the model numbers a question may write with their
-// letters spaced off the number, one space apart ("pv110" of "kyocera pv
-// 110"), with the terms of the two parts; nil when it writes none. The
-// question analyser joins such a number when the index writes "pv" as a
-// word no more often than the number, which is seldom so for a word of
-// every page: the row that writes the number whole names both parts.
-func spacedModels(text string, toks []analysis.Token) map[string][2]string {
-	var out map[string][2]string
-	for i := 0; i+1 < len(toks); i++ {
-		w, n := toks[i], toks[i+1]
-		if w.Kind != analysis.Word || len(w.Text) > maxSpacedPrefix || n.Kind != analysis.Number || text[w.End:n.Start] != " " ||
-			strings.ContainsFunc(w.Text, func(r rune) bool { return r < 'a' || r > 'z' }) || strings.ContainsAny(n.Text, ".,%") {
-			continue
-		}
-		if out == nil {
-			out = map[string][2]string{}
-		}
-		out[w.Text+n.Text] = [2]string{w.Term, n.Text}
-	}
-	return out
 }

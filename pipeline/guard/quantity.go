@@ -95,6 +95,27 @@ func identifierQuantity(surface, folded string) quantity {
 // yearPrefixes are the words that join a year with a hyphen.
 var yearPrefixes = map[string]bool{"pre": true, "post": true, "mid": true, "early": true, "late": true}
 
+// maxSpacedPrefix is how many letters a model number's prefix spaced off
+// its digits has at most ("pv 110", "gs 4048").
+const maxSpacedPrefix = 4
+
+// SpacedModels returns the positions in toks of the letters that a
+// question may have spaced off a model number's digits, one space apart
+// ("pv" of "kyocera pv 110"); the number is the token after each. Whether
+// the two spell a model is for the index to say (the question analyser
+// searches the number whole when the index holds it) and for a passage
+// (a row that writes "PV110" names both parts).
+func SpacedModels(text string, toks []analysis.Token) []int {
+	var out []int
+	for i := 0; i+1 < len(toks); i++ {
+		w, n := toks[i], toks[i+1]
+		if w.Kind == analysis.Word && len(w.Text) <= maxSpacedPrefix && n.Kind == analysis.Number && text[w.End:n.Start] == " " {
+			out = append(out, i)
+		}
+	}
+	return out
+}
+
 // IsCode reports whether the identifier token t of text names one thing —
 // a model, drawing or document number ("SB7000TL-US-22",
 // "277-007-D-C-40327") — rather than a number with a unit ("208V"), a

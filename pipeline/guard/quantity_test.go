@@ -2,9 +2,11 @@ package guard
 
 import (
 	"reflect"
+	"slices"
 	"testing"
 
 	"github.com/cewhq/cew/store"
+	"github.com/cewhq/cew/store/analysis"
 )
 
 func TestQuantities(t *testing.T) {
@@ -99,5 +101,29 @@ func TestUnitWordDimension(t *testing.T) {
 		if got := UnitWordDimension(word); got != want {
 			t.Errorf("UnitWordDimension(%q) = %q, want %q", word, got, want)
 		}
+	}
+}
+
+func TestSpacedModels(t *testing.T) {
+	tests := []struct {
+		name, text string
+		want       []string // the letters and the number after them
+	}{
+		{"letters spaced off a number", "kyocera pv 110 module area", []string{"pv 110"}},
+		{"two of them", "es 5000 vs gs 4048 paco", []string{"es 5000", "gs 4048"}},
+		{"a word too long to be a prefix", "table 8 boulder", nil},
+		{"a hyphen is no space", "pv-110 module area", nil},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			toks := analysis.Tokens(tc.text)
+			var got []string
+			for _, i := range SpacedModels(tc.text, toks) {
+				got = append(got, toks[i].Text+" "+toks[i+1].Text)
+			}
+			if !slices.Equal(got, tc.want) {
+				t.Errorf("SpacedModels(%q) = %q, want %q", tc.text, got, tc.want)
+			}
+		})
 	}
 }

@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/cewhq/cew/pipeline/guard"
 	"github.com/cewhq/cew/store/analysis"
 )
 
@@ -170,12 +171,8 @@ func spacedIndexCodes(text string, s *Speller) []string {
 	}
 	var out []string
 	toks := analysis.Tokens(text)
-	for i := 0; i+1 < len(toks); i++ {
-		w, n := toks[i], toks[i+1]
-		if w.Kind != analysis.Word || len(w.Text) > maxCodePrefix || n.Kind != analysis.Number || text[w.End:n.Start] != " " {
-			continue
-		}
-		if joined := w.Text + n.Text; s.freq[joined] > 0 && !slices.Contains(out, joined) {
+	for _, i := range guard.SpacedModels(text, toks) {
+		if joined := toks[i].Text + toks[i+1].Text; s.freq[joined] > 0 && !slices.Contains(out, joined) {
 			out = append(out, joined)
 		}
 	}

@@ -297,7 +297,7 @@ func namesModel(text string, toks []analysis.Token) bool {
 				// "hisel-k 3000": the series is "hisel-k", not "k".
 				name = toks[i-1].Text
 			}
-			if !isEnglishWord(name) && !analysis.IsStopword(name) && !isShorthand(name) {
+			if makerLike(name) {
 				return true
 			}
 		}
@@ -306,18 +306,31 @@ func namesModel(text string, toks []analysis.Token) bool {
 			// after it name a model.
 			return true
 		}
-		if t.Kind == analysis.Word && i+2 < len(toks) && toks[i+1].Kind == analysis.Word && !isEnglishWord(t.Text) &&
-			!analysis.IsStopword(t.Text) && !isShorthand(t.Text) && !analysis.IsStopword(toks[i+1].Text) &&
-			(rated(text, toks[i+2]) || lineNumber(text, toks[i+2])) {
-			// "satcon equinox 1mw": a maker, a series and its rating;
-			// "conext tx 3800": a series, a line and its number.
+		if t.Kind == analysis.Word && makerLike(t.Text) && seriesModel(text, toks[i+1:]) {
+			// "satcon equinox 1mw", "conext tx 3800", "kaco blue planet
+			// 3502": a maker, a series and its number.
 			return true
 		}
-		if t.Kind == analysis.Word && i+3 < len(toks) && !isEnglishWord(t.Text) && !analysis.IsStopword(t.Text) && !isShorthand(t.Text) &&
-			toks[i+1].Kind == analysis.Word && toks[i+2].Kind == analysis.Word && !analysis.IsStopword(toks[i+1].Text) &&
-			!analysis.IsStopword(toks[i+2].Text) && lineNumber(text, toks[i+3]) {
-			// "kaco blue planet 3502": a maker, a series of two words
-			// and its number.
+	}
+	return false
+}
+
+// makerLike reports whether a word may be a maker's or a series' name: no
+// word of the dictionary, no stopword, no shorthand ("kaco", "conext").
+func makerLike(w string) bool {
+	return !isEnglishWord(w) && !analysis.IsStopword(w) && !isShorthand(w)
+}
+
+// seriesModel reports whether toks open with a series' name of one or two
+// words (maxSeriesWords) and the number of one of its models ("tx 3800",
+// "blue planet 3502"); after one word, a rating names the model too
+// ("equinox 1mw").
+func seriesModel(text string, toks []analysis.Token) bool {
+	for n := 1; n <= maxSeriesWords && n < len(toks); n++ {
+		if w := toks[n-1]; w.Kind != analysis.Word || analysis.IsStopword(w.Text) {
+			return false
+		}
+		if lineNumber(text, toks[n]) || n == 1 && rated(text, toks[n]) {
 			return true
 		}
 	}

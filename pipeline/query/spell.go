@@ -62,8 +62,7 @@ func properNames(text string) []string {
 	var out []string
 	for _, t := range analysis.Tokens(text) {
 		w := t.Text
-		if t.Kind != analysis.Word || len(w) < 3 || !lettersOnly(w) || isEnglishWord(w) || analysis.IsStopword(w) || isShorthand(w) ||
-			slices.Contains(out, w) {
+		if t.Kind != analysis.Word || len(w) < 3 || !lettersOnly(w) || !makerLike(w) || slices.Contains(out, w) {
 			continue
 		}
 		out = append(out, w)
