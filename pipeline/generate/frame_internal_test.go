@@ -487,13 +487,14 @@ func TestGlossedBefore(t *testing.T) {
 	}
 }
 
-// TestOrNotIsNoNegation: "X or not" asks which; "when is X not needed"
-// asks about what is not so.
+// TestOrNotIsNoNegation: "X or not" asks which, and a doubt about what
+// was said asks nothing about what is not so; "when is X not needed" does.
 func TestOrNotIsNoNegation(t *testing.T) {
 	for text, want := range map[string]bool{
-		"ground reflected poa in pvwatts - isotropic or not":   false,
-		"whether or not the ground reflected poa is isotropic": false,
-		"when is an EIS not needed under NEPA":                 true,
+		"ground reflected poa in pvwatts - isotropic or not":                                                    false,
+		"whether or not the ground reflected poa is isotropic":                                                  false,
+		"when is an EIS not needed under NEPA":                                                                  true,
+		"you said trackers rotate to ±60° but that doesn't match what i remember, what limit does v5 hard-code": false,
 	} {
 		if got := parseQuestion(text, "general", "simple", guard.Expectation{}).negated; got != want {
 			t.Errorf("negated(%q) = %v, want %v", text, got, want)

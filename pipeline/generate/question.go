@@ -438,7 +438,13 @@ func parseQuestion(text, category, complexity string, expect guard.Expectation) 
 			}
 		}
 	}
+	supposed := guard.Supposed(text, toks)
 	for i, t := range toks {
+		if supposed[i] {
+			// "… but that doesn't match what i remember": the asker's
+			// doubt, not a question about what is not so.
+			continue
+		}
 		if i > 0 && toks[i-1].Text == "or" && t.Text == "not" {
 			// "isotropic or not", "whether or not": an alternative,
 			// not a question about what is not so.

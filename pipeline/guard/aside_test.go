@@ -117,6 +117,22 @@ func TestSupposed(t *testing.T) {
 		{"is that right inside a question", "is that right angle the tilt", "is that right angle the tilt"},
 		{"whether a claim is true is asked", "reno of the boiler house - is it true the neshap only kicks in above some racm? how many feet",
 			"reno of the boiler house - is it true the neshap only kicks in above some racm? how many feet"},
+		{"what an earlier answer said", "you said earlier the evsk2340wg (240v) tops out at -45 °C ambient, what tamb max",
+			strings.Repeat(" ", len("you said earlier")) + " the evsk2340wg (240v) tops out at " + strings.Repeat(" ", len("-45 °C")) + " ambient, what tamb max"},
+		{"a figure with its sign", "you said trackers rotate to ±60° but that doesn't match what i remember, what limit",
+			strings.Repeat(" ", len("you said")) + " trackers rotate to " + strings.Repeat(" ", len("±60°")) + " but " +
+				strings.Repeat(" ", len("that doesn't match")) + " what i remember, what limit"},
+		{"a datasheet's figure, not the model it is about", "per the datasheet the AE-50-60-PV-D is about 1800 lb — what weight",
+			strings.Repeat(" ", len("per the datasheet")) + " the AE-50-60-PV-D is about " + strings.Repeat(" ", len("1800 lb")) + " — what weight"},
+		{"the model named before its datasheet stays", "sb7000 datasheet says 7 kw, what paco",
+			"sb7000 " + strings.Repeat(" ", len("datasheet says")) + " " + strings.Repeat(" ", len("7 kw")) + ", what paco"},
+		{"a voltage names the variant a claim is about", "per the datasheet it is 7 kw at 240 v - paco",
+			strings.Repeat(" ", len("per the datasheet")) + " it is " + strings.Repeat(" ", len("7 kw")) + " at 240 v - paco"},
+		{"a source named claims no value asked for", "per the datasheet, what is the sb7000 paco",
+			strings.Repeat(" ", len("per the datasheet")) + ", what is the sb7000 paco"},
+		{"the asker's situation in brackets", "pv10 vs pv30 (site still has 14 of the old pv30s) — pnt of each",
+			"pv10 vs pv30 (" + strings.Repeat(" ", len("site still has 14 of the old pv30s")) + ") — pnt of each"},
+		{"a bracketed variant is no situation", "sb7000 (the 240 v one) paco", "sb7000 (the 240 v one) paco"},
 	}
 	checkBlanking(t, "WithoutSupposed", WithoutSupposed, tests)
 }

@@ -1,7 +1,9 @@
 package guard
 
 import (
+	"maps"
 	"strings"
+	"unicode"
 
 	"github.com/cewhq/cew/store/analysis"
 )
@@ -22,11 +24,23 @@ import (
 // asker's, not what the answer must state: the 5 kW of the first is no key
 // term, and its "how far" asks for no length. It returns nil when nothing
 // is supposed.
+//
+// What the question reports as said elsewhere is supposed too: a value an
+// earlier answer, a datasheet or a colleague gave ("you said earlier the
+// trackers rotate to ±60° but…", "per the datasheet it is about 1800 lb",
+// see claimedValues) — the asker doubts it and wants the document's — and
+// a clause in brackets that tells the asker's situation ("(site still has
+// 14 of the old pv30s)", see contextBrackets).
 func Supposed(text string, toks []analysis.Token) map[int]bool {
 	gap := func(i int) string { return text[toks[i-1].End:toks[i].Start] }
-	var out map[int]bool
+	out := claimedValues(text, toks)
+	if br := contextBrackets(text, toks); out == nil {
+		out = br
+	} else {
+		maps.Copy(out, br)
+	}
 	for i := 1; i < len(toks); i++ {
-		if !strings.ContainsAny(gap(i), ",.;:?!(") && !dashBreak(gap(i)) {
+		if !strings.ContainsAny(gap(i), ",.;:?!(") && !dashBreak(gap(i)) && toks[i-1].Text != "but" {
 			continue
 		}
 		n := beliefAt(toks, gap, i)
@@ -38,16 +52,186 @@ func Supposed(text string, toks []analysis.Token) map[int]bool {
 			!(questionWords[toks[end].Text] && !embedsQuestion[toks[end-1].Text]) {
 			end++
 		}
+		out = marked(out, i, end)
+		i = end - 1
+	}
+	return out
+}
+
+// claimedValues returns the positions of the values a clause reports as
+// said elsewhere: the clause opens with an earlier answer ("you said
+// earlier", "you mentioned"), a document of the asker's saying something
+// ("our inverter datasheet says", "the nameplate shows") or a source named
+// ("per the datasheet", "according to the vendor"), and runs to the next
+// comma, full stop, dash or "but". The words that open it are claimed, and
+// of the rest only a value the clause predicates ("…
+// rotate to ±60°", "is about 1800 lb", "says 98.5 %") is claimed: "the
+// evsk2340wg (240v)" names the variant asked about.
+func claimedValues(text string, toks []analysis.Token) map[int]bool {
+	var out map[int]bool
+	for i := 0; i < len(toks); i++ {
+		if i > 0 && !strings.ContainsAny(text[toks[i-1].End:toks[i].Start], ",.;:?!(") && !dashBreak(text[toks[i-1].End:toks[i].Start]) {
+			continue
+		}
+		n := claimAt(toks, i)
+		if n == 0 {
+			continue
+		}
+		// Brackets end the clause only when it opened in them: "you said
+		// the evsk2340wg (240v) tops out at -45 °C" goes on past "(240v)".
+		stops := ",.;:?!"
+		if i > 0 && strings.Contains(text[toks[i-1].End:toks[i].Start], "(") {
+			stops += ")"
+		}
+		// The words that say who said it are the asker's too: "you said
+		// earlier", "per the datasheet".
+		for n < 4 && i+n < len(toks) && claimTimes[toks[i+n].Text] {
+			n++
+		}
 		if out == nil {
 			out = map[int]bool{}
 		}
-		for j := i; j < end; j++ {
-			out[j] = true
+		for k := i; k < i+n; k++ {
+			// Not the words between: "the sb7000 datasheet says"
+			// names the model asked about.
+			if openerWords[toks[k].Text] {
+				out[k] = true
+			}
+		}
+		end := i + n
+		for end < len(toks) && toks[end].Text != "but" && !strings.ContainsAny(text[toks[end-1].End:toks[end].Start], stops) &&
+			!dashBreak(text[toks[end-1].End:toks[end].Start]) {
+			end++
+		}
+		for k := i + n; k < end; k++ {
+			if !predicates[toks[k-1].Text] && !(k >= 2 && predicates[toks[k-2].Text] && approximators[toks[k-1].Text]) {
+				continue
+			}
+			q, next := quantityAt(text, toks, k)
+			if q.Num == "" && !signedFigure(toks[k].Text) || UnitDimension(q.Unit) == DimVoltage {
+				// "per the datasheet the sb7000 is 7 kw at 240 v": a
+				// voltage names the variant the claim is about.
+				continue
+			}
+			out = marked(out, k, next)
+			k = next - 1
 		}
 		i = end - 1
 	}
 	return out
 }
+
+// marked adds the positions from..to-1 to out, made when nil.
+func marked(out map[int]bool, from, to int) map[int]bool {
+	if out == nil {
+		out = map[int]bool{}
+	}
+	for k := from; k < to; k++ {
+		out[k] = true
+	}
+	return out
+}
+
+// signedFigure reports whether a token is a figure with a sign the
+// tokeniser keeps as an identifier: "±60°", "~98.5%".
+func signedFigure(tok string) bool {
+	rest := strings.TrimLeft(tok, "±~≈<>")
+	return rest != tok && rest != "" && unicode.IsDigit(rune(rest[0])) && !strings.ContainsFunc(rest, unicode.IsLetter)
+}
+
+// claimAt returns how many tokens at toks[i] open a claim (see
+// claimedValues), or 0.
+func claimAt(toks []analysis.Token, i int) int {
+	at := func(k int) string {
+		if k < len(toks) {
+			return toks[k].Text
+		}
+		return ""
+	}
+	if at(i) == "you" && answerVerbs[at(i+1)] {
+		return 2
+	}
+	if at(i) == "per" || at(i) == "according" && at(i+1) == "to" {
+		k := i + 1
+		if at(i) == "according" {
+			k++
+		}
+		for ; k < i+4; k++ {
+			if claimSources[at(k)] {
+				return k + 1 - i
+			}
+		}
+		return 0
+	}
+	// "our central inverter datasheet says", "the nameplate shows".
+	for k := i; k < i+5 && k+1 < len(toks); k++ {
+		if claimSources[at(k)] && sourceVerbs[at(k+1)] {
+			return k + 2 - i
+		}
+	}
+	return 0
+}
+
+// contextBrackets returns the positions of the words of a bracketed clause
+// of three words or more with a verb of the asker's situation in it: "(site
+// still has 14 of the old pv30s)", "(our datasheet says 98.5 %, ignore
+// that)". Its numbers and names describe the job, not the answer.
+func contextBrackets(text string, toks []analysis.Token) map[int]bool {
+	var out map[int]bool
+	for i := 0; i < len(toks); i++ {
+		if i == 0 && !strings.HasSuffix(text[:toks[0].Start], "(") || i > 0 && !strings.Contains(text[toks[i-1].End:toks[i].Start], "(") {
+			continue
+		}
+		end, verb := i, false
+		for ; end < len(toks); end++ {
+			if end > i && strings.ContainsAny(text[toks[end-1].End:toks[end].Start], "()") {
+				break
+			}
+			verb = verb || contextVerbs[toks[end].Text]
+		}
+		if end-i < 3 || !verb || !strings.HasPrefix(strings.TrimSpace(text[toks[end-1].End:]), ")") {
+			continue
+		}
+		out = marked(out, i, end)
+		i = end - 1
+	}
+	return out
+}
+
+var (
+	// answerVerbs after "you" report what an earlier answer said.
+	answerVerbs = map[string]bool{"said": true, "say": true, "mentioned": true, "told": true, "wrote": true, "quoted": true,
+		"gave": true, "answered": true, "stated": true, "claimed": true, "replied": true}
+	// openerWords open a claim (see claimAt) and are the asker's.
+	openerWords = func() map[string]bool {
+		out := map[string]bool{"you": true, "per": true, "according": true, "to": true, "the": true, "our": true, "their": true}
+		for _, m := range []map[string]bool{answerVerbs, claimTimes, claimSources, sourceVerbs} {
+			for w := range m {
+				out[w] = true
+			}
+		}
+		return out
+	}()
+	// claimTimes say when an earlier answer said it.
+	claimTimes = map[string]bool{"earlier": true, "before": true, "yesterday": true, "previously": true, "above": true,
+		"me": true, "us": true}
+	// claimSources are where a claimed value may come from besides the
+	// documents asked.
+	claimSources = map[string]bool{"datasheet": true, "datasheets": true, "nameplate": true, "label": true, "vendor": true,
+		"manufacturer": true, "submittal": true, "brochure": true, "catalog": true, "catalogue": true, "spec": true, "specs": true}
+	// sourceVerbs say what such a source states.
+	sourceVerbs = map[string]bool{"says": true, "said": true, "shows": true, "lists": true, "states": true, "gives": true,
+		"quotes": true, "has": true, "reads": true}
+	// predicates come right before a value a clause claims: "rotate to
+	// ±60°", "tops out at -45 °C", "is about 1800 lb".
+	predicates = map[string]bool{"at": true, "to": true, "is": true, "was": true, "be": true, "says": true,
+		"said": true, "shows": true, "lists": true, "gives": true, "reads": true, "states": true, "about": true,
+		"around": true, "roughly": true, "approximately": true}
+	approximators = map[string]bool{"about": true, "around": true, "roughly": true, "approximately": true, "only": true, "just": true}
+	// contextVerbs tell the asker's situation in brackets.
+	contextVerbs = map[string]bool{"has": true, "have": true, "had": true, "says": true, "said": true, "shows": true,
+		"ignore": true, "got": true, "installed": true, "ordered": true, "bought": true}
+)
 
 // beliefAt returns how many tokens at toks[i] say that what follows is
 // believed or doubted ("i think", "dave reckons", "pretty sure"), or 0.
@@ -70,6 +254,11 @@ func beliefAt(toks []analysis.Token, gap func(int) string, i int) int {
 	case i+1 < len(toks) && toks[i].Kind == analysis.Word && !questionWords[w] && !articles[w] && thirdPersonBelief[at(i+1)]:
 		// "mike reckons", "dave thinks": a colleague's belief.
 		return 2
+	}
+	if (at(i) == "that" || at(i) == "which" || at(i) == "this" || at(i) == "it") && doubtNegations[at(i+1)] && doubtVerbs[at(i+2)] {
+		// "… but that doesn't match what i remember", "…, which can't be
+		// right": the asker doubts what was said.
+		return 3
 	}
 	if at(i) == "correct" && at(i+1) == "me" {
 		// "…, correct me if wrong".
@@ -104,6 +293,12 @@ var (
 	// thirdPersonBelief is a colleague's: "dave reckons".
 	thirdPersonBelief = map[string]bool{"thinks": true, "reckons": true, "believes": true, "figures": true,
 		"reckoned": true, "assumes": true, "claims": true, "swears": true}
+	// doubtNegations and doubtVerbs doubt what was said: "that doesn't
+	// match", "which can't be right".
+	doubtNegations = map[string]bool{"doesn't": true, "can't": true, "cannot": true, "don't": true, "isn't": true,
+		"wasn't": true, "didn't": true, "won't": true}
+	doubtVerbs = map[string]bool{"match": true, "be": true, "look": true, "seem": true, "sound": true, "add": true,
+		"agree": true, "right": true, "tally": true, "square": true}
 	sureWords = map[string]bool{"sure": true, "certain": true, "positive": true}
 	// rightWords ask whether something said is so: "is that right".
 	rightWords = map[string]bool{"right": true, "correct": true, "accurate": true, "true": true}

@@ -975,8 +975,10 @@ var (
 // namedKinds are a word and the next word's stem, one of them a cue, that
 // together name a kind of thing: what is asked about, not the value asked
 // for. A view factor is what the view factor note derives; questions about
-// it ask for its equations.
-var namedKinds = map[string]bool{"power plant": true, "power station": true, "quantity generat": true, "view factor": true}
+// it ask for its equations. A maximum power point is where a module runs;
+// its current and its voltage are asked by their own words.
+var namedKinds = map[string]bool{"power plant": true, "power station": true, "quantity generat": true, "view factor": true,
+	"power point": true}
 
 // formOf reports whether word is a form of the one-word cue: the cue
 // itself or the cue with an ending ("losses", "efficiencies"), not another

@@ -165,6 +165,10 @@ func nameColumns(text string) (string, []Correction) {
 		} else if first, second, m := sharedTail(toks[i:]); m > 0 {
 			// "max power current and voltage": Impo and Vmpo.
 			column, n = first+" and "+second, m
+		} else if first, second, ok := tailsApart(text, toks, i); ok {
+			// "max power point for the hip-225hde1: current and
+			// voltage": the head, the model, then the two quantities.
+			column, n = first+" and "+second, 3
 		} else if n == 0 || measuresOther(column, text, toks[i+n-1].End, toks[i+n:]) || otherFace(toks[:i]) ||
 			column == "d(Tc)" && n == 2 && toks[i+1].Text == "t" && defaultsAsked(toks) {
 			continue
@@ -222,6 +226,30 @@ func sharedTail(toks []analysis.Token) (first, second string, n int) {
 		}
 	}
 	return "", "", 0
+}
+
+// tailsApart reads "a and b" (or "a or b") at toks[i] where a head a few
+// words before, past a colon or a dash, makes "head a" and "head b" both
+// describe columns: "max power point for the hip-225hde1 (sanyo): current
+// and voltage". It returns the two columns.
+func tailsApart(text string, toks []analysis.Token, i int) (first, second string, ok bool) {
+	if i+2 >= len(toks) || toks[i+1].Text != "and" && toks[i+1].Text != "or" {
+		return "", "", false
+	}
+	for h := 1; h <= 3; h++ {
+		for s := max(i-10, 0); s+h < i; s++ {
+			if !strings.ContainsAny(text[toks[s+h-1].End:toks[i].Start], ":-–—") {
+				continue
+			}
+			head := toks[s : s+h : s+h]
+			a, na := glossary.At(append(head, toks[i]))
+			b, nb := glossary.At(append(head, toks[i+2]))
+			if na == h+1 && nb == h+1 && a != b {
+				return a, b, true
+			}
+		}
+	}
+	return "", "", false
 }
 
 // measuresOther reports whether the words right after a description
