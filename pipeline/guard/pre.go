@@ -245,6 +245,11 @@ var designatorWords = func() map[string]bool {
 var pointerWords = map[string]bool{"table": true, "figure": true, "fig": true, "section": true, "page": true,
 	"eq": true, "eqn": true, "equation": true, "appendix": true, "annex": true, "clause": true}
 
+// IsPointerWord reports whether a word names a place in a document when a
+// number follows it ("table 3", "eq 7"): the number is the place's, no
+// value.
+func IsPointerWord(w string) bool { return pointerWords[w] }
+
 // isQuestionWord reports words (by stem) that frame a question rather than
 // say what it is about: "please explain what the documents say about…".
 func isQuestionWord(term string) bool {

@@ -2,6 +2,8 @@ package query
 
 import (
 	"regexp"
+	"slices"
+	"strconv"
 	"strings"
 )
 
@@ -16,14 +18,15 @@ import (
 // typed mention, a greeting (with whom it greets), an apology for asking
 // ("sorry if this is basic -", "dumb question but"), and a lead-in that asks
 // someone to answer ("quick q:", "tldr:", "true or false:", "does anyone
-// know", "can you tell me", "pls check"), each followed by optional
-// punctuation.
+// know", "can you tell me", "pls check") or says how exact the answer need
+// be ("ballpark", "roughly": the document's figure is what there is), each
+// followed by optional punctuation.
 var courtesyOpen = regexp.MustCompile(`(?i)^\s*(?:@[\w.-]+\s*[,:]?\s+)?` +
 	`(?:(?:(?:hey|hi|hello|hiya|yo|good\s+(?:morning|afternoon|evening))(?:\s+` + greeted + `)?\s*[,!:.-]*|` +
 	`(?:morning|afternoon|evening)(?:\s+` + greeted + `\s*[,!:.-]*|\s*[,!:.-]+))\s+)?` +
 	`(?:(?:sorry\s+if\s+(?:this|it)(?:'s|\s+is)\s+(?:a\s+)?(?:basic|dumb|stupid|obvious|silly|naive)(?:\s+(?:one|question|q))?|` +
 	`(?:probably\s+)?(?:a\s+)?(?:basic|dumb|stupid|silly|naive|noob|newbie)\s+(?:question|q)(?:\s+but)?)\s*[,!:.-]*\s+)?` +
-	`(?:(?:quick|short)\s+(?:q|question)\s*[:,.-]+\s*|q\s*:\s*|question\s*:\s*|tl;?\s?dr\s*[:,.-]+\s*|true\s+or\s+false\s*[:?,.-]+\s*|` +
+	`(?:(?:quick|short)\s+(?:q|question)\s*[:,.-]+\s*|(?:ballpark|roughly|approximately)(?:\s+(?:figure|number))?\s*[:,.-]*\s+|q\s*:\s*|question\s*:\s*|tl;?\s?dr\s*[:,.-]+\s*|true\s+or\s+false\s*[:?,.-]+\s*|` +
 	`(?:(?:does|do)\s+)?(?:any(?:one|body)|some(?:one|body))\s+know\s+|any\s+ideas?\s*[:,-]?\s+|` +
 	`(?:can|could|would)\s+(?:you|u|someone|anyone)\s+(?:please\s+|pls\s+)?(?:tell|confirm|check|find|look up)\s+(?:me\s+)?|` +
 	`(?:please|pls|plz)\s+(?:tell\s+me|check|confirm|find|look up)\s+|` +
@@ -68,6 +71,59 @@ func removeCourtesy(text string) (string, []string) {
 	}
 	return tidy(out), removed
 }
+
+// withoutListMarkers returns text without the numbers of asks it lists,
+// "1." (or "1)") at its start or after a colon, then "2.", "3." in order:
+// "storm water q's: 1. what does SWPPP stand for 2. what's the web
+// address". The numbers are layout, not values asked about; items not
+// closed by punctuation are joined by "and". A number
+// after a word that numbers a document's parts ("table 1. … table 2.")
+// is no marker.
+func withoutListMarkers(text string) string {
+	var cuts [][2]int
+	var seps []int // the cuts after an ask not closed by punctuation
+	want := 1
+	for _, m := range listMarker.FindAllStringSubmatchIndex(text, -1) {
+		n, at := text[m[2]:m[3]], m[2]
+		if n != strconv.Itoa(want) {
+			continue
+		}
+		before := strings.TrimRight(text[:at], " \t")
+		if want == 1 && before != "" && !strings.HasSuffix(before, ":") {
+			continue
+		}
+		if fields := strings.Fields(before); len(fields) > 0 && numberingNouns[strings.ToLower(strings.Trim(fields[len(fields)-1], ".,;:"))] {
+			continue
+		}
+		cuts = append(cuts, [2]int{at, m[3] + 1})
+		if want > 1 && before != "" && !strings.ContainsAny(before[len(before)-1:], ".?!;:,") {
+			// "1. soiling loss 2. shading loss": both are asked.
+			seps = append(seps, len(cuts)-1)
+		}
+		want++
+	}
+	if want < 3 {
+		return text
+	}
+	for i := len(cuts) - 1; i >= 0; i-- {
+		sep := " "
+		if slices.Contains(seps, i) {
+			sep = " and "
+		}
+		text = strings.TrimRight(text[:cuts[i][0]], " \t") + sep + text[cuts[i][1]:]
+	}
+	return tidy(text)
+}
+
+// listMarker is a number of one digit and a full stop or bracket, then a
+// word: "1. what", "2) default".
+var listMarker = regexp.MustCompile(`(?:^|\s)(\d)[.)]\s+\pL`)
+
+// numberingNouns number a document's parts: "table 2. default values" is
+// no list's second item.
+var numberingNouns = map[string]bool{"table": true, "tbl": true, "figure": true, "fig": true, "eq": true, "eqn": true,
+	"equation": true, "section": true, "sec": true, "step": true, "scenario": true, "system": true, "case": true,
+	"version": true, "v": true, "page": true, "p": true, "ref": true, "item": true, "option": true}
 
 // tickedItem matches a checklist's item ticked off ("[x] max tracker
 // rotation 55 deg"): the asker has it; it is not asked.

@@ -259,9 +259,15 @@ func changeOf(toks []analysis.Token, at int) bool {
 			return true
 		}
 	}
-	if at >= 1 && comparedWords[toks[at-1].Text] {
-		// "how much more energy": "about ∼0.5 % more energy".
-		return true
+	for j := at - 1; j >= 0 && j >= at-2; j-- {
+		if comparedWords[toks[j].Text] {
+			// "how much more energy", "how much more annual energy":
+			// "about ∼0.5 % more energy".
+			return true
+		}
+		if toks[j].Kind != analysis.Word {
+			break
+		}
 	}
 	for j := at - 1; j >= 1 && j >= at-3; j-- {
 		if toks[j].Text == "in" || toks[j].Text == "of" {
@@ -1081,11 +1087,15 @@ func cueWords(toks []analysis.Token) []string {
 
 // givenBefore reports whether the question states a value of the kind its
 // cue at toks[at] asks for just before the cue — "the 3% default shading
-// loss", a few words apart with no question word between.
+// loss", a few words apart with no question word between. A number after
+// a word that points into a document ("table 3 efficiency") is its place.
 func givenBefore(toks []analysis.Token, at int, exp guard.Expectation) bool {
 	for i := at - 1; i >= 0 && i >= at-givenWords-1; i-- {
 		t := toks[i]
 		if t.Kind == analysis.Number {
+			if i > 0 && guard.IsPointerWord(toks[i-1].Text) {
+				return false
+			}
 			// "3.5 m hub height": the number with the word after it, its
 			// unit.
 			return exp.Accepts(t.Text, nil) || i+1 < at && exp.Accepts(t.Text+" "+toks[i+1].Text, nil)

@@ -64,7 +64,7 @@ func Analyse(question string, in Input) Analysis {
 		model = in.Speller.KnowsCode
 	}
 	text, settled := joinLines(question)
-	text, courtesy := removeCourtesy(unshouted(text))
+	text, courtesy := removeCourtesy(unshouted(unmarked(withoutListMarkers(text))))
 	courtesy = append(settled, courtesy...)
 	if t, scope := removeScope(text); len(scope) > 0 {
 		// What the scope phrase held in ("according to the docs, can you

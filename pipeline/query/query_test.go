@@ -425,6 +425,10 @@ func TestAnalyse(t *testing.T) {
 			text: "sharp nd-216u1f Vmpo and Impo", dims: []guard.Dimension{guard.DimVoltage, guard.DimCurrent}},
 		{name: "a head, the model, then the two quantities it heads", in: "max power point for the hip-225hde1 (sanyo): current and voltage",
 			text: "maximum power point for the hip-225hde1 (sanyo): Impo and Vmpo", dims: []guard.Dimension{guard.DimCurrent, guard.DimVoltage}},
+		{name: "more of a quantity named with an adjective is a change", in: "how much more annual energy does v5 predict than v1",
+			text: "how much more annual energy does v5 predict than v1", dims: []guard.Dimension{guard.DimEnergy, guard.DimPercent}},
+		{name: "a table's number is no value given", in: "table 3 efficiency for standard modules",
+			text: "table 3 efficiency for standard modules", dims: []guard.Dimension{guard.DimPercent, guard.DimRatio}},
 		{name: "a power point names no power", in: "what's the max power point of the hip-225hde1",
 			text: "what's the maximum power point of the hip-225hde1"},
 		{name: "the upper ambient limit is the highest ambient", in: "xantrex gt5.0 upper ambient limit",
@@ -722,6 +726,36 @@ func checkRemovals(t *testing.T, name string, fn func(string) (string, []string)
 	}
 }
 
+func TestWithoutListMarkers(t *testing.T) {
+	for in, want := range map[string]string{
+		"1. pvwatts default soiling loss 2. default shading loss":                  "pvwatts default soiling loss and default shading loss",
+		"storm water q's: 1. what does SWPPP stand for. 2. what's the web address": "storm water q's: what does SWPPP stand for. what's the web address",
+		"1) paco 2) pnt 3) vdcmax of the sb7000":                                   "paco and pnt and vdcmax of the sb7000",
+		"table 1. default losses and table 2. inputs":                              "table 1. default losses and table 2. inputs",
+		"what is in table 1. and 2. what":                                          "what is in table 1. and 2. what",
+		"only one: 1. pvwatts default soiling loss":                                "only one: 1. pvwatts default soiling loss",
+	} {
+		if got := withoutListMarkers(in); got != want {
+			t.Errorf("withoutListMarkers(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
+
+func TestUnmarked(t *testing.T) {
+	for in, want := range map[string]string{
+		"**TDD** number for the call center":           "TDD number for the call center",
+		"what is the _default_ soiling loss":           "what is the default soiling loss",
+		"the `eta_ref` of the typical inverter":        "the eta_ref of the typical inverter",
+		"*premium* vs __thin film__ temp coeff":        "premium vs thin film temp coeff",
+		"eta_ref and pdc_0 in CEC_Inverters.csv":       "eta_ref and pdc_0 in CEC_Inverters.csv",
+		"2 * 3 = 6 and 4 * 5 = 20, which loss is 14 %": "2 * 3 = 6 and 4 * 5 = 20, which loss is 14 %",
+	} {
+		if got := unmarked(in); got != want {
+			t.Errorf("unmarked(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
+
 func TestRemoveCourtesy(t *testing.T) {
 	tests := []removal{
 		{"hey, quick q: paco of the sb7000tl-us-22 thanks", "paco of the sb7000tl-us-22", []string{"hey, quick q:", "thanks"}},
@@ -739,6 +773,8 @@ func TestRemoveCourtesy(t *testing.T) {
 			[]string{"Morning folks,"}},
 		{"good afternoon all - default albedo?", "default albedo?", []string{"good afternoon all -"}},
 		{"Morning, default albedo in pvwatts?", "default albedo in pvwatts?", []string{"Morning,"}},
+		{"ballpark isc at stc for the sx70", "isc at stc for the sx70", []string{"ballpark"}},
+		{"roughly how much more energy does v5 predict", "how much more energy does v5 predict", []string{"roughly"}},
 		// Words that only look like courtesy stay.
 		{"basic system losses in pvwatts", "basic system losses in pvwatts", nil},
 		{"hi-mo 4 isco", "hi-mo 4 isco", nil},

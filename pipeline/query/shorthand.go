@@ -245,6 +245,27 @@ func unshouted(text string) string {
 	return strings.ToLower(text)
 }
 
+// unmarked returns text without the markdown emphasis chat clients send
+// around words — "**TDD** number", "the _default_ soiling loss", "`eta_ref`
+// of the typical inverter" — and the words kept. An underscore inside a
+// word ("eta_ref", "CEC_Inverters.csv") is the word's own.
+func unmarked(text string) string {
+	for _, re := range emphasis {
+		text = re.ReplaceAllString(text, "$1$2$3")
+	}
+	return text
+}
+
+// emphasis matches a word or words wrapped in markdown's emphasis or code
+// marks, with what comes before and after.
+var emphasis = []*regexp.Regexp{
+	regexp.MustCompile("()`([^`\n]+)`()"),
+	regexp.MustCompile(`()\*\*([^*\n]+?)\*\*()`),
+	regexp.MustCompile(`(^|[\s(])__([^_\n]+?)__($|[\s).,;:?!])`),
+	regexp.MustCompile(`(^|[\s(])\*([^*\s][^*\n]*?)\*($|[\s).,;:?!])`),
+	regexp.MustCompile(`(^|[\s(])_([^_\s][^_\n]*?)_($|[\s).,;:?!])`),
+}
+
 // A question is typed in capitals when at least this share of its letters,
 // and this many, are capitals.
 const (

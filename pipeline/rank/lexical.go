@@ -158,6 +158,16 @@ func (l *Lexical) Rerank(ctx context.Context, query string, hits []store.Hit) ([
 		weights[t] = idf * qt.boost
 		total += weights[t]
 	}
+	for _, g := range q.alternatives {
+		// Identifiers compared ("sx70 vs the sx75") weigh as one: a row
+		// holds one of them, and each such row answers its part.
+		var sum, most float64
+		for _, t := range g {
+			sum += weights[t]
+			most = max(most, weights[t])
+		}
+		total -= sum - most
+	}
 
 	var bestRetrieval float64
 	for _, h := range out {
@@ -169,16 +179,32 @@ func (l *Lexical) Rerank(ctx context.Context, query string, hits []store.Hit) ([
 	for i := range out {
 		m := &matches[i]
 		var covered, coveredTF float64
-		for t, c := range m.tf {
-			if c == 0 {
-				continue
-			}
-			w := weights[t]
+		credit := func(t, c int) (w, tf float64) {
+			w = weights[t]
 			if m.partial[t] {
 				w *= partialCredit
 			}
+			return w, w * min(1, float64(c)/(float64(c)+tfK)/tfNorm)
+		}
+		for t, c := range m.tf {
+			if c == 0 || q.alternative[t] {
+				continue
+			}
+			w, tf := credit(t, c)
 			covered += w
-			coveredTF += w * min(1, float64(c)/(float64(c)+tfK)/tfNorm)
+			coveredTF += tf
+		}
+		for _, g := range q.alternatives {
+			// The best of the identifiers compared that the chunk holds.
+			var w, tf float64
+			for _, t := range g {
+				if m.tf[t] > 0 {
+					gw, gtf := credit(t, m.tf[t])
+					w, tf = max(w, gw), max(tf, gtf)
+				}
+			}
+			covered += w
+			coveredTF += tf
 		}
 		lexical := coveredTF / total * (1 - l.proximityWeight + l.proximityWeight*m.proximity)
 		retrieval := 1.0
@@ -213,6 +239,11 @@ type query struct {
 	// primary counts the terms that stand for a word or a whole number or
 	// identifier of the question, not the parts or symbols split off them.
 	primary int
+	// alternatives are groups of identifier terms the question compares
+	// ("pv10-480xfrmr vs pv30-480xfrmr", "sx70 or sx75"); alternative
+	// marks their members.
+	alternatives [][]int
+	alternative  map[int]bool
 }
 
 // phrasingWords carry how a question is asked, not what it is about; a
@@ -227,6 +258,7 @@ var phrasingWords = map[string]bool{
 func parseQuery(s string) query {
 	q := query{index: map[string]int{}}
 	q.addTerms(s)
+	q.compared(s)
 	for _, qual := range guard.Qualifiers(s) {
 		qq := queryQualifier{q: qual}
 		for _, tok := range analysis.Tokens(qual.Text) {
@@ -292,6 +324,69 @@ func (q *query) addTerms(s string) {
 			}
 		}
 	}
+}
+
+// compared groups the identifiers of s joined by a word that compares or
+// offers them ("vs", "versus", "or", maybe with "the"): each group is one
+// alternative (see query.alternatives). "and" joins what a claim states
+// together ("IL-6 and IL-10 rise"), which a passage holds together.
+func (q *query) compared(s string) {
+	toks := analysis.Tokens(s)
+	var group []int
+	flush := func() {
+		if len(group) > 1 {
+			if q.alternative == nil {
+				q.alternative = map[int]bool{}
+			}
+			for _, t := range group {
+				q.alternative[t] = true
+			}
+			q.alternatives = append(q.alternatives, group)
+		}
+		group = nil
+	}
+	joined := false // a joining word since the last identifier
+	for _, tok := range toks {
+		switch {
+		case tok.Kind == analysis.Identifier && modelLike(tok.Text):
+			t, ok := q.index[tok.Text]
+			if !ok || slices.Contains(group, t) || q.alternative[t] {
+				flush()
+				continue
+			}
+			if len(group) > 0 && !joined {
+				flush()
+			}
+			group = append(group, t)
+			joined = false
+		case tok.Kind == analysis.Word && comparingWords[tok.Text]:
+			joined = joined || len(group) > 0
+		case tok.Kind == analysis.Word && (tok.Text == "the" || tok.Text == "a") && joined:
+		default:
+			flush()
+			joined = false
+		}
+	}
+	flush()
+}
+
+// comparingWords join identifiers a question compares or offers.
+var comparingWords = map[string]bool{"vs": true, "versus": true, "v": true, "or": true}
+
+// modelLike reports whether an identifier reads as a model number, of two
+// letters and two digits or more ("sx70", "pv10-480xfrmr"), not a version
+// or a case ("v5", "1-axis") that passages name together.
+func modelLike(s string) bool {
+	var letters, digits int
+	for _, r := range s {
+		switch {
+		case r >= '0' && r <= '9':
+			digits++
+		case unicode.IsLetter(r):
+			letters++
+		}
+	}
+	return letters >= 2 && digits >= 2
 }
 
 // splitQuantity splits a token that is a number with a unit glued to it

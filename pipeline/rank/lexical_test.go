@@ -109,6 +109,8 @@ func TestLexicalAbsoluteScores(t *testing.T) {
 		"unrelated": chunk("unrelated", "The site office is open from 7:00 to 17:00."),
 		"partial":   chunk("partial", "Trench backfill shall be compacted in layers."),
 		"row":       chunk("row", "Name: Sustainable Energy Technologies: SUNERGY 5000-70-240 240V [CEC 2011]; Vdcmax (V): 150; Idcmax (A): 77"),
+		"sx70":      chunk("sx70", "Model: BP Solar SX70; Vintage: 2003 (E); Isco: 4.5; Voco: 21.4"),
+		"sx75":      chunk("sx75", "Model: BP Solar SX75; Vintage: 2003 (E); Isco: 4.75; Voco: 21.8"),
 	}
 	const question = "minimum trench depth for DC cables"
 	tests := []struct {
@@ -135,6 +137,10 @@ func TestLexicalAbsoluteScores(t *testing.T) {
 			id: "answer", min: 0.75, max: 1},
 		{name: "a model number of numbers is matched by a longer one it starts", query: "sunergy 5000-70 idcmax", order: []string{"common", "row"},
 			id: "row", min: 0.5, max: 1},
+		{name: "one of two models compared scores as the one asked", query: "isco for the bp solar sx70 vs the sx75", order: []string{"sx75", "sx70"},
+			id: "sx70", min: 0.5, max: 1},
+		{name: "two models stated together are both asked", query: "isco of the bp solar sx70 and the sx75", order: []string{"sx75", "sx70"},
+			id: "sx70", min: 0, max: 0.5},
 	}
 	lex := NewLexical(LexicalOptions{})
 	for _, tc := range tests {
@@ -327,6 +333,33 @@ func assertSorted(t *testing.T, hits []store.Hit) {
 		p := hits[i-1]
 		if p.Score < h.Score || p.Score == h.Score && p.Chunk.ID > h.Chunk.ID {
 			t.Errorf("hits %d (%s %.3f) and %d (%s %.3f) out of order", i-1, p.Chunk.ID, p.Score, i, h.Chunk.ID, h.Score)
+		}
+	}
+}
+
+func TestComparedModels(t *testing.T) {
+	tests := []struct {
+		query string
+		want  [][]string
+	}{
+		{"isco for the bp solar sx70 vs the sx75", [][]string{{"sx70", "sx75"}}},
+		{"pv10-480xfrmr or pv30-480xfrmr night tare", [][]string{{"pv10-480xfrmr", "pv30-480xfrmr"}}},
+		{"chattanooga backtracking v5 vs v1 %", nil},
+		{"isco of the sx70 and the sx75", nil},
+		{"sx70 vs sx75, and ks10 vs ks20 voco", [][]string{{"sx70", "sx75"}, {"ks10", "ks20"}}},
+	}
+	for _, tc := range tests {
+		q := parseQuery(tc.query)
+		var got [][]string
+		for _, g := range q.alternatives {
+			var terms []string
+			for _, i := range g {
+				terms = append(terms, q.terms[i].term)
+			}
+			got = append(got, terms)
+		}
+		if !slices.EqualFunc(got, tc.want, slices.Equal) {
+			t.Errorf("alternatives of %q = %q, want %q", tc.query, got, tc.want)
 		}
 	}
 }
