@@ -735,9 +735,15 @@ func TestWithoutListMarkers(t *testing.T) {
 		"what is in table 1. and 2. what":                                          "what is in table 1. and 2. what",
 		"only one: 1. pvwatts default soiling loss":                                "only one: 1. pvwatts default soiling loss",
 	} {
-		if got := withoutListMarkers(in); got != want {
-			t.Errorf("withoutListMarkers(%q) = %q, want %q", in, got, want)
-		}
+		checkRewrite(t, "withoutListMarkers", withoutListMarkers, in, want)
+	}
+}
+
+// checkRewrite fails t when f does not rewrite in as want.
+func checkRewrite(t *testing.T, name string, f func(string) string, in, want string) {
+	t.Helper()
+	if got := f(in); got != want {
+		t.Errorf("%s(%q) = %q, want %q", name, in, got, want)
 	}
 }
 
@@ -750,9 +756,7 @@ func TestUnmarked(t *testing.T) {
 		"eta_ref and pdc_0 in CEC_Inverters.csv":       "eta_ref and pdc_0 in CEC_Inverters.csv",
 		"2 * 3 = 6 and 4 * 5 = 20, which loss is 14 %": "2 * 3 = 6 and 4 * 5 = 20, which loss is 14 %",
 	} {
-		if got := unmarked(in); got != want {
-			t.Errorf("unmarked(%q) = %q, want %q", in, got, want)
-		}
+		checkRewrite(t, "unmarked", unmarked, in, want)
 	}
 }
 
