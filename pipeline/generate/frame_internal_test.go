@@ -1109,3 +1109,23 @@ func TestRelatedTerms(t *testing.T) {
 		t.Error("a question that relates nothing has related terms")
 	}
 }
+
+// TestCodesJoined: two model numbers joined by "and" or "or" are each a
+// part of the answer; one model's two columns are not.
+func TestCodesJoined(t *testing.T) {
+	tests := []struct {
+		text string
+		want bool
+	}{
+		{"solectria pvi-7600tl and pvi-6600tl 208v idcmax", true},
+		{"idcmax of the pvi-7600tl or the pvi-6600tl", true},
+		{"sb7000tl-us-22 paco and pnt", false},
+		{"paco and pnt of the sb7000tl-us-22", false},
+	}
+	for _, tc := range tests {
+		q := parseQuestion(tc.text, "technical_value", "simple", guard.Expectation{})
+		if q.complex != tc.want {
+			t.Errorf("complex(%q) = %v, want %v", tc.text, q.complex, tc.want)
+		}
+	}
+}

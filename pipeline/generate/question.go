@@ -411,6 +411,11 @@ func parseQuestion(text, category, complexity string, expect guard.Expectation) 
 			q.terms[i].frame = q.terms[i].frame || compared[q.terms[i].term]
 		}
 	}
+	if codesJoined(text, toks) {
+		// "the pvi-7600tl and pvi-6600tl … what idcmax does each one
+		// list": each model's row is a part of the answer.
+		q.complex = true
+	}
 	if q.versus {
 		q.sides = [2]map[string]bool{{}, {}}
 		side := 0
@@ -597,6 +602,25 @@ func linesJoined(toks []analysis.Token) int {
 		}
 	}
 	return -1
+}
+
+// codesJoined reports whether the question joins two model numbers by
+// "and", "or" or "&" ("the pvi-7600tl and pvi-6600tl", "sx70 or the
+// sx75"): it asks about each.
+func codesJoined(text string, toks []analysis.Token) bool {
+	for i := 1; i+1 < len(toks); i++ {
+		if toks[i].Text != "and" && toks[i].Text != "or" || !guard.IsCode(text, toks[i-1]) {
+			continue
+		}
+		next := i + 1
+		if toks[next].Text == "the" && next+1 < len(toks) {
+			next++
+		}
+		if guard.IsCode(text, toks[next]) {
+			return true
+		}
+	}
+	return false
 }
 
 // bracketedLetter reports whether t is a letter alone in brackets: "(E)".
