@@ -605,8 +605,8 @@ func linesJoined(toks []analysis.Token) int {
 }
 
 // codesJoined reports whether the question joins two model numbers by
-// "and", "or" or "&" ("the pvi-7600tl and pvi-6600tl", "sx70 or the
-// sx75"): it asks about each.
+// "and" or "or", perhaps with "the" ("the pvi-7600tl and pvi-6600tl",
+// "the pvi-7600tl or the pvi-6600tl"): it asks about each.
 func codesJoined(text string, toks []analysis.Token) bool {
 	for i := 1; i+1 < len(toks); i++ {
 		if toks[i].Text != "and" && toks[i].Text != "or" || !guard.IsCode(text, toks[i-1]) {

@@ -143,12 +143,12 @@ func SetAside(text string, toks []analysis.Token) map[int]bool {
 			mark(from, end)
 			i = end - 1
 			continue
-		case (i == 0 || strings.ContainsAny(gap(i), "(,;") || dashBreak(strings.TrimPrefix(gap(i), ")"))) && i+1 < len(toks) && otherSourceSays(toks, gap, i):
+		case (i == 0 || strings.ContainsAny(gap(i), "(,;") || DashBreak(strings.TrimPrefix(gap(i), ")"))) && i+1 < len(toks) && otherSourceSays(toks, gap, i):
 			// "pvi-6000-277 - cec says mppt 200-530, what window does
 			// sandia's sheet have": the value another source gives is
 			// not what is asked, though the quantity it names is.
 			end, subject := i+1, false
-			for end < len(toks) && !strings.ContainsAny(gap(end), "),;?") && !dashBreak(gap(end)) {
+			for end < len(toks) && !strings.ContainsAny(gap(end), "),;?") && !DashBreak(gap(end)) {
 				// "our template has uid 803 for the kinglong sunteams
 				// 4000 208v": what the value is for is the model asked.
 				subject = subject || subjectWords[toks[end].Text]
@@ -183,7 +183,7 @@ func SetAside(text string, toks []analysis.Token) map[int]bool {
 			continue
 		}
 		end := start // the clause is toks[i:end]
-		for end < len(toks) && !(end > start && (strings.ContainsAny(gap(end), "),;?") || dashBreak(gap(end))) || questionWords[toks[end].Text]) {
+		for end < len(toks) && !(end > start && (strings.ContainsAny(gap(end), "),;?") || DashBreak(gap(end))) || questionWords[toks[end].Text]) {
 			end++
 		}
 		if end-start > maxAsideWords && !(delimited && end == len(toks) && end-start <= maxTrailingAside) {
@@ -217,7 +217,7 @@ func otherSourceSays(toks []analysis.Token, gap func(int) string, i int) bool {
 	if j+1 >= len(toks) || !sourceNames[toks[j].Text] || !sayVerbs[toks[j+1].Text] {
 		return false
 	}
-	for k := j + 2; k < len(toks) && !strings.ContainsAny(gap(k), "),;?") && !dashBreak(gap(k)); k++ {
+	for k := j + 2; k < len(toks) && !strings.ContainsAny(gap(k), "),;?") && !DashBreak(gap(k)); k++ {
 		if questionWords[toks[k].Text] {
 			return false
 		}
@@ -244,10 +244,10 @@ var (
 // tailWords name the ending of a model number: "no -pos suffix".
 var tailWords = map[string]bool{"suffix": true, "ending": true, "tail": true, "extension": true}
 
-// dashBreak reports whether the text between two words is a dash set off
+// DashBreak reports whether the text between two words is a dash set off
 // by spaces, which ends a clause as a comma does: "the 2002 (E) row, not
 // the 2001 one - isco + voco" asks for Isco and Voco.
-func dashBreak(gap string) bool {
+func DashBreak(gap string) bool {
 	d := strings.TrimSpace(gap)
 	return (d == "-" || d == "–" || d == "—") && strings.TrimLeftFunc(gap, unicode.IsSpace) != gap && strings.TrimRightFunc(gap, unicode.IsSpace) != gap
 }

@@ -40,7 +40,7 @@ func Supposed(text string, toks []analysis.Token) map[int]bool {
 		maps.Copy(out, br)
 	}
 	for i := 1; i < len(toks); i++ {
-		if !strings.ContainsAny(gap(i), ",.;:?!(") && !dashBreak(gap(i)) && toks[i-1].Text != "but" {
+		if !strings.ContainsAny(gap(i), ",.;:?!(") && !DashBreak(gap(i)) && toks[i-1].Text != "but" {
 			continue
 		}
 		n := beliefAt(toks, gap, i)
@@ -48,7 +48,7 @@ func Supposed(text string, toks []analysis.Token) map[int]bool {
 			continue
 		}
 		end := i + n
-		for end < len(toks) && !strings.ContainsAny(gap(end), ",.;:?!") && !dashBreak(gap(end)) &&
+		for end < len(toks) && !strings.ContainsAny(gap(end), ",.;:?!") && !DashBreak(gap(end)) &&
 			!(questionWords[toks[end].Text] && !embedsQuestion[toks[end-1].Text]) {
 			end++
 		}
@@ -64,13 +64,13 @@ func Supposed(text string, toks []analysis.Token) map[int]bool {
 // ("our inverter datasheet says", "the nameplate shows") or a source named
 // ("per the datasheet", "according to the vendor"), and runs to the next
 // comma, full stop, dash or "but". The words that open it are claimed, and
-// of the rest only a value the clause predicates ("…
-// rotate to ±60°", "is about 1800 lb", "says 98.5 %") is claimed: "the
-// evsk2340wg (240v)" names the variant asked about.
+// of the rest only a value the clause predicates ("… rotate to ±60°", "is
+// about 1800 lb", "says 98.5 %"): "the evsk2340wg (240v)" names the
+// variant asked about.
 func claimedValues(text string, toks []analysis.Token) map[int]bool {
 	var out map[int]bool
 	for i := 0; i < len(toks); i++ {
-		if i > 0 && !strings.ContainsAny(text[toks[i-1].End:toks[i].Start], ",.;:?!(") && !dashBreak(text[toks[i-1].End:toks[i].Start]) {
+		if i > 0 && !strings.ContainsAny(text[toks[i-1].End:toks[i].Start], ",.;:?!(") && !DashBreak(text[toks[i-1].End:toks[i].Start]) {
 			continue
 		}
 		n := claimAt(toks, i)
@@ -88,19 +88,16 @@ func claimedValues(text string, toks []analysis.Token) map[int]bool {
 		for n < 4 && i+n < len(toks) && claimTimes[toks[i+n].Text] {
 			n++
 		}
-		if out == nil {
-			out = map[int]bool{}
-		}
 		for k := i; k < i+n; k++ {
 			// Not the words between: "the sb7000 datasheet says"
 			// names the model asked about.
 			if openerWords[toks[k].Text] {
-				out[k] = true
+				out = marked(out, k, k+1)
 			}
 		}
 		end := i + n
 		for end < len(toks) && toks[end].Text != "but" && !strings.ContainsAny(text[toks[end-1].End:toks[end].Start], stops) &&
-			!dashBreak(text[toks[end-1].End:toks[end].Start]) {
+			!DashBreak(text[toks[end-1].End:toks[end].Start]) {
 			end++
 		}
 		for k := i + n; k < end; k++ {
@@ -265,7 +262,7 @@ func beliefAt(toks []analysis.Token, gap func(int) string, i int) int {
 		return 2
 	}
 	if (at(i) == "is" || at(i) == "was") && (at(i+1) == "that" || at(i+1) == "this" || at(i+1) == "it") && rightWords[at(i+2)] &&
-		(i+3 == len(toks) || strings.ContainsAny(gap(i+3), ",.;:?!") || dashBreak(gap(i+3))) {
+		(i+3 == len(toks) || strings.ContainsAny(gap(i+3), ",.;:?!") || DashBreak(gap(i+3))) {
 		// "… uid 803 - is that right?": whether what the question
 		// says is so, which the value found answers.
 		return 3

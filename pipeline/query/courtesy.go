@@ -76,9 +76,8 @@ func removeCourtesy(text string) (string, []string) {
 // "1." (or "1)") at its start or after a colon, then "2.", "3." in order:
 // "storm water q's: 1. what does SWPPP stand for 2. what's the web
 // address". The numbers are layout, not values asked about; items not
-// closed by punctuation are joined by "and". A number
-// after a word that numbers a document's parts ("table 1. … table 2.")
-// is no marker.
+// closed by punctuation are joined by "and". A number after a word that
+// numbers a document's parts ("table 1. … table 2.") is no marker.
 func withoutListMarkers(text string) string {
 	var cuts [][2]int
 	var seps []int // the cuts after an ask not closed by punctuation

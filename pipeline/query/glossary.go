@@ -236,9 +236,19 @@ func tailsApart(text string, toks []analysis.Token, i int) (first, second string
 	if i+2 >= len(toks) || toks[i+1].Text != "and" && toks[i+1].Text != "or" {
 		return "", "", false
 	}
+	// broken reports whether a colon or a spaced dash stands between the
+	// tokens from j to i: a hyphen inside a model number is no break.
+	broken := func(j int) bool {
+		for ; j < i; j++ {
+			if gap := text[toks[j].End:toks[j+1].Start]; strings.Contains(gap, ":") || guard.DashBreak(gap) {
+				return true
+			}
+		}
+		return false
+	}
 	for h := 1; h <= 3; h++ {
 		for s := max(i-10, 0); s+h < i; s++ {
-			if !strings.ContainsAny(text[toks[s+h-1].End:toks[i].Start], ":-–—") {
+			if !broken(s + h - 1) {
 				continue
 			}
 			head := toks[s : s+h : s+h]
