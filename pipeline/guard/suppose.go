@@ -213,10 +213,13 @@ var (
 	claimTimes = map[string]bool{"earlier": true, "before": true, "yesterday": true, "previously": true, "above": true,
 		"me": true, "us": true}
 	// claimSources are where a claimed value may come from besides the
-	// documents asked.
+	// documents asked: otherSourceSays's sources (see SetAside) but for
+	// the documents themselves ("cec", "sandia", "manual", "guide"),
+	// which a question names as what it asks ("per the manual, …").
 	claimSources = map[string]bool{"datasheet": true, "datasheets": true, "nameplate": true, "label": true, "vendor": true,
 		"manufacturer": true, "submittal": true, "brochure": true, "catalog": true, "catalogue": true, "spec": true, "specs": true}
-	// sourceVerbs say what such a source states.
+	// sourceVerbs say what such a source states, as SetAside's sayVerbs
+	// do, and in the past tense too ("the label said").
 	sourceVerbs = map[string]bool{"says": true, "said": true, "shows": true, "lists": true, "states": true, "gives": true,
 		"quotes": true, "has": true, "reads": true}
 	// predicates come right before a value a clause claims: "rotate to
