@@ -925,21 +925,27 @@ func TestVersusSides(t *testing.T) {
 
 // TestLinesJoined: an "and" between two words for a table's line sets the
 // lines side by side as "vs" does, and the question has two parts; an
-// "and" between two columns does not.
+// "and" between two columns does not. Two model numbers joined by "and" or
+// "or" are each a part of the answer too, without being set side by side;
+// one model's two columns are not.
 func TestLinesJoined(t *testing.T) {
 	tests := []struct {
-		question string
-		want     bool
+		question        string
+		versus, complex bool
 	}{
-		{"spr-220-blk-u voco in the measured 2008 entry and in the (E) one", true},
-		{"kyocera ks5 - the 2003 row and the 2008 row, voco", true},
-		{"sr90 pmax and voc", false},
-		{"which row and column hold the albedo", false},
+		{"spr-220-blk-u voco in the measured 2008 entry and in the (E) one", true, true},
+		{"kyocera ks5 - the 2003 row and the 2008 row, voco", true, true},
+		{"sr90 pmax and voc", false, false},
+		{"which row and column hold the albedo", false, false},
+		{"solectria pvi-7600tl and pvi-6600tl 208v idcmax", false, true},
+		{"idcmax of the pvi-7600tl or the pvi-6600tl", false, true},
+		{"sb7000tl-us-22 paco and pnt", false, false},
+		{"paco and pnt of the sb7000tl-us-22", false, false},
 	}
 	for _, tc := range tests {
 		q := parseQuestion(tc.question, "technical_value", "simple", guard.Expectation{})
-		if q.versus != tc.want || q.complex != tc.want {
-			t.Errorf("parseQuestion(%q): versus %v, complex %v, want both %v", tc.question, q.versus, q.complex, tc.want)
+		if q.versus != tc.versus || q.complex != tc.complex {
+			t.Errorf("parseQuestion(%q): versus %v, complex %v, want %v and %v", tc.question, q.versus, q.complex, tc.versus, tc.complex)
 		}
 	}
 }
@@ -1107,25 +1113,5 @@ func TestRelatedTerms(t *testing.T) {
 	}
 	if toks := analysis.Tokens("bp sx3150 vmpo temp coefficient"); unsaidTerms(toks, guard.Related(toks), false) != nil {
 		t.Error("a question that relates nothing has related terms")
-	}
-}
-
-// TestCodesJoined: two model numbers joined by "and" or "or" are each a
-// part of the answer; one model's two columns are not.
-func TestCodesJoined(t *testing.T) {
-	tests := []struct {
-		text string
-		want bool
-	}{
-		{"solectria pvi-7600tl and pvi-6600tl 208v idcmax", true},
-		{"idcmax of the pvi-7600tl or the pvi-6600tl", true},
-		{"sb7000tl-us-22 paco and pnt", false},
-		{"paco and pnt of the sb7000tl-us-22", false},
-	}
-	for _, tc := range tests {
-		q := parseQuestion(tc.text, "technical_value", "simple", guard.Expectation{})
-		if q.complex != tc.want {
-			t.Errorf("complex(%q) = %v, want %v", tc.text, q.complex, tc.want)
-		}
 	}
 }

@@ -347,7 +347,8 @@ func parseQuestion(text, category, complexity string, expect guard.Expectation) 
 			q.terms[i].frame = q.terms[i].frame || recordFrame[q.terms[i].term] || remark[q.terms[i].term]
 		}
 	}
-	if supposed := unsaidTerms(toks, guard.Supposed(text, toks), true); len(supposed) > 0 {
+	supposedAt := guard.Supposed(text, toks)
+	if supposed := unsaidTerms(toks, supposedAt, true); len(supposed) > 0 {
 		// "… paco and night tare? i think it drops below 5 kw at 208":
 		// what the asker supposes shapes the question; the answer need
 		// not say it.
@@ -443,9 +444,8 @@ func parseQuestion(text, category, complexity string, expect guard.Expectation) 
 			}
 		}
 	}
-	supposed := guard.Supposed(text, toks)
 	for i, t := range toks {
-		if supposed[i] {
+		if supposedAt[i] {
 			// "… but that doesn't match what i remember": the asker's
 			// doubt, not a question about what is not so.
 			continue

@@ -218,10 +218,7 @@ func sharedTail(toks []analysis.Token) (first, second string, n int) {
 		if toks[h+1].Text != "and" && toks[h+1].Text != "or" {
 			continue
 		}
-		head := toks[:h:h]
-		a, na := glossary.At(append(head, toks[h]))
-		b, nb := glossary.At(append(head, toks[h+2]))
-		if na == h+1 && nb == h+1 && a != b {
+		if a, b, ok := headedPair(toks[:h], toks[h], toks[h+2]); ok {
 			return a, b, h + 3
 		}
 	}
@@ -251,15 +248,20 @@ func tailsApart(text string, toks []analysis.Token, i int) (first, second string
 			if !broken(s + h - 1) {
 				continue
 			}
-			head := toks[s : s+h : s+h]
-			a, na := glossary.At(append(head, toks[i]))
-			b, nb := glossary.At(append(head, toks[i+2]))
-			if na == h+1 && nb == h+1 && a != b {
+			if a, b, ok := headedPair(toks[s:s+h], toks[i], toks[i+2]); ok {
 				return a, b, true
 			}
 		}
 	}
 	return "", "", false
+}
+
+// headedPair returns the columns "head a" and "head b" describe when both
+// describe one, and not the same one.
+func headedPair(head []analysis.Token, a, b analysis.Token) (first, second string, ok bool) {
+	first, na := glossary.At(slices.Concat(head, []analysis.Token{a}))
+	second, nb := glossary.At(slices.Concat(head, []analysis.Token{b}))
+	return first, second, na == len(head)+1 && nb == len(head)+1 && first != second
 }
 
 // measuresOther reports whether the words right after a description

@@ -158,11 +158,13 @@ func (l *Lexical) Rerank(ctx context.Context, query string, hits []store.Hit) ([
 		weights[t] = idf * qt.boost
 		total += weights[t]
 	}
+	alternative := make([]bool, len(q.terms)) // a member of one of q.alternatives
 	for _, g := range q.alternatives {
 		// Identifiers compared ("sx70 vs the sx75") weigh as one: a row
 		// holds one of them, and each such row answers its part.
 		var sum, most float64
 		for _, t := range g {
+			alternative[t] = true
 			sum += weights[t]
 			most = max(most, weights[t])
 		}
@@ -187,7 +189,7 @@ func (l *Lexical) Rerank(ctx context.Context, query string, hits []store.Hit) ([
 			return w, w * min(1, float64(c)/(float64(c)+tfK)/tfNorm)
 		}
 		for t, c := range m.tf {
-			if c == 0 || q.alternative[t] {
+			if c == 0 || alternative[t] {
 				continue
 			}
 			w, tf := credit(t, c)
@@ -240,10 +242,8 @@ type query struct {
 	// identifier of the question, not the parts or symbols split off them.
 	primary int
 	// alternatives are groups of identifier terms the question compares
-	// ("pv10-480xfrmr vs pv30-480xfrmr", "sx70 or sx75"); alternative
-	// marks their members.
+	// ("pv10-480xfrmr vs pv30-480xfrmr", "sx70 or sx75").
 	alternatives [][]int
-	alternative  map[int]bool
 }
 
 // phrasingWords carry how a question is asked, not what it is about; a
@@ -333,13 +333,11 @@ func (q *query) addTerms(s string) {
 func (q *query) compared(s string) {
 	toks := analysis.Tokens(s)
 	var group []int
+	grouped := map[int]bool{}
 	flush := func() {
 		if len(group) > 1 {
-			if q.alternative == nil {
-				q.alternative = map[int]bool{}
-			}
 			for _, t := range group {
-				q.alternative[t] = true
+				grouped[t] = true
 			}
 			q.alternatives = append(q.alternatives, group)
 		}
@@ -350,7 +348,7 @@ func (q *query) compared(s string) {
 		switch {
 		case tok.Kind == analysis.Identifier && modelLike(tok.Text):
 			t, ok := q.index[tok.Text]
-			if !ok || slices.Contains(group, t) || q.alternative[t] {
+			if !ok || slices.Contains(group, t) || grouped[t] {
 				flush()
 				continue
 			}
