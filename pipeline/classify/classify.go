@@ -13,6 +13,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/cewhq/cew/answer"
+	"github.com/cewhq/cew/pipeline/guard"
 	"github.com/cewhq/cew/pipeline/query"
 	"github.com/cewhq/cew/store/analysis"
 )
@@ -691,11 +692,20 @@ func questionCount(msg string) int {
 	if !strings.Contains(msg, "?") {
 		return 1
 	}
-	// The text after the last "?" is not a question of its own.
-	if tail := msg[strings.LastIndex(msg, "?")+1:]; strings.IndexFunc(tail, unicode.IsLetter) >= 0 {
+	// The text after the last "?" is not a question of its own ("… ?
+	// thanks"), unless it joins one on ("… before what year? and the
+	// national lead info center number").
+	if tail := msg[strings.LastIndex(msg, "?")+1:]; strings.IndexFunc(tail, unicode.IsLetter) >= 0 && !joinsAsk(tail) {
 		n--
 	}
 	return n
+}
+
+// joinsAsk reports whether text opens with a word that adds a further ask
+// to the one before it ("and", "also", "plus": guard.IsFurtherAskWord).
+func joinsAsk(text string) bool {
+	first, _, _ := strings.Cut(strings.TrimLeftFunc(text, func(r rune) bool { return unicode.IsSpace(r) || r == ',' }), " ")
+	return guard.IsFurtherAskWord(strings.ToLower(first))
 }
 
 // expansions returns the spelled-out forms of abbreviations in the message

@@ -208,6 +208,8 @@ func TestClassifyComplexity(t *testing.T) {
 		{name: "list with and", in: "In what city and state did Beyonce grow up?", want: ComplexitySimple},
 		{name: "how and when", in: "how and when was the survey done", want: ComplexitySimple},
 		{name: "greeting with question mark", in: "Hi? What is the trench depth?", want: ComplexitySimple},
+		{name: "ask joined after the mark", in: "built before what year? and the help line number", want: ComplexityComplex},
+		{name: "thanks after the mark", in: "what is the trench depth? thanks and regards", want: ComplexitySimple},
 		{name: "pros and cons", in: "pros and cons of bifacial modules on trackers", want: ComplexityComplex},
 	}
 	for _, tc := range tests {

@@ -1619,8 +1619,13 @@ func (e *Extractive) combine(q question, cands []candidate, total float64) []can
 	covered := slices.Clone(cands[0].parts())
 	for len(picked) < e.opts.MaxSentences {
 		bestGain, bestIdx := 0.0, -1
+		// A question that asks a value and something else by a clause of
+		// its own ("what year is nepa from, and which nhpa section …")
+		// is answered by a unit that states the value: among equal gains
+		// it wins while no picked unit states one.
+		untyped := q.expect.Apart && !slices.ContainsFunc(picked, func(p candidate) bool { return statesAsked(q, p) })
 		for i, c := range cands {
-			if c.unnamed || c.score < e.opts.MinPartScore || slices.ContainsFunc(picked, func(p candidate) bool { return nearDuplicate(p, c) }) {
+			if c.unnamed || c.score < e.opts.MinPartScore && !answersAsk(q, c, picked) || slices.ContainsFunc(picked, func(p candidate) bool { return nearDuplicate(p, c) }) {
 				continue
 			}
 			var gain float64
@@ -1631,11 +1636,11 @@ func (e *Extractive) combine(q question, cands []candidate, total float64) []can
 			}
 			// Strictly greater: among equal gains the better-scored
 			// (earlier) unit wins.
-			if gain > bestGain+1e-9 {
+			if gain > bestGain+1e-9 || untyped && bestIdx >= 0 && gain > bestGain-1e-9 && statesAsked(q, c) && !statesAsked(q, cands[bestIdx]) {
 				bestGain, bestIdx = gain, i
 			}
 		}
-		if bestIdx < 0 || !addsPart(q, picked[0], cands[bestIdx], bestGain/total) {
+		if bestIdx < 0 || !addsPart(q, picked[0], cands[bestIdx], bestGain/total) && !(answersAsk(q, cands[bestIdx], picked) && bestGain/total >= minVersusGain) {
 			break
 		}
 		picked = append(picked, cands[bestIdx])
@@ -1653,13 +1658,71 @@ func (e *Extractive) combine(q question, cands []candidate, total float64) []can
 	return picked
 }
 
+// answersAsk reports whether a unit holds most of what one ask of a
+// question that asks two things says (question.asks), an ask no unit
+// picked before it holds: "For more information on EPA's lead-based paint
+// program, contact the National Lead Information Center at 800-424-LEAD
+// (5323)." answers "… and the national lead info center number", though
+// against the whole question, year and renovation included, it scores too
+// low to be a part. A word that names the kind of value asked ("year") is
+// held by a unit that states a value of that kind when no unit picked
+// before it states one.
+func answersAsk(q question, c candidate, picked []candidate) bool {
+	typed := statesAsked(q, c) && !slices.ContainsFunc(picked, func(p candidate) bool { return statesAsked(q, p) })
+	held := heldAsks(q, c, typed)
+	for _, p := range picked {
+		held &^= heldAsks(q, p, statesAsked(q, p))
+	}
+	return held != 0
+}
+
+// heldAsks returns the asks of a question that asks two things (bits of
+// question.asks) of which a unit holds most of the words; typed credits
+// it with the words that name the kind of value asked.
+func heldAsks(q question, c candidate, typed bool) uint8 {
+	var out uint8
+	if q.asks == nil {
+		return out
+	}
+	for _, ask := range []uint8{askFirst, askFurther} {
+		var held, all float64
+		for j, t := range q.terms {
+			if t.frame || q.asks[j]&ask == 0 {
+				continue
+			}
+			all += t.weight
+			if typed && slices.Contains(q.expect.Cues, t.term) {
+				held += t.weight
+			} else {
+				held += c.matched[j] * t.weight
+			}
+		}
+		if all > 0 && held >= minAskCoverage*all {
+			out |= ask
+		}
+	}
+	return out
+}
+
+// statesAsked reports whether a unit states a value of the kind the
+// question asks for.
+func statesAsked(q question, c candidate) bool {
+	return q.expect.WantsValue() && q.expect.AcceptsValues(c.quote, c.values, q.numbers)
+}
+
+// minAskCoverage is the share of an ask's weight a unit must hold to
+// answer it alone.
+const minAskCoverage = 0.6
+
 // minPartGain is the share of the question's weight a further unit of a
+// complex answer must add: less is repetition, not a new part.
 // complex answer must add: less is repetition, not a new part.
 const minPartGain = 0.1
 
 // minVersusGain is that share when the question sets two cases side by
 // side and the further unit is a row of the table the first one is from:
-// the second case's words ("c-si" after "mc-si") may weigh little.
+// the second case's words ("c-si" after "mc-si") may weigh little; and
+// when the further unit answers one of two asks alone (answersAsk).
 const minVersusGain = 0.05
 
 // addsPart reports whether a unit adding share of the question's weight to
@@ -2123,7 +2186,10 @@ func (e *Extractive) score(q question, u unit, terms map[string]bool, ctx unitCo
 	// A number in a row's name ("Solis-20K-US", "[CEC 2015]") is no value
 	// of the kind asked for.
 	said := statedValues(q, c)
-	if c.quote == "" || !c.typed && !q.expect.AcceptsValues(c.quote, said, ownNumbers(q, said)) && !acceptsEntries(q, ctx.entries) {
+	// A unit that holds the ask of a question asked apart from its value
+	// may answer it without one (see guard.Expectation.Apart).
+	apart := q.expect.Apart && heldAsks(q, c, false) != 0
+	if c.quote == "" || !c.typed && !apart && !q.expect.AcceptsValues(c.quote, said, ownNumbers(q, said)) && !acceptsEntries(q, ctx.entries) {
 		return candidate{}, false
 	}
 	if u.kind == kindSentence && namedOther(q, c.quote, said, terms) {
@@ -2204,7 +2270,7 @@ func (e *Extractive) score(q question, u unit, terms map[string]bool, ctx unitCo
 		// that asks for a kind of value wants one.
 		typeOK, unitOK = true, true
 	}
-	if !typeOK && (q.counts || q.mustNumber && q.expect.WantsValue()) {
+	if !typeOK && !apart && (q.counts || q.mustNumber && q.expect.WantsValue()) {
 		return candidate{}, false
 	}
 	if q.compares && !comparing.MatchString(u.text) {

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/cewhq/cew/pipeline/classify"
 	"github.com/cewhq/cew/pipeline/generate"
 	"github.com/cewhq/cew/pipeline/query"
 	"github.com/cewhq/cew/store"
@@ -1437,6 +1438,48 @@ func TestComplexAnswerJudgedByBestPart(t *testing.T) {
 	}
 	if res.Features["structured"] != 1 || res.Features["parts"] != 1 {
 		t.Errorf("features %v: want the row judged (structured 1) and parts 1", res.Features)
+	}
+}
+
+// TestFurtherAskAnsweredApart: a question that joins a second ask on to a
+// first ("…, and which …", "…? and the …") is answered by a unit for each,
+// though the unit for the second states no value of the kind the first
+// asks and scores low against the whole question.
+func TestFurtherAskAnsweredApart(t *testing.T) {
+	epa := func(page int, text string) store.Chunk {
+		return store.Chunk{ID: fmt.Sprintf("epa/1/%d", page), DocID: "epa", DocNumber: "EPA-FEDREQ-CONSTR", Page: page, Text: text}
+	}
+	tests := []struct {
+		name, question string
+		chunks         []store.Chunk
+		want           string
+	}{
+		{name: "a year, and a section by a clause of its own", question: "what year is NEPA from, and which NHPA section makes fed agencies protect historic properties",
+			chunks: []store.Chunk{
+				epa(7, "Section 106 of the National Historic Preservation Act (NHPA) requires federal agencies to protect historic properties through their activities and oversight."),
+				epa(6, "If so, the National Environmental Policy Act of 1969 (NEPA), as amended, may affect the project.")},
+			want: "Section 106 of the National Historic Preservation Act (NHPA) requires federal agencies to protect historic properties through their activities and oversight [S1]. " +
+				"If so, the National Environmental Policy Act of 1969 (NEPA), as amended, may affect the project [S2]."},
+		{name: "a year, and after the question mark a help line", question: "lead notice to residents is required before renovating housing built before what year? and the national lead info center number",
+			chunks: []store.Chunk{epa(3, "Contractors are required to give residents a lead notice before renovating housing built before 1978. Persons who are involved in lead-abatement "+
+				"projects have to be certified. For more information on EPA’s lead-based paint program, contact the National Lead Information Center at 800-424-LEAD (5323).")},
+			want: "Contractors are required to give residents a lead notice before renovating housing built before 1978 [S1]. " +
+				"For more information on EPA’s lead-based paint program, contact the National Lead Information Center at 800-424-LEAD (5323) [S1]."},
+	}
+	g := generate.NewExtractive(generate.ExtractiveOptions{})
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			qa := query.Analyse(tc.question, query.Input{Technical: true})
+			res, err := g.Generate(context.Background(), generate.Request{Question: qa.Text, Category: "technical_value",
+				Complexity: string(classify.Classify(tc.question).Complexity), Expect: qa.Expect, Chunks: tc.chunks})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if res.Text != tc.want {
+				t.Errorf("answer\n got: %s\nwant: %s", res.Text, tc.want)
+			}
+			assertQuoted(t, res.Text, tc.chunks)
+		})
 	}
 }
 

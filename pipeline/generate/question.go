@@ -104,6 +104,12 @@ type question struct {
 	// unit is a unit of measure the question names, such as "mm" or "%".
 	unit    string
 	complex bool
+	// asks says, term by term, in which of the question's two asks a
+	// term is said — bit askFirst, bit askFurther or both — when the
+	// question joins a further ask on to the first (guard.FurtherAsk);
+	// nil when it asks one thing. A unit that answers one ask alone
+	// scores low against the whole question (see answersAsk).
+	asks []uint8
 	// defines is set for a question after a meaning ("what does fd mean",
 	// "swppp stands for", "bvmpo definition").
 	defines bool
@@ -540,7 +546,40 @@ func parseQuestion(text, category, complexity string, expect guard.Expectation) 
 		// legend says in words what its headings are.
 		q.want, q.mustNumber, q.counts = anyAnswer, false, false
 	}
+	q.asks = termAsks(text, toks, q.terms)
 	return q
+}
+
+// The asks of a question that joins a further one on (see question.asks).
+const (
+	askFirst uint8 = 1 << iota
+	askFurther
+)
+
+// termAsks returns in which of the question's asks each of its terms is
+// said, or nil when the question asks one thing.
+func termAsks(text string, toks []analysis.Token, terms []qterm) []uint8 {
+	k := guard.FurtherAsk(text, toks)
+	if k < 0 {
+		return nil
+	}
+	index := map[string]int{}
+	for i, t := range terms {
+		index[t.term] = i
+	}
+	asks := make([]uint8, len(terms))
+	for i, t := range toks {
+		ask := askFirst
+		if i > k {
+			ask = askFurther
+		}
+		for _, key := range []string{t.Term, t.Text} {
+			if j, ok := index[key]; ok {
+				asks[j] |= ask
+			}
+		}
+	}
+	return asks
 }
 
 // letteredName returns the name toks[i] opens when it is a word joined by

@@ -380,6 +380,12 @@ type Expectation struct {
 	// amps can it take"): it names no quantity, only its unit and what
 	// the unit is of.
 	CountedBy []string `json:",omitempty"`
+	// Apart is set for a question that asks, besides a value of Dims,
+	// something else by a clause of its own that names no kind of value
+	// ("what year is nepa from, and which nhpa section …"): a unit of the
+	// answer may answer that ask and state no value of Dims, while the
+	// answer as a whole still states one (see Expected).
+	Apart bool `json:",omitempty"`
 }
 
 // Format is a written form of an answer: see the Format constants.

@@ -110,6 +110,8 @@ func TestExpectedRefusesTheWrongKindAndCase(t *testing.T) {
 		{"southern hemisphere asked, northern answered", Expectation{Qualifiers: Qualifiers("default azimuth southern hemisphere")}, "The default azimuth is 180° in the northern hemisphere [S1].", QualifierMismatch},
 		{"rear side asked, front side answered", Expectation{Qualifiers: Qualifiers("rear side irradiance of the middle module")}, "Front side irradiance is reported for the middle module [S1].", QualifierMismatch},
 		{"a cloudy day asked, a clear day answered", Expectation{Qualifiers: Qualifiers("which cloudy day in june")}, "June 15, 2022 (clear day) [S1].", QualifierMismatch},
+		{"the sunset hour asked, the sunrise hour answered", Expectation{Qualifiers: Qualifiers("sun position for the sunset hour")},
+			"For the sunrise hour, the midpoint between the sunrise time and the end of the timestep is used [S1].", QualifierMismatch},
 		{"mono-Si asked, mc-Si answered", Expectation{Qualifiers: Qualifiers("c3 for mono-si modules")}, "Material: mc-Si; C3: -10.991 [S1].", QualifierMismatch},
 		{"premium thin film asked, thin film answered", Expectation{Qualifiers: Qualifiers("temp coeff for premium thin film modules")}, "Thin film modules have a temperature coefficient of -0.20 %/°C [S1].", QualifierMismatch},
 		{"premium and thin film asked, thin film answered", Expectation{Qualifiers: Qualifiers("temp coeff for premium and thin film modules")}, "Thin film modules have a temperature coefficient of -0.20 %/°C [S1].", None},

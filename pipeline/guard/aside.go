@@ -316,6 +316,27 @@ var articles = map[string]bool{"the": true, "a": true, "an": true, "one": true}
 var questionWords = map[string]bool{"what": true, "which": true, "who": true, "whom": true, "whose": true,
 	"when": true, "where": true, "why": true, "how": true}
 
+// FurtherAsk returns the index of the token that joins a further ask on to
+// the question, or -1: "and", "also" or "plus" after a comma, semicolon or
+// question mark ("what year is nepa from, and which nhpa section …",
+// "… before what year? and the national lead info center number"). The
+// words before it ask one thing, the words after it another.
+func FurtherAsk(text string, toks []analysis.Token) int {
+	for k := 1; k+1 < len(toks); k++ {
+		if furtherAskWords[toks[k].Text] && strings.ContainsAny(text[toks[k-1].End:toks[k].Start], ",;?") {
+			return k
+		}
+	}
+	return -1
+}
+
+// furtherAskWords join a further ask on to a question.
+var furtherAskWords = map[string]bool{"and": true, "also": true, "plus": true}
+
+// IsFurtherAskWord reports whether the lower-cased word w may join a
+// further ask on to a question (see FurtherAsk).
+func IsFurtherAskWord(w string) bool { return furtherAskWords[w] }
+
 // IsQuestionWord reports whether the lower-cased word w opens a question
 // that asks for something other than yes or no: "what", "which", "when" …
 func IsQuestionWord(w string) bool { return questionWords[w] }

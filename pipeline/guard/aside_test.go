@@ -133,8 +133,34 @@ func TestSupposed(t *testing.T) {
 		{"the asker's situation in brackets", "pv10 vs pv30 (site still has 14 of the old pv30s) — pnt of each",
 			"pv10 vs pv30 (" + strings.Repeat(" ", len("site still has 14 of the old pv30s")) + ") — pnt of each"},
 		{"a bracketed variant is no situation", "sb7000 (the 240 v one) paco", "sb7000 (the 240 v one) paco"},
+		{"what the asker already knows", "sunset hour - midpoint of what? (sunrise one i get)",
+			"sunset hour - midpoint of what? (" + strings.Repeat(" ", len("sunrise one i get")) + ")"},
+		{"a bracketed question is asked", "sunset hour midpoint (what do i get for sunrise)", "sunset hour midpoint (what do i get for sunrise)"},
 	}
 	checkBlanking(t, "WithoutSupposed", WithoutSupposed, tests)
+}
+
+func TestFurtherAsk(t *testing.T) {
+	tests := []struct {
+		in   string
+		want string // the joining word, "" for none
+	}{
+		{"what year is nepa from, and which nhpa section protects historic properties", "and"},
+		{"built before what year? and the lead info center number", "and"},
+		{"min depth; also the sand cover", "also"},
+		{"voc and isc of the kc60", ""},
+		{"what is the depth, thanks and regards", ""},
+	}
+	for _, tc := range tests {
+		toks := analysis.Tokens(tc.in)
+		got := ""
+		if k := FurtherAsk(tc.in, toks); k >= 0 {
+			got = toks[k].Text
+		}
+		if got != tc.want {
+			t.Errorf("FurtherAsk(%q) joins at %q, want %q", tc.in, got, tc.want)
+		}
+	}
 }
 
 func TestKeyTermsLeaveOutWhatIsSupposed(t *testing.T) {

@@ -52,6 +52,7 @@ var qualifierGroups = [][][]string{
 	{{"northern hemisphere"}, {"southern hemisphere"}},
 	{{"front side", "front-side", "frontside"}, {"rear side", "rear-side", "rearside", "back side", "backside"}},
 	{{"clear day", "clear days", "clear-sky day"}, {"cloudy day", "cloudy days"}},
+	{{"sunrise"}, {"sunset"}},
 	// "c-Si" is left out: the module database writes it for
 	// monocrystalline cells, engineers for crystalline silicon of either
 	// kind.

@@ -172,21 +172,24 @@ func claimAt(toks []analysis.Token, i int) int {
 // contextBrackets returns the positions of the words of a bracketed clause
 // of three words or more with a verb of the asker's situation in it: "(site
 // still has 14 of the old pv30s)", "(our datasheet says 98.5 %, ignore
-// that)". Its numbers and names describe the job, not the answer.
+// that)", or what the asker already knows ("(sunrise one i get)", "(i
+// know the dc one)"). Its numbers and names describe the job, not the
+// answer.
 func contextBrackets(text string, toks []analysis.Token) map[int]bool {
 	var out map[int]bool
 	for i := 0; i < len(toks); i++ {
 		if i == 0 && !strings.HasSuffix(text[:toks[0].Start], "(") || i > 0 && !strings.Contains(text[toks[i-1].End:toks[i].Start], "(") {
 			continue
 		}
-		end, verb := i, false
+		end, verb, asks := i, false, false
 		for ; end < len(toks); end++ {
 			if end > i && strings.ContainsAny(text[toks[end-1].End:toks[end].Start], "()") {
 				break
 			}
-			verb = verb || contextVerbs[toks[end].Text]
+			verb = verb || contextVerbs[toks[end].Text] || end > i && knowVerbs[toks[end].Text] && askerWords[toks[end-1].Text]
+			asks = asks || questionWords[toks[end].Text]
 		}
-		if end-i < 3 || !verb || !strings.HasPrefix(strings.TrimSpace(text[toks[end-1].End:]), ")") {
+		if end-i < 3 || !verb || asks || !strings.HasPrefix(strings.TrimSpace(text[toks[end-1].End:]), ")") {
 			continue
 		}
 		out = marked(out, i, end)
@@ -231,6 +234,10 @@ var (
 	// contextVerbs tell the asker's situation in brackets.
 	contextVerbs = map[string]bool{"has": true, "have": true, "had": true, "says": true, "said": true, "shows": true,
 		"ignore": true, "got": true, "installed": true, "ordered": true, "bought": true}
+	// knowVerbs after "i" or "we" tell in brackets what the asker already
+	// has understood.
+	knowVerbs  = map[string]bool{"get": true, "know": true, "understand": true, "follow": true}
+	askerWords = map[string]bool{"i": true, "we": true}
 )
 
 // beliefAt returns how many tokens at toks[i] say that what follows is

@@ -32,7 +32,7 @@ var (
 var strongCues = analysis.NewPhraseTable(map[string][]guard.Dimension{
 	"temperature coefficient": {guard.DimTempCoeff}, "temp coefficient": {guard.DimTempCoeff},
 	"system size": power, "array size": power, "plant size": power, "dc rating": power, "ac rating": power,
-	"nameplate capacity": power, "nameplate rating": power,
+	"nameplate capacity": power, "nameplate rating": power, "inverter rating": power, "inverter size": power, "module rating": power,
 	"cable size": {guard.DimArea}, "conductor size": {guard.DimArea}, "cross section": {guard.DimArea},
 	"hub height": length, "row spacing": length, "row pitch": length,
 	"ground coverage ratio": ratio, "dc to ac ratio": ratio, "dc-to-ac ratio": ratio, "dc/ac ratio": ratio,
@@ -197,6 +197,12 @@ func expectation(text string, technical bool) guard.Expectation {
 	// names, not about the document itself.
 	exp.Imprint = asksImprint(toks) && !citesWork(toks)
 	exp.Expands = expansionAsked(toks)
+	if at >= 0 && len(exp.Dims) > 0 {
+		// "what year is nepa from, and which nhpa section makes fed
+		// agencies protect historic properties": the section is asked
+		// by a clause of its own that names no kind of value.
+		exp.Apart = asksApart(text, toks, at, technical)
+	}
 	if second := pairAsked(text, toks); len(second) > 0 {
 		exp.Pair = true
 		for _, d := range second {
@@ -785,6 +791,22 @@ func askedApart(text string, toks []analysis.Token, at int) bool {
 		}
 	}
 	return false
+}
+
+// asksApart reports whether the question joins to the clause holding its
+// cue at toks[at] another ask that names no kind of value (see
+// guard.FurtherAsk): "… before what year? and the national lead info
+// center number".
+func asksApart(text string, toks []analysis.Token, at int, technical bool) bool {
+	k := guard.FurtherAsk(text, toks)
+	if k < 0 {
+		return false
+	}
+	other := text[toks[k].End:]
+	if k <= at {
+		other = text[:toks[k-1].End]
+	}
+	return len(expectation(other, technical).Dims) == 0
 }
 
 // clauseBetween reports whether a clause ends between toks[from] and

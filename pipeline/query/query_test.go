@@ -110,6 +110,8 @@ func TestAnalyse(t *testing.T) {
 			text: "sunteams 5000 240v Tamb Max"},
 		{name: "a series name with a letter after a hyphen names a model", in: "hisel-k 3000 208v max ac power",
 			text: "hisel-k 3000 208v Paco", dims: []guard.Dimension{guard.DimPower}},
+		{name: "an inverter's rating is its power, whatever ratio it is worked out at", in: "what ac inverter rating for a 4 kW dc system at the default dc-to-ac ratio",
+			text: "what ac inverter rating for a 4 kW dc system at the default dc-to-ac ratio", dims: []guard.Dimension{guard.DimPower}},
 		{name: "a unit stands for the quantity it measures", in: "se20k max dc volts and max input amps",
 			text: "se20k Vdcmax and Idcmax", dims: []guard.Dimension{guard.DimVoltage, guard.DimCurrent}},
 		{name: "a rear side parameter is not the sheet's front one", in: "rear side isc of the sanyo hip-200da3 bifacial",
