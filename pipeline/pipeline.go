@@ -233,6 +233,11 @@ func (r *run) answer(ctx context.Context, req Request) (answer.Answer, error) {
 	if !pre.OK {
 		return r.notFound(pre.Reason, pre.Detail, ranked), nil
 	}
+	if w := qa.Expect.Unnamed; w != "" {
+		// "what stow angle do 1-axis trackers assume": no document says
+		// "stow"; an angle they state is another one.
+		return r.notFound(guard.NoKeywordMatch, fmt.Sprintf("no document names the %q kind of what is asked", w), ranked), nil
+	}
 
 	chunks := make([]store.Chunk, len(ranked))
 	for i, h := range ranked {

@@ -106,6 +106,8 @@ func TestSampleCorpus(t *testing.T) {
 			wantStatus: answer.StatusNotFound},
 		{name: "unknown identifier", question: "What is the rated power of Inverter 42?",
 			wantStatus: answer.StatusNotFound},
+		{name: "a kind of the quantity no document names", question: "what stow angle do pvwatts 1-axis trackers assume",
+			wantStatus: answer.StatusNotFound, wantReason: guard.NoKeywordMatch},
 		{name: "out of domain", question: "Who won the 2018 football world cup?",
 			wantStatus: answer.StatusNotFound},
 		{name: "greeting", question: "hello", wantStatus: answer.StatusSmalltalk},

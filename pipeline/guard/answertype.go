@@ -386,6 +386,12 @@ type Expectation struct {
 	// answer may answer that ask and state no value of Dims, while the
 	// answer as a whole still states one (see Expected).
 	Apart bool `json:",omitempty"`
+	// Unnamed is the word right before the words that name the kind of
+	// value asked when no indexed document holds it ("stow" of "what stow
+	// angle do 1-axis trackers assume"): the question asks for a kind of
+	// that quantity the documents never name, which another angle they
+	// state does not answer.
+	Unnamed string `json:",omitempty"`
 }
 
 // Format is a written form of an answer: see the Format constants.

@@ -113,3 +113,28 @@ func TestProperNames(t *testing.T) {
 		t.Errorf("properNames = %q", got)
 	}
 }
+
+// TestUnnamedKind: a word right before the quantity asked that no indexed
+// document holds says the question asks for a kind of it the documents
+// never name; a known word, a hedge, or a column the glossary names do
+// not.
+func TestUnnamedKind(t *testing.T) {
+	sp := NewSpeller(map[string]int{"pvwatts": 40, "tracker": 12, "trackers": 9, "angle": 30, "rotation": 8, "tilt": 20,
+		"assume": 5, "pnt": 300, "tare": 2, "loss": 50})
+	tests := []struct{ in, want string }{
+		{"what stow angle do pvwatts 1-axis trackers assume", "stow"},
+		{"what rotation angle do pvwatts 1-axis trackers assume", ""},
+		{"what typical angle do pvwatts trackers assume", ""},
+		{"sb7000 nite tare loss", ""},
+		{"2p layout in the bifi doc: gap between modules", ""},
+		{"sb7000 night tare pnt", ""},
+	}
+	for _, tc := range tests {
+		if got := Analyse(tc.in, Input{Technical: true, Speller: sp}).Expect.Unnamed; got != tc.want {
+			t.Errorf("Analyse(%q).Expect.Unnamed = %q, want %q", tc.in, got, tc.want)
+		}
+	}
+	if got := Analyse("what stow angle do trackers assume", Input{Technical: true}).Expect.Unnamed; got != "" {
+		t.Errorf("without a vocabulary Unnamed = %q, want none", got)
+	}
+}

@@ -46,7 +46,7 @@ var strongCues = analysis.NewPhraseTable(map[string][]guard.Dimension{
 	"wind speed": {guard.DimSpeed},
 
 	"depth": length, "length": length, "width": length, "height": length, "spacing": length,
-	"distance": length, "clearance": length, "thickness": length, "diameter": length, "radius": length,
+	"distance": length, "clearance": length, "gap": length, "thickness": length, "diameter": length, "radius": length,
 	"pitch": length, "setback": length, "elevation": length, "burial": length,
 	"loss": percent, "losses": percent, "efficiency": fraction, "percentage": percent, "percent": percent,
 	"tilt": angle, "azimuth": angle, "angle": angle, "inclination": angle, "zenith": angle,
@@ -792,6 +792,47 @@ func askedApart(text string, toks []analysis.Token, at int) bool {
 	}
 	return false
 }
+
+// unnamedKind returns the word right before the word that names the kind
+// of value asked (cues, index terms) — a quantity of which there are kinds
+// (kindNouns) — with nothing but space between, when the index holds no
+// word of its stem ("stow" of "what stow angle"), or "". A word that only says how
+// sure or how usual the value is ("actual", "typical") names no kind;
+// without a vocabulary nothing is unnamed.
+func unnamedKind(text string, cues []string, sp *Speller) string {
+	if sp == nil || len(cues) != 1 || !kindNouns[cues[0]] {
+		// A column's name ("night tare pnt", "self consumption pso")
+		// is said with words that describe it.
+		return ""
+	}
+	toks := analysis.Tokens(text)
+	for i := 1; i+len(cues) <= len(toks); i++ {
+		if !slices.EqualFunc(toks[i:i+len(cues)], cues, func(t analysis.Token, c string) bool { return t.Term == c }) {
+			continue
+		}
+		w := toks[i-1]
+		if strings.TrimSpace(text[w.End:toks[i].Start]) != "" || w.Kind != analysis.Word || len(w.Text) < 3 ||
+			analysis.IsStopword(w.Text) || hedgeWords[w.Term] || sp.Knows(w.Text) {
+			// "… in the iea bifi doc: gap between modules": a word of
+			// another clause says nothing of the gap.
+			return ""
+		}
+		return w.Text
+	}
+	return ""
+}
+
+// kindNouns name a quantity of which there are kinds (a "stow angle", a
+// "burial depth"), by their terms.
+var kindNouns = analysis.TermSet("angle depth length width height spacing distance clearance gap thickness diameter " +
+	"radius pitch elevation temperature voltage current power capacity pressure frequency resistance weight mass " +
+	"efficiency loss ratio fraction factor energy irradiance cost price fee duration lifetime interval speed")
+
+// hedgeWords say how sure, how usual or how exact a value is, not which
+// kind of it is asked, by their terms.
+var hedgeWords = analysis.TermSet("actual exact real true correct right proper usual typical normal " +
+	"nominal rated listed given stated assumed approximate rough ballpark overall general quoted reported " +
+	"official precise current latest final specified required recommended expected estimated")
 
 // asksApart reports whether the question joins to the clause holding its
 // cue at toks[at] another ask that names no kind of value (see

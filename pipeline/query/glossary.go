@@ -58,6 +58,8 @@ var glossary = func() *analysis.PhraseTable[string] {
 			"highest operating temperature", "highest operating temp"},
 		// Both ends of the operating range.
 		"Tamb Low and Tamb Max": {"ambient temperature range", "ambient temp range", "operating temperature range",
+			"ambient temperature limits", "ambient temp limits", "ambient limits", "operating temperature limits",
+			"operating temp limits", "operating ambient limits",
 			"operating temp range", "ambient operating range", "operating ambient temperature range",
 			"ambient min / max", "operating ambient min / max", "min / max ambient", "ambient min and max", "min and max ambient",
 			"ambient minimum / maximum", "operating ambient minimum / maximum", "minimum / maximum ambient",

@@ -103,11 +103,15 @@ func Analyse(question string, in Input) Analysis {
 	// number is searched whole too.
 	a.Expansions = append(slices.Clip(a.Expansions), spacedIndexCodes(text, in.Speller)...)
 	text, fixed := correct(text, in.Speller, isShorthand)
+	asTyped := text // before the glossary names columns
 	text, named := nameColumns(text)
 	a.Corrections = append(append(short, fixed...), named...)
 	a.Text = text
 	a.Expect = expectation(text, in.Technical)
 	a.Expect.Names = properNames(text)
+	// Only a quantity the asker named: a column the glossary put in
+	// ("night tare" is Pnt) is named by the words it replaced.
+	a.Expect.Unnamed = unnamedKind(asTyped, a.Expect.Cues, in.Speller)
 	if a.Expect.Imprint && slices.ContainsFunc(stray, func(s string) bool { return citesWork(analysis.Tokens(s)) }) {
 		// "michalsky paper (ref 6) - what yr was it published": the
 		// reference set aside still says the work is one the document

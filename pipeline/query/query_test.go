@@ -38,7 +38,7 @@ func TestAnalyse(t *testing.T) {
 		{name: "a lone ampersand is and", in: "day & month field ranges in the o&m hourly input",
 			text: "day and month field ranges in the o&m hourly input"},
 		{name: "chat clippings spelled out", in: "gap btwn mods abt the torque tube, req'd by sec 404, pvwatts ver 1",
-			text: "gap between modules about the torque tube, required by section 404, pvwatts v1"},
+			text: "gap between modules about the torque tube, required by section 404, pvwatts v1", dims: []guard.Dimension{guard.DimLength}},
 		{name: "number of clipped", in: "no. of systems in the measured data comparison, # of sites and num of modules",
 			text: "number of systems in the measured data comparison, number of sites and number of modules", dims: []guard.Dimension{guard.DimCount}},
 		{name: "a report number is no count", in: "what is the report number of the fuentes thermal model report",
@@ -289,6 +289,8 @@ func TestAnalyse(t *testing.T) {
 			text: "sinvert pvm20 number of mppt trackers", dims: []guard.Dimension{guard.DimCount}},
 		{name: "a model's ambient temperature range is both its columns", in: "satcon epp-1250 ambient temperature range",
 			text: "satcon epp-1250 Tamb Low and Tamb Max"},
+		{name: "a model's ambient limits are both its columns", in: "satcon epp-1250 ambient temp limits, low and high",
+			text: "satcon epp-1250 Tamb Low and Tamb Max, low and high"},
 		{name: "a model's mppt window is both its columns, and lo/hi both ends", in: "replus 11000tlb mppt window lo/hi",
 			text: "replus 11000tlb Mppt_low and Mppt_high low/high"},
 		{name: "hi/lo are the two ends too", in: "pvwatts dc/ac ratio hi/lo bounds", text: "pvwatts dc/ac ratio high/low bounds",
@@ -339,7 +341,7 @@ func TestAnalyse(t *testing.T) {
 		{name: "the channel a question is posted to", in: "#site-env — per the epa guide, max civil penalty per day",
 			text: "per the epa guide, maximum civil penalty per day", stray: []string{"#site-env —"}},
 		{name: "a drawing of the asker's set", in: "drawing S-501 detail 4 needs the torque tube gap",
-			text: "needs the torque tube gap", stray: []string{"drawing S-501 detail 4"}},
+			text: "needs the torque tube gap", stray: []string{"drawing S-501 detail 4"}, dims: []guard.Dimension{guard.DimLength}},
 		{name: "a section of a document keeps its number", in: "pvwatts section 11 losses", text: "pvwatts section 11 losses", dims: []guard.Dimension{guard.DimPercent}},
 		{name: "a job number in brackets is no quantity", in: "mitsu pv-mf180ud4 vmpo? (job 2231)",
 			text: "mitsu pv-mf180ud4 vmpo?", stray: []string{"(job 2231)"}, dims: []guard.Dimension{guard.DimVoltage}},
@@ -441,6 +443,8 @@ func TestAnalyse(t *testing.T) {
 			text: "Paco of the pvi 3000", dims: []guard.Dimension{guard.DimPower}},
 		{name: "cw and ccw are the turning senses", in: "pvlib vf note sky arc cw or ccw",
 			text: "pvlib vf note sky arc clockwise or counterclockwise"},
+		{name: "a night spelled as typed", in: "es 2200-us-240 nite tare",
+			text: "es 2200-us-240 Pnt", dims: []guard.Dimension{guard.DimPower}},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

@@ -33,7 +33,7 @@ var shorthand = map[string]string{
 	"dept": "department", "maint": "maintenance", "elec": "electrical", "pct": "percent", "hrly": "hourly",
 	"scen": "scenario", "scens": "scenarios", "btwn": "between", "betw": "between", "abt": "about", "req'd": "required", "ver": "version",
 	"db": "database", "docs": "documents", "tbl": "table", "tbls": "tables", "vs": "versus", "whats": "what is", "hows": "how is", "whts": "what is",
-	"uid": "unique id", "incl": "including", "excl": "excluding", "cw": "clockwise", "ccw": "counterclockwise",
+	"uid": "unique id", "incl": "including", "excl": "excluding", "cw": "clockwise", "ccw": "counterclockwise", "nite": "night",
 }
 
 // minMax are read as minimum/maximum only before a word, not after a
