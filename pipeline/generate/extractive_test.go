@@ -1483,6 +1483,24 @@ func TestFurtherAskAnsweredApart(t *testing.T) {
 	}
 }
 
+// TestCountOfAskedNeedNotBeSaid: "which two rays" asks which rays; the
+// sentence that names them need not say "two".
+func TestCountOfAskedNeedNotBeSaid(t *testing.T) {
+	note := []store.Chunk{{ID: "vf/1/4", DocID: "vf", DocNumber: "PVLIB-NOTE-VF", Page: 4,
+		Section: "Determining the average view factor from a module to the visible ground",
+		Text: "From a point at a distance x from the bottom edge of the slant surface L, the visible ground is the arc counterclockwise " +
+			"from the ray defined by the slanted surface to the ray defined from the point x to the bottom of the facing slanted surface. " +
+			"The view factor to the ground is given by"}}
+	want := "From a point at a distance x from the bottom edge of the slant surface L, the visible ground is the arc counterclockwise " +
+		"from the ray defined by the slanted surface to the ray defined from the point x to the bottom of the facing slanted surface [S1]."
+	g := generate.NewExtractive(generate.ExtractiveOptions{})
+	for _, q := range []string{"which two rays bound the visible ground arc", "which 2 rays bound the visible ground arc"} {
+		if got := askAnalysed(t, g, q, "general", note).Text; got != want {
+			t.Errorf("%q\n got: %s\nwant: %s", q, got, want)
+		}
+	}
+}
+
 // TestSiblingCasesPaired: two sibling cases, each with its own words, are
 // answered by the unit of each pair, not by one case with the other's
 // words.

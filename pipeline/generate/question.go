@@ -284,7 +284,9 @@ func parseQuestion(text, category, complexity string, expect guard.Expectation) 
 		q.words[t.Text] = true
 		q.times[t.Term]++
 		q.order = append(q.order, t.Term)
-		if aside[i] {
+		if aside[i] || guard.CountOfAsked(toks, i) {
+			// "which 2 irradiance components": how many is said, not
+			// a word a passage must hold.
 			continue
 		}
 		if name, re := markName(text, toks, i); re != nil {

@@ -196,3 +196,29 @@ func TestRelated(t *testing.T) {
 		})
 	}
 }
+
+func TestCountOfAsked(t *testing.T) {
+	tests := []struct {
+		in   string
+		want string // the count, "" for none
+	}{
+		{"which 2 irradiance components", "2"},
+		{"what two things correct v1", "two"},
+		{"which 2010 inverters", ""},
+		{"which 1 is it", ""},
+		{"the two rays", ""},
+		{"which 2", ""},
+	}
+	for _, tc := range tests {
+		toks := analysis.Tokens(tc.in)
+		got := ""
+		for i := range toks {
+			if CountOfAsked(toks, i) {
+				got = toks[i].Text
+			}
+		}
+		if got != tc.want {
+			t.Errorf("CountOfAsked in %q = %q, want %q", tc.in, got, tc.want)
+		}
+	}
+}

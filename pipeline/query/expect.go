@@ -762,7 +762,7 @@ func asksWhich(toks []analysis.Token) int {
 			continue
 		}
 		j := i + 1
-		if j+1 < len(toks) && (toks[j].Kind == analysis.Number || countWords[toks[j].Text]) {
+		if j+1 < len(toks) && (toks[j].Kind == analysis.Number || guard.IsCountWord(toks[j].Text)) {
 			// "which 2 irradiance components": how many is said, which
 			// ones are asked.
 			j++
@@ -903,9 +903,6 @@ func basisAsked(toks []analysis.Token) bool {
 	}
 	return false
 }
-
-// countWords say how many things a question asks for.
-var countWords = map[string]bool{"two": true, "three": true, "four": true, "both": true}
 
 // namesValue reports whether the word toks opens with names a value: a
 // value noun ("year", "rating") or the start of a cue ("height", "loss")
