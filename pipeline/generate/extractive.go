@@ -1623,7 +1623,7 @@ func (e *Extractive) combine(q question, cands []candidate, total float64) []can
 		// its own ("what year is nepa from, and which nhpa section …")
 		// is answered by a unit that states the value: among equal gains
 		// it wins while no picked unit states one.
-		untyped := q.expect.Apart && !slices.ContainsFunc(picked, func(p candidate) bool { return statesAsked(q, p) })
+		untyped := q.expect.Apart != 0 && !slices.ContainsFunc(picked, func(p candidate) bool { return statesAsked(q, p) })
 		for i, c := range cands {
 			if c.unnamed || c.score < e.opts.MinPartScore && !answersAsk(q, c, picked) || slices.ContainsFunc(picked, func(p candidate) bool { return nearDuplicate(p, c) }) {
 				continue
@@ -1679,12 +1679,12 @@ func answersAsk(q question, c candidate, picked []candidate) bool {
 // heldAsks returns the asks of a question that asks two things (bits of
 // question.asks) of which a unit holds most of the words; typed credits
 // it with the words that name the kind of value asked.
-func heldAsks(q question, c candidate, typed bool) uint8 {
-	var out uint8
+func heldAsks(q question, c candidate, typed bool) guard.Ask {
+	var out guard.Ask
 	if q.asks == nil {
 		return out
 	}
-	for _, ask := range []uint8{askFirst, askFurther} {
+	for _, ask := range []guard.Ask{guard.AskFirst, guard.AskFurther} {
 		var held, all float64
 		for j, t := range q.terms {
 			if t.frame || q.asks[j]&ask == 0 {
@@ -1715,7 +1715,6 @@ func statesAsked(q question, c candidate) bool {
 const minAskCoverage = 0.6
 
 // minPartGain is the share of the question's weight a further unit of a
-// complex answer must add: less is repetition, not a new part.
 // complex answer must add: less is repetition, not a new part.
 const minPartGain = 0.1
 
@@ -2186,9 +2185,9 @@ func (e *Extractive) score(q question, u unit, terms map[string]bool, ctx unitCo
 	// A number in a row's name ("Solis-20K-US", "[CEC 2015]") is no value
 	// of the kind asked for.
 	said := statedValues(q, c)
-	// A unit that holds the ask of a question asked apart from its value
-	// may answer it without one (see guard.Expectation.Apart).
-	apart := q.expect.Apart && heldAsks(q, c, false) != 0
+	// A unit that holds the ask of a question that names no kind of
+	// value may answer it without one (see guard.Expectation.Apart).
+	apart := heldAsks(q, c, false)&q.expect.Apart != 0
 	if c.quote == "" || !c.typed && !apart && !q.expect.AcceptsValues(c.quote, said, ownNumbers(q, said)) && !acceptsEntries(q, ctx.entries) {
 		return candidate{}, false
 	}

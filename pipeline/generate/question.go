@@ -105,11 +105,12 @@ type question struct {
 	unit    string
 	complex bool
 	// asks says, term by term, in which of the question's two asks a
-	// term is said — bit askFirst, bit askFurther or both — when the
-	// question joins a further ask on to the first (guard.FurtherAsk);
-	// nil when it asks one thing. A unit that answers one ask alone
-	// scores low against the whole question (see answersAsk).
-	asks []uint8
+	// term is said — guard.AskFirst, guard.AskFurther or both — when
+	// the question joins a further ask on to the first
+	// (guard.FurtherAsk); nil when it asks one thing. A unit that answers
+	// one ask alone scores low against the whole question (see
+	// answersAsk).
+	asks []guard.Ask
 	// defines is set for a question after a meaning ("what does fd mean",
 	// "swppp stands for", "bvmpo definition").
 	defines bool
@@ -552,15 +553,9 @@ func parseQuestion(text, category, complexity string, expect guard.Expectation) 
 	return q
 }
 
-// The asks of a question that joins a further one on (see question.asks).
-const (
-	askFirst uint8 = 1 << iota
-	askFurther
-)
-
 // termAsks returns in which of the question's asks each of its terms is
 // said, or nil when the question asks one thing.
-func termAsks(text string, toks []analysis.Token, terms []qterm) []uint8 {
+func termAsks(text string, toks []analysis.Token, terms []qterm) []guard.Ask {
 	k := guard.FurtherAsk(text, toks)
 	if k < 0 {
 		return nil
@@ -569,11 +564,11 @@ func termAsks(text string, toks []analysis.Token, terms []qterm) []uint8 {
 	for i, t := range terms {
 		index[t.term] = i
 	}
-	asks := make([]uint8, len(terms))
+	asks := make([]guard.Ask, len(terms))
 	for i, t := range toks {
-		ask := askFirst
+		ask := guard.AskFirst
 		if i > k {
-			ask = askFurther
+			ask = guard.AskFurther
 		}
 		for _, key := range []string{t.Term, t.Text} {
 			if j, ok := index[key]; ok {

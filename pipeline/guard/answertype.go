@@ -382,10 +382,12 @@ type Expectation struct {
 	CountedBy []string `json:",omitempty"`
 	// Apart is set for a question that asks, besides a value of Dims,
 	// something else by a clause of its own that names no kind of value
-	// ("what year is nepa from, and which nhpa section …"): a unit of the
-	// answer may answer that ask and state no value of Dims, while the
-	// answer as a whole still states one (see Expected).
-	Apart bool `json:",omitempty"`
+	// ("what year is nepa from, and which nhpa section …"): it says which
+	// ask that is, AskFirst (before the word FurtherAsk finds) or
+	// AskFurther. A unit of the answer that holds that ask may state no
+	// value of Dims, while the answer as a whole still states one (see
+	// Expected).
+	Apart Ask `json:",omitempty"`
 	// Unnamed is the word right before the words that name the kind of
 	// value asked when no indexed document holds it ("stow" of "what stow
 	// angle do 1-axis trackers assume"): the question asks for a kind of
@@ -393,6 +395,16 @@ type Expectation struct {
 	// state does not answer.
 	Unnamed string `json:",omitempty"`
 }
+
+// Ask is one of the asks of a question that joins a further ask on to the
+// first (see FurtherAsk), as a bit: a term may be said in both.
+type Ask uint8
+
+// The asks of a question that asks two things.
+const (
+	AskFirst Ask = 1 << iota
+	AskFurther
+)
 
 // Format is a written form of an answer: see the Format constants.
 type Format string

@@ -4,6 +4,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/cewhq/cew/pipeline/guard"
 )
 
 // TestRespellCodes: a model number the question spaces or hyphenates
@@ -136,5 +138,25 @@ func TestUnnamedKind(t *testing.T) {
 	}
 	if got := Analyse("what stow angle do trackers assume", Input{Technical: true}).Expect.Unnamed; got != "" {
 		t.Errorf("without a vocabulary Unnamed = %q, want none", got)
+	}
+}
+
+// TestAskedApart: of a question that asks two things by clauses of their
+// own, the ask that names no kind of value when the other does.
+func TestAskedApart(t *testing.T) {
+	tests := []struct {
+		in   string
+		want guard.Ask
+	}{
+		{"what year is nepa from, and which nhpa section protects historic properties", guard.AskFurther},
+		{"built before what year? and the national lead info center number", guard.AskFurther},
+		{"what does neshap spell out to, and how many linear ft of racm on pipe triggers it", guard.AskFirst},
+		{"what year is nepa from, and how deep is the trench", 0},
+		{"voc and isc of the kc60", 0},
+	}
+	for _, tc := range tests {
+		if got := Analyse(tc.in, Input{Technical: true}).Expect.Apart; got != tc.want {
+			t.Errorf("Analyse(%q).Expect.Apart = %d, want %d", tc.in, got, tc.want)
+		}
 	}
 }

@@ -834,20 +834,24 @@ var hedgeWords = analysis.TermSet("actual exact real true correct right proper u
 	"nominal rated listed given stated assumed approximate rough ballpark overall general quoted reported " +
 	"official precise current latest final specified required recommended expected estimated")
 
-// asksApart reports whether the question joins to the clause holding its
-// cue at toks[at] another ask that names no kind of value (see
-// guard.FurtherAsk): "… before what year? and the national lead info
-// center number".
-func asksApart(text string, toks []analysis.Token, at int, technical bool) bool {
+// asksApart returns the ask of a question that asks two things (see
+// guard.FurtherAsk) that names no kind of value when the other, which
+// holds the cue at toks[at], does: the further one of "… before what
+// year? and the national lead info center number". It returns 0 for any
+// other question.
+func asksApart(text string, toks []analysis.Token, at int, technical bool) guard.Ask {
 	k := guard.FurtherAsk(text, toks)
 	if k < 0 {
-		return false
+		return 0
 	}
-	other := text[toks[k].End:]
+	other, ask := text[toks[k].End:], guard.AskFurther
 	if k <= at {
-		other = text[:toks[k-1].End]
+		other, ask = text[:toks[k-1].End], guard.AskFirst
 	}
-	return len(expectation(other, technical).Dims) == 0
+	if len(expectation(other, technical).Dims) > 0 {
+		return 0
+	}
+	return ask
 }
 
 // clauseBetween reports whether a clause ends between toks[from] and
