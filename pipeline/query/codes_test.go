@@ -116,47 +116,40 @@ func TestProperNames(t *testing.T) {
 	}
 }
 
-// TestUnnamedKind: a word right before the quantity asked that no indexed
-// document holds says the question asks for a kind of it the documents
-// never name; a known word, a hedge, or a column the glossary names do
-// not.
-func TestUnnamedKind(t *testing.T) {
+// TestTwoAsksAndUnnamedKinds reads two things of a question's
+// expectation. Unnamed: a word right before the quantity asked that no
+// indexed document holds says the question asks for a kind of it the
+// documents never name; a known word, a hedge, a word of another clause or
+// a column the glossary names do not. Apart: of a question that asks two
+// things by clauses of their own, the ask that names no kind of value when
+// the other does.
+func TestTwoAsksAndUnnamedKinds(t *testing.T) {
 	sp := NewSpeller(map[string]int{"pvwatts": 40, "tracker": 12, "trackers": 9, "angle": 30, "rotation": 8, "tilt": 20,
 		"assume": 5, "pnt": 300, "tare": 2, "loss": 50})
-	tests := []struct{ in, want string }{
-		{"what stow angle do pvwatts 1-axis trackers assume", "stow"},
-		{"what rotation angle do pvwatts 1-axis trackers assume", ""},
-		{"what typical angle do pvwatts trackers assume", ""},
-		{"sb7000 nite tare loss", ""},
-		{"2p layout in the bifi doc: gap between modules", ""},
-		{"sb7000 night tare pnt", ""},
+	tests := []struct {
+		in      string
+		unnamed string
+		apart   guard.Ask
+	}{
+		{in: "what stow angle do pvwatts 1-axis trackers assume", unnamed: "stow"},
+		{in: "what rotation angle do pvwatts 1-axis trackers assume"},
+		{in: "what typical angle do pvwatts trackers assume"},
+		{in: "sb7000 nite tare loss"},
+		{in: "2p layout in the bifi doc: gap between modules"},
+		{in: "sb7000 night tare pnt"},
+		{in: "what year is nepa from, and which nhpa section protects historic properties", apart: guard.AskFurther},
+		{in: "built before what year? and the national lead info center number", apart: guard.AskFurther},
+		{in: "what does neshap spell out to, and how many linear ft of racm on pipe triggers it", apart: guard.AskFirst},
+		{in: "what year is nepa from, and how deep is the trench"},
+		{in: "voc and isc of the kc60"},
 	}
 	for _, tc := range tests {
-		if got := Analyse(tc.in, Input{Technical: true, Speller: sp}).Expect.Unnamed; got != tc.want {
-			t.Errorf("Analyse(%q).Expect.Unnamed = %q, want %q", tc.in, got, tc.want)
+		exp := Analyse(tc.in, Input{Technical: true, Speller: sp}).Expect
+		if exp.Unnamed != tc.unnamed || exp.Apart != tc.apart {
+			t.Errorf("Analyse(%q): Unnamed %q, Apart %d; want %q and %d", tc.in, exp.Unnamed, exp.Apart, tc.unnamed, tc.apart)
 		}
 	}
 	if got := Analyse("what stow angle do trackers assume", Input{Technical: true}).Expect.Unnamed; got != "" {
 		t.Errorf("without a vocabulary Unnamed = %q, want none", got)
-	}
-}
-
-// TestAskedApart: of a question that asks two things by clauses of their
-// own, the ask that names no kind of value when the other does.
-func TestAskedApart(t *testing.T) {
-	tests := []struct {
-		in   string
-		want guard.Ask
-	}{
-		{"what year is nepa from, and which nhpa section protects historic properties", guard.AskFurther},
-		{"built before what year? and the national lead info center number", guard.AskFurther},
-		{"what does neshap spell out to, and how many linear ft of racm on pipe triggers it", guard.AskFirst},
-		{"what year is nepa from, and how deep is the trench", 0},
-		{"voc and isc of the kc60", 0},
-	}
-	for _, tc := range tests {
-		if got := Analyse(tc.in, Input{Technical: true}).Expect.Apart; got != tc.want {
-			t.Errorf("Analyse(%q).Expect.Apart = %d, want %d", tc.in, got, tc.want)
-		}
 	}
 }
