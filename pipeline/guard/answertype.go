@@ -396,16 +396,6 @@ type Expectation struct {
 	Unnamed string `json:",omitempty"`
 }
 
-// Ask is one of the asks of a question that joins a further ask on to the
-// first (see FurtherAsk), as a bit: a term may be said in both.
-type Ask uint8
-
-// The asks of a question that asks two things.
-const (
-	AskFirst Ask = 1 << iota
-	AskFurther
-)
-
 // Format is a written form of an answer: see the Format constants.
 type Format string
 

@@ -181,15 +181,15 @@ func contextBrackets(text string, toks []analysis.Token) map[int]bool {
 		if i == 0 && !strings.HasSuffix(text[:toks[0].Start], "(") || i > 0 && !strings.Contains(text[toks[i-1].End:toks[i].Start], "(") {
 			continue
 		}
-		end, verb, asks := i, false, false
+		end, verb, questioned := i, false, false
 		for ; end < len(toks); end++ {
 			if end > i && strings.ContainsAny(text[toks[end-1].End:toks[end].Start], "()") {
 				break
 			}
 			verb = verb || contextVerbs[toks[end].Text] || end > i && knowVerbs[toks[end].Text] && askerWords[toks[end-1].Text]
-			asks = asks || questionWords[toks[end].Text]
+			questioned = questioned || questionWords[toks[end].Text]
 		}
-		if end-i < 3 || !verb || asks || !strings.HasPrefix(strings.TrimSpace(text[toks[end-1].End:]), ")") {
+		if end-i < 3 || !verb || questioned || !strings.HasPrefix(strings.TrimSpace(text[toks[end-1].End:]), ")") {
 			continue
 		}
 		out = marked(out, i, end)
