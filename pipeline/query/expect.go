@@ -1216,6 +1216,11 @@ func asksForUnit(toks []analysis.Token) bool {
 				// will do; the value is asked.
 				continue
 			}
+			if i > 0 && (toks[i-1].Kind == analysis.Number || toks[i-1].Kind == analysis.Identifier) {
+				// "the 208-240 unit and the 480 unit": a device named by
+				// its voltage or its model number, not a unit of measure.
+				continue
+			}
 			if (i == 0 || toks[i-1].Text != "per") && (i+1 == len(toks) || toks[i+1].Kind != analysis.Number) {
 				return true
 			}

@@ -319,6 +319,8 @@ func TestAnalyse(t *testing.T) {
 			text: "satcon equinox 1mw Idcmax and Pnt", dims: []guard.Dimension{guard.DimCurrent, guard.DimPower}},
 		{name: "a unit's weight asks for a mass, not a unit of measure", in: "enphase m210-84-240-s12 coldest ambient and unit weight (sandia)",
 			technical: true, text: "enphase m210-84-240-s12 Tamb Low and unit weight (sandia)", dims: []guard.Dimension{guard.DimMass}},
+		{name: "a unit named by its voltage is a device", in: "symo 10.0-3 (the 208-240 unit and the 480 unit) - vdcmax for each",
+			technical: true, text: "symo 10.0-3 (the 208-240 unit and the 480 unit) - vdcmax for each", dims: []guard.Dimension{guard.DimVoltage}},
 		{name: "any unit will do: the weight is asked, not its unit", in: "fronius cl 36.0 wye 277v weight (lbs or kg, whatever unit the sheet is in)",
 			technical: true, text: "fronius cl 36.0 wye 277v weight (lbs or kg, whatever unit the sheet is in)", dims: []guard.Dimension{guard.DimMass}},
 		{name: "the cue a cue qualifies is asked", in: "sharp nt-175u1 current temp coeffs",
