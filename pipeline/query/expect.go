@@ -796,9 +796,9 @@ func askedApart(text string, toks []analysis.Token, at int) bool {
 // unnamedKind returns the word right before the word that names the kind
 // of value asked (cues, index terms) — a quantity of which there are kinds
 // (kindNouns) — with nothing but space between, when the index holds no
-// word of its stem ("stow" of "what stow angle"), or "". A word that only says how
-// sure or how usual the value is ("actual", "typical") names no kind;
-// without a vocabulary nothing is unnamed.
+// word of its stem ("stow" of "what stow angle"), or "". A word that only
+// says how sure or how usual the value is ("actual", "typical") names no
+// kind; without a vocabulary nothing is unnamed.
 func unnamedKind(text string, cues []string, sp *Speller) string {
 	if sp == nil || len(cues) != 1 || !kindNouns[cues[0]] {
 		// A column's name ("night tare pnt", "self consumption pso")
@@ -806,15 +806,17 @@ func unnamedKind(text string, cues []string, sp *Speller) string {
 		return ""
 	}
 	toks := analysis.Tokens(text)
-	for i := 1; i+len(cues) <= len(toks); i++ {
-		if !slices.EqualFunc(toks[i:i+len(cues)], cues, func(t analysis.Token, c string) bool { return t.Term == c }) {
+	for i := 1; i < len(toks); i++ {
+		if toks[i].Term != cues[0] {
 			continue
 		}
 		w := toks[i-1]
-		if strings.TrimSpace(text[w.End:toks[i].Start]) != "" || w.Kind != analysis.Word || len(w.Text) < 3 ||
-			analysis.IsStopword(w.Text) || hedgeWords[w.Term] || sp.Knows(w.Text) {
+		if strings.TrimSpace(text[w.End:toks[i].Start]) != "" {
 			// "… in the iea bifi doc: gap between modules": a word of
 			// another clause says nothing of the gap.
+			return ""
+		}
+		if w.Kind != analysis.Word || len(w.Text) < 3 || analysis.IsStopword(w.Text) || hedgeWords[w.Term] || sp.Knows(w.Text) {
 			return ""
 		}
 		return w.Text
