@@ -5,6 +5,8 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+
+	"github.com/cewhq/cew/pipeline/guard"
 )
 
 // People ask in chat the way they talk: "hey, quick q: paco of the
@@ -79,8 +81,11 @@ func removeCourtesy(text string) (string, []string) {
 // closed by punctuation are joined by "and". A number after a word that
 // numbers a document's parts ("table 1. … table 2.") is no marker.
 func withoutListMarkers(text string) string {
-	var cuts [][2]int
-	var seps []int // the cuts after an ask not closed by punctuation
+	type cut struct {
+		from, to int
+		sep      string // " and " after an ask not closed by punctuation
+	}
+	var cuts []cut
 	want := 1
 	for _, m := range listMarker.FindAllStringSubmatchIndex(text, -1) {
 		n, at := text[m[2]:m[3]], m[2]
@@ -91,25 +96,22 @@ func withoutListMarkers(text string) string {
 		if want == 1 && before != "" && !strings.HasSuffix(before, ":") {
 			continue
 		}
-		if fields := strings.Fields(before); len(fields) > 0 && numberingNouns[strings.ToLower(strings.Trim(fields[len(fields)-1], ".,;:"))] {
+		if fields := strings.Fields(before); len(fields) > 0 && numbersParts(strings.ToLower(strings.Trim(fields[len(fields)-1], ".,;:"))) {
 			continue
 		}
-		cuts = append(cuts, [2]int{at, m[3] + 1})
+		c := cut{from: at, to: m[3] + 1, sep: " "}
 		if want > 1 && before != "" && !strings.ContainsAny(before[len(before)-1:], ".?!;:,") {
 			// "1. soiling loss 2. shading loss": both are asked.
-			seps = append(seps, len(cuts)-1)
+			c.sep = " and "
 		}
+		cuts = append(cuts, c)
 		want++
 	}
 	if want < 3 {
 		return text
 	}
-	for i := len(cuts) - 1; i >= 0; i-- {
-		sep := " "
-		if slices.Contains(seps, i) {
-			sep = " and "
-		}
-		text = strings.TrimRight(text[:cuts[i][0]], " \t") + sep + text[cuts[i][1]:]
+	for _, c := range slices.Backward(cuts) {
+		text = strings.TrimRight(text[:c.from], " \t") + c.sep + text[c.to:]
 	}
 	return tidy(text)
 }
@@ -118,11 +120,16 @@ func withoutListMarkers(text string) string {
 // word: "1. what", "2) default".
 var listMarker = regexp.MustCompile(`(?:^|\s)(\d)[.)]\s+\pL`)
 
-// numberingNouns number a document's parts: "table 2. default values" is
-// no list's second item.
-var numberingNouns = map[string]bool{"table": true, "tbl": true, "figure": true, "fig": true, "eq": true, "eqn": true,
-	"equation": true, "section": true, "sec": true, "step": true, "scenario": true, "system": true, "case": true,
-	"version": true, "v": true, "page": true, "p": true, "ref": true, "item": true, "option": true}
+// numbersParts reports whether a word numbers a document's parts or a
+// list's cases — the guard's pointer words ("table", "eq", "page") and
+// their clippings, steps, scenarios, versions: "table 2. default values"
+// is no list's second item.
+func numbersParts(w string) bool { return guard.IsPointerWord(w) || numberingNouns[w] }
+
+// numberingNouns are the words besides the guard's pointer words that
+// number parts or cases.
+var numberingNouns = map[string]bool{"tbl": true, "sec": true, "step": true, "scenario": true, "system": true, "case": true,
+	"version": true, "v": true, "p": true, "ref": true, "item": true, "option": true}
 
 // tickedItem matches a checklist's item ticked off ("[x] max tracker
 // rotation 55 deg"): the asker has it; it is not asked.

@@ -734,37 +734,36 @@ func checkRemovals(t *testing.T, name string, fn func(string) (string, []string)
 	}
 }
 
-func TestWithoutListMarkers(t *testing.T) {
-	for in, want := range map[string]string{
-		"1. pvwatts default soiling loss 2. default shading loss":                  "pvwatts default soiling loss and default shading loss",
-		"storm water q's: 1. what does SWPPP stand for. 2. what's the web address": "storm water q's: what does SWPPP stand for. what's the web address",
-		"1) paco 2) pnt 3) vdcmax of the sb7000":                                   "paco and pnt and vdcmax of the sb7000",
-		"table 1. default losses and table 2. inputs":                              "table 1. default losses and table 2. inputs",
-		"what is in table 1. and 2. what":                                          "what is in table 1. and 2. what",
-		"only one: 1. pvwatts default soiling loss":                                "only one: 1. pvwatts default soiling loss",
+// TestLayoutReadPast: a list's numbers and markdown's marks are layout,
+// not words of the question.
+func TestLayoutReadPast(t *testing.T) {
+	for _, tc := range []struct {
+		name  string
+		f     func(string) string
+		cases map[string]string
+	}{
+		{"withoutListMarkers", withoutListMarkers, map[string]string{
+			"1. pvwatts default soiling loss 2. default shading loss":                  "pvwatts default soiling loss and default shading loss",
+			"storm water q's: 1. what does SWPPP stand for. 2. what's the web address": "storm water q's: what does SWPPP stand for. what's the web address",
+			"1) paco 2) pnt 3) vdcmax of the sb7000":                                   "paco and pnt and vdcmax of the sb7000",
+			"table 1. default losses and table 2. inputs":                              "table 1. default losses and table 2. inputs",
+			"what is in table 1. and 2. what":                                          "what is in table 1. and 2. what",
+			"only one: 1. pvwatts default soiling loss":                                "only one: 1. pvwatts default soiling loss",
+		}},
+		{"unmarked", unmarked, map[string]string{
+			"**TDD** number for the call center":           "TDD number for the call center",
+			"what is the _default_ soiling loss":           "what is the default soiling loss",
+			"the `eta_ref` of the typical inverter":        "the eta_ref of the typical inverter",
+			"*premium* vs __thin film__ temp coeff":        "premium vs thin film temp coeff",
+			"eta_ref and pdc_0 in CEC_Inverters.csv":       "eta_ref and pdc_0 in CEC_Inverters.csv",
+			"2 * 3 = 6 and 4 * 5 = 20, which loss is 14 %": "2 * 3 = 6 and 4 * 5 = 20, which loss is 14 %",
+		}},
 	} {
-		checkRewrite(t, "withoutListMarkers", withoutListMarkers, in, want)
-	}
-}
-
-// checkRewrite fails t when f does not rewrite in as want.
-func checkRewrite(t *testing.T, name string, f func(string) string, in, want string) {
-	t.Helper()
-	if got := f(in); got != want {
-		t.Errorf("%s(%q) = %q, want %q", name, in, got, want)
-	}
-}
-
-func TestUnmarked(t *testing.T) {
-	for in, want := range map[string]string{
-		"**TDD** number for the call center":           "TDD number for the call center",
-		"what is the _default_ soiling loss":           "what is the default soiling loss",
-		"the `eta_ref` of the typical inverter":        "the eta_ref of the typical inverter",
-		"*premium* vs __thin film__ temp coeff":        "premium vs thin film temp coeff",
-		"eta_ref and pdc_0 in CEC_Inverters.csv":       "eta_ref and pdc_0 in CEC_Inverters.csv",
-		"2 * 3 = 6 and 4 * 5 = 20, which loss is 14 %": "2 * 3 = 6 and 4 * 5 = 20, which loss is 14 %",
-	} {
-		checkRewrite(t, "unmarked", unmarked, in, want)
+		for in, want := range tc.cases {
+			if got := tc.f(in); got != want {
+				t.Errorf("%s(%q) = %q, want %q", tc.name, in, got, want)
+			}
+		}
 	}
 }
 
